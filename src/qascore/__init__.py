@@ -1,0 +1,12 @@
+"""qascore: automatic scores for question answering and question generation.
+
+`qascore.load(name, **options)` returns a metric; `qascore.list_metrics()` names them.
+Nothing heavy is imported here: models load on first use and are shared.
+"""
+
+__version__ = "0.1.0"
+
+from qascore.metrics.registry import list_metrics, load  # noqa: E402
+from qascore.records import InputError, Record, read_records  # noqa: E402
+
+__all__ = ["__version__", "load", "list_metrics", "Record", "read_records", "InputError"]

@@ -1,0 +1,61 @@
+"""`qascore` command line: a thin layer; every command calls the Python API.
+
+Subcommands live in their own modules and are imported only when used, so
+`qascore list` does not pay for torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from qascore import __version__
+from qascore.records import InputError
+
+# name -> (module, one-line help). Each module defines add_arguments(p) and run(args) -> int.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("qascore.cli.score", "score a file of records with one or more metrics"),
+    "meta": ("qascore.cli.meta", "correlate metrics with human judgments (files or public benchmarks)"),
+    "list": ("qascore.cli.listing", "list the metrics"),
+    "train": ("qascore.cli.train", "train a learned component (kpqa, ava, square)"),
+    "bench": ("qascore.cli.bench", "time metrics against reference implementations"),
+    "explain": ("qascore.cli.explain", "show per-token KPW and IDF weights (terminal and HTML)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="qascore", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"qascore {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = sys.argv[1] if len(sys.argv) > 1 else None
+    for name, (module, help_) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_)
+        # Import a subcommand's module only when it is the one asked for.
+        if name == wanted:
+            importlib.import_module(module).add_arguments(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv is not None:
+        sys.argv = [sys.argv[0], *argv]
+    parser = build_parser()
+    args = parser.parse_args()
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return int(importlib.import_module(args._module).run(args) or 0)
+    except InputError as err:
+        print(f"qascore: error: {err}", file=sys.stderr)
+        return 2
+    except (KeyError, FileNotFoundError, ValueError) as err:
+        msg = err.args[0] if isinstance(err, KeyError) and err.args else err
+        print(f"qascore: error: {msg}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from qascore.cli import main
+
+sys.exit(main())

@@ -1,0 +1,18 @@
+"""`qascore train TARGET`: seeded training commands of the learned parts."""
+
+from __future__ import annotations
+
+import argparse
+
+from qascore.cli.dispatch import add_targets, run_target
+
+TARGETS: dict[str, tuple[str, str]] = {
+}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_targets(p, TARGETS)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_target(args)

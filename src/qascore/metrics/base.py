@@ -1,0 +1,121 @@
+"""The metric contract: a small class, its result, and its signature.
+
+Every metric turns a list of records into one main number per record (plus
+optional parts such as P/R/F under `details`) and one corpus number. The
+signature names everything that changes the numbers, so two results can be
+compared only when their signatures match.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from qascore import __version__
+from qascore.records import InputError, Record, as_records
+
+AGGREGATIONS = ("max", "mean")
+
+
+@dataclass
+class MetricResult:
+    """Per-example main scores, their named parts, and the corpus score."""
+
+    name: str
+    scores: list[float]
+    corpus: float
+    signature: str
+    details: dict[str, list[float]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def example(self, i: int) -> dict[str, float]:
+        return {k: v[i] for k, v in self.details.items()}
+
+
+class Metric(ABC):
+    """Base class. Subclasses set `name`, `requires`, and implement `_score`.
+
+    `_score` gets validated records and returns (main scores, details). The
+    corpus score defaults to the mean; corpus-level metrics override `corpus`.
+    """
+
+    name: ClassVar[str]
+    requires: ClassVar[tuple[str, ...]] = ("candidate", "references")
+    description: ClassVar[str] = ""
+
+    def __init__(self, **options: Any) -> None:
+        unknown = set(options) - set(self.option_defaults())
+        if unknown:
+            raise TypeError(f"{self.name}: unknown option(s) {sorted(unknown)}; "
+                            f"known: {sorted(self.option_defaults())}")
+        self.options = {**self.option_defaults(), **options}
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {}
+
+    # -- contract -------------------------------------------------------
+    def score(self, examples: Iterable[Record | Mapping[str, Any]]) -> MetricResult:
+        records = as_records(examples)
+        self.validate(records)
+        main, details = self._score(records)
+        main = [float(x) for x in main]
+        if any(np.isnan(x) for x in main):
+            raise RuntimeError(f"{self.name} produced NaN; this is a bug, please report the input")
+        return MetricResult(self.name, main, self.corpus(records, main, details), self.signature, details)
+
+    def validate(self, records: Sequence[Record]) -> None:
+        for rec in records:
+            rec.require(*self.requires)
+            if "references" in self.requires and not rec.references:
+                raise InputError("needs at least one reference (got an empty list)",
+                                 source=rec.source, line=rec.line, field="references")
+
+    @abstractmethod
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        ...
+
+    def corpus(self, records: Sequence[Record], main: list[float], details: dict[str, list[float]]) -> float:
+        return float(np.mean(main)) if main else 0.0
+
+    # -- signature ------------------------------------------------------
+    def signature_fields(self) -> dict[str, Any]:
+        """What changes the numbers beyond the options (model hash, tokenizer...)."""
+        return {}
+
+    @property
+    def signature(self) -> str:
+        parts: dict[str, Any] = {"metric": self.name}
+        parts.update(self.signature_fields())
+        parts.update({k: v for k, v in sorted(self.options.items()) if k not in parts})
+        parts["version"] = __version__
+        return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items())
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def aggregate(per_reference: Sequence[Mapping[str, float]], main: str, how: str) -> dict[str, float]:
+    """Combine one candidate's scores against each reference into one set of parts.
+
+    'max' keeps every part from the reference with the best main score (so P, R
+    and F stay consistent); 'mean' averages each part over references.
+    """
+    if not per_reference:
+        return {main: 0.0}
+    if how == "max":
+        best = max(range(len(per_reference)), key=lambda i: per_reference[i][main])
+        return dict(per_reference[best])
+    if how == "mean":
+        return {k: float(np.mean([p[k] for p in per_reference])) for k in per_reference[0]}
+    raise ValueError(f"unknown aggregation '{how}' (choose from {AGGREGATIONS} or 'joint' where supported)")

@@ -1,0 +1,1 @@
+"""Loading models once per process: defaults, shared cache, trained deltas."""

@@ -1,0 +1,22 @@
+"""Process-wide model cache: each model is created once and shared by every metric."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Hashable
+
+_CACHE: dict[Hashable, Any] = {}
+_LOCK = threading.Lock()
+
+
+def shared(key: Hashable, factory: Callable[[], Any]) -> Any:
+    """Return the object cached under `key`, creating it with `factory` on first use."""
+    with _LOCK:
+        if key not in _CACHE:
+            _CACHE[key] = factory()
+        return _CACHE[key]
+
+
+def clear() -> None:
+    with _LOCK:
+        _CACHE.clear()
