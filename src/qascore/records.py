@@ -130,7 +130,7 @@ def _columns_for(pattern: str, header: Sequence[str]) -> list[str]:
             names.extend(hits)
         else:
             names.append(part)
-    return names
+    return list(dict.fromkeys(names))  # a column named twice (e.g. by a glob) counts once
 
 
 def _read_table(path: Path, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
