@@ -1,0 +1,115 @@
+"""A metric used as a correct/incorrect classifier: threshold tuned on dev, applied to test.
+
+Convention: an item is predicted positive when score >= threshold. Precision is
+0 when nothing is predicted positive, recall 0 when there is no positive, and
+F1 0 when precision + recall is 0 (sklearn's zero_division=0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from scipy import stats
+
+from qascore.meta.correlation import as_vector
+
+OBJECTIVES = ("accuracy", "f1", "precision", "recall")
+
+
+@dataclass(frozen=True)
+class BinaryScores:
+    threshold: float
+    accuracy: float
+    precision: float
+    recall: float
+    f1: float
+    n: int
+    n_positive: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def as_labels(labels: Sequence[Any], name: str = "labels") -> np.ndarray:
+    """0/1 (or bool) labels as a bool array; anything else is refused."""
+    arr = np.asarray(labels)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional")
+    if arr.dtype != bool:
+        uniq = set(np.unique(arr).tolist())
+        if not uniq <= {0, 1}:
+            raise ValueError(f"{name} must be 0/1 or booleans, got values {sorted(uniq)[:5]}")
+    return arr.astype(bool)
+
+
+def _checked(scores: Sequence[float], labels: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    s, y = as_vector(scores, "scores"), as_labels(labels)
+    if len(s) != len(y):
+        raise ValueError(f"scores and labels differ in length ({len(s)} vs {len(y)})")
+    if len(s) == 0:
+        raise ValueError("no items")
+    return s, y
+
+
+def binary_scores(scores: Sequence[float], labels: Sequence[Any], threshold: float) -> BinaryScores:
+    """Accuracy, precision, recall, F1 of `score >= threshold` against labels."""
+    s, y = _checked(scores, labels)
+    pred = s >= threshold
+    tp = int(np.sum(pred & y))
+    fp = int(np.sum(pred & ~y))
+    fn = int(np.sum(~pred & y))
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    rec = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+    return BinaryScores(float(threshold), float(np.mean(pred == y)), prec, rec, f1, len(s), int(y.sum()))
+
+
+def candidate_thresholds(scores: np.ndarray) -> np.ndarray:
+    """Midpoints between consecutive distinct scores, plus one below and one above all."""
+    u = np.unique(scores)
+    mids = (u[:-1] + u[1:]) / 2
+    return np.concatenate([[u[0] - 1.0], mids, [u[-1] + 1.0]])
+
+
+def tune_threshold(dev_scores: Sequence[float], dev_labels: Sequence[Any], objective: str = "accuracy") -> float:
+    """The threshold that maximises `objective` on dev.
+
+    Only midpoints between distinct dev scores can change the predictions, so
+    they are the whole search space. Ties between equally good thresholds go to
+    the lowest one (deterministic).
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective '{objective}'; choose from {OBJECTIVES}")
+    s, y = _checked(dev_scores, dev_labels)
+    cands = candidate_thresholds(s)
+    pred = s[None, :] >= cands[:, None]
+    tp = (pred & y).sum(axis=1)
+    fp = (pred & ~y).sum(axis=1)
+    fn = (~pred & y).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1), 0.0)
+        rec = np.where(tp + fn > 0, tp / np.maximum(tp + fn, 1), 0.0)
+        f1 = np.where(prec + rec > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1), 0.0)
+    acc = (pred == y).mean(axis=1)
+    value = {"accuracy": acc, "f1": f1, "precision": prec, "recall": rec}[objective]
+    return float(cands[int(np.argmax(value))])
+
+
+def dev_test_scores(dev_scores: Sequence[float], dev_labels: Sequence[Any], test_scores: Sequence[float],
+                    test_labels: Sequence[Any], objective: str = "accuracy") -> BinaryScores:
+    """Tune on dev, report on test: the protocol that keeps the threshold honest."""
+    return binary_scores(test_scores, test_labels, tune_threshold(dev_scores, dev_labels, objective))
+
+
+def auroc(scores: Sequence[float], labels: Sequence[Any]) -> float:
+    """Area under the ROC curve = P(score_pos > score_neg) + 0.5 P(tie) (Mann-Whitney U
+    with average ranks), the value sklearn.metrics.roc_auc_score gives with ties."""
+    s, y = _checked(scores, labels)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    if n_pos == 0 or n_neg == 0:
+        raise ValueError("AUROC needs both positive and negative labels")
+    ranks = stats.rankdata(s, method="average")
+    u = ranks[y].sum() - n_pos * (n_pos + 1) / 2
+    return float(u / (n_pos * n_neg))
