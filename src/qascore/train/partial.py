@@ -1,0 +1,100 @@
+"""Frozen lower layers of a BERT encoder, run once and cached.
+
+Fine-tuning only the top layers of an encoder makes CPU training affordable:
+the embeddings and lower layers never change, so their output for each input
+is computed once (no grad, de-duplicated, length-sorted batches) and every
+epoch trains the top layers over that cache.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import torch
+from torch import nn
+
+Tokens = tuple[tuple[int, ...], tuple[int, ...]]  # (input ids, token type ids)
+
+
+def additive_mask(mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """(batch, len) 1/0 mask -> the (batch, 1, 1, len) additive mask eager attention expects."""
+    return (1.0 - mask[:, None, None, :].to(dtype)) * torch.finfo(dtype).min
+
+
+def pad_tokens(items: Sequence[Tokens], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Right-pad token id / type id sequences into (ids, types, mask)."""
+    n = max(len(i) for i, _ in items)
+    ids = torch.full((len(items), n), pad_id, dtype=torch.long)
+    types = torch.zeros((len(items), n), dtype=torch.long)
+    mask = torch.zeros((len(items), n), dtype=torch.long)
+    for k, (i, t) in enumerate(items):
+        ids[k, :len(i)] = torch.tensor(i)
+        types[k, :len(t)] = torch.tensor(t)
+        mask[k, :len(i)] = 1
+    return ids, types, mask
+
+
+def pad_states(states: Sequence[torch.Tensor], dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+    """Right-pad cached (len, hidden) states into (batch, len, hidden) and a 1/0 mask."""
+    n = max(s.shape[0] for s in states)
+    out = torch.zeros((len(states), n, states[0].shape[1]), dtype=dtype)
+    mask = torch.zeros((len(states), n), dtype=torch.long)
+    for k, s in enumerate(states):
+        out[k, :s.shape[0]] = s.to(dtype)
+        mask[k, :s.shape[0]] = 1
+    return out, mask
+
+
+class LowerStack(nn.Module):
+    """Embeddings + the first `n_layers` transformer layers of a BERT model, frozen."""
+
+    def __init__(self, embeddings: nn.Module, layers: Sequence[nn.Module]) -> None:
+        super().__init__()
+        self.embeddings = embeddings
+        self.layers = nn.ModuleList(layers)
+        for p in self.parameters():
+            p.requires_grad_(False)
+
+    @torch.no_grad()
+    def forward(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        h = self.embeddings(input_ids=ids, token_type_ids=types)
+        ext = additive_mask(mask, h.dtype)
+        for layer in self.layers:
+            h = layer(h, attention_mask=ext)
+        return h
+
+
+def run_stack(layers: Sequence[nn.Module], h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Apply trainable transformer layers to hidden states under a 1/0 padding mask."""
+    ext = additive_mask(mask, h.dtype)
+    for layer in layers:
+        h = layer(h, attention_mask=ext)
+    return h
+
+
+def lower_states(lower: LowerStack, items: Sequence[Tokens], pad_id: int, *, batch_size: int = 64,
+                 store_dtype: torch.dtype = torch.float16,
+                 tick: Callable[[int], None] | None = None) -> list[torch.Tensor]:
+    """Lower-stack output for each distinct input, unpadded, in the input order.
+
+    Inputs are run longest-first in batches so padding stays small; identical
+    inputs (a question-reference pair shared by many triples) are run once.
+    """
+    index: dict[Tokens, int] = {}
+    uniq: list[Tokens] = []
+    for it in items:
+        if it not in index:
+            index[it] = len(uniq)
+            uniq.append(it)
+    order = sorted(range(len(uniq)), key=lambda k: -len(uniq[k][0]))
+    out: list[torch.Tensor | None] = [None] * len(uniq)
+    lower.eval()
+    for start in range(0, len(order), batch_size):
+        chunk = order[start:start + batch_size]
+        ids, types, mask = pad_tokens([uniq[k] for k in chunk], pad_id)
+        h = lower(ids, types, mask)
+        for row, k in enumerate(chunk):
+            out[k] = h[row, :len(uniq[k][0])].to(store_dtype).clone()
+        if tick:
+            tick(len(chunk))
+    return [out[index[it]] for it in items]  # type: ignore[misc]

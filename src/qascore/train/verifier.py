@@ -1,0 +1,406 @@
+"""Generic cross-encoder verifier: train, score, save and load, over any input layout.
+
+AVA's A0/A1/A2 models and SQuArE are all "encode some texts with a BERT-style
+encoder, read the [CLS] states, one logit: is the candidate correct?". They
+differ only in which texts go into which input. This module holds everything
+they share; a model family supplies a *layout*.
+
+Interface (for model families building on this)
+------------------------------------------------
+- A **layout** is a function ``Record -> list[View]`` that always returns the
+  same number of views. Each view is one encoder input (one Transformer
+  instance in the papers' terms).
+- A **View** is ``(segment_a, segment_b)``; each segment is a list of
+  :class:`Part`. Parts of one segment are joined (the papers' ``∘``) with
+  a space; segment B may be empty (single-segment input, as in SQuArE's
+  "Question: .. Target: .. Pos_Ref: .. Neg_Ref: .."). Build views with
+  :func:`view`, e.g. ``view([q], [r, t])`` is AVA's ``(q, r∘t)``.
+- A **Part** is a text plus ``keep``: when the input exceeds ``max_len``
+  tokens, kept parts stay whole and the others are trimmed evenly (the longest
+  first). Use ``keep=True`` for labels such as "Question:" and for the texts
+  that must survive (question, target).
+- :class:`VerifierSpec` says how to build the model: encoder spec (default
+  ``runtime.defaults.ENCODER``), ``max_len``, ``train_layers`` (the top layers
+  that are fine-tuned; the rest are frozen and cached by ``train.partial``),
+  ``share_top`` (one trained top stack for every view instead of one each)
+  and ``peer`` (AVA's peer attention, two views).
+- :func:`train` fits a model on ``records`` + 0/1 ``labels`` (seeded, with
+  early stopping on dev F1) and returns a :class:`Verifier`.
+- :class:`Verifier`: ``predict(records) -> np.ndarray`` of P(correct);
+  ``save(path)`` writes a small fp16 safetensors delta (top layers + head)
+  with JSON metadata; ``Verifier.load(path, layout)`` rebuilds it on the
+  pinned base encoder. A record's reference for a single-reference layout is
+  ``record.references[0]``; multi-reference aggregation is the metric's job.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from qascore.meta.classification import binary_scores, tune_threshold
+from qascore.records import Record
+from qascore.runtime import defaults
+from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
+from qascore.runtime.encoder import load_tokenizer
+from qascore.train.partial import LowerStack, Tokens, lower_states, pad_states, run_stack
+
+
+@dataclass(frozen=True)
+class Part:
+    """One text of a segment; `keep` protects it from truncation."""
+
+    text: str
+    keep: bool = False
+
+
+View = tuple[list[Part], list[Part]]
+Layout = Callable[[Record], list[View]]
+
+
+def _parts(seg: Sequence[Part | str] | Part | str | None) -> list[Part]:
+    if seg is None:
+        return []
+    if isinstance(seg, (Part, str)):
+        seg = [seg]
+    return [p if isinstance(p, Part) else Part(p) for p in seg]
+
+
+def view(a: Sequence[Part | str] | Part | str, b: Sequence[Part | str] | Part | str | None = None) -> View:
+    """A view from plain strings or Parts: ``view(q, [r, t])`` is (q, r∘t)."""
+    return (_parts(a), _parts(b))
+
+
+# -- tokenisation ------------------------------------------------------------
+
+def fit_lengths(lengths: Sequence[int], keep: Sequence[bool], budget: int) -> list[int]:
+    """New lengths so the total fits `budget`: kept parts whole, others trimmed evenly.
+
+    Even trimming = water-filling: the free parts are cut to a common cap
+    (longest first), so a short part is never cut while a longer one is
+    longer than it. If kept parts alone exceed the budget they are trimmed
+    the same way as a last resort.
+    """
+    lengths = list(lengths)
+    if sum(lengths) <= budget:
+        return lengths
+    fixed = sum(n for n, k in zip(lengths, keep) if k)
+    free = [i for i, k in enumerate(keep) if not k]
+    room = budget - fixed
+    if room < 0 or not free:
+        out = [0 if not k else n for n, k in zip(lengths, keep)]
+        kept = [i for i, k in enumerate(keep) if k]
+        capped = _water_fill([lengths[i] for i in kept], max(budget, 0))
+        for i, n in zip(kept, capped):
+            out[i] = n
+        return out
+    capped = _water_fill([lengths[i] for i in free], room)
+    out = list(lengths)
+    for i, n in zip(free, capped):
+        out[i] = n
+    return out
+
+
+def _water_fill(lengths: Sequence[int], room: int) -> list[int]:
+    """Largest per-part cap c with sum(min(n, c)) <= room; leftover tokens go to the earliest longest parts."""
+    if sum(lengths) <= room:
+        return list(lengths)
+    lo, hi = 0, max(lengths)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sum(min(n, mid) for n in lengths) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    out = [min(n, lo) for n in lengths]
+    spare = room - sum(out)
+    for i, n in enumerate(lengths):
+        if spare <= 0:
+            break
+        if n > lo:
+            out[i] += 1
+            spare -= 1
+    return out
+
+
+def encode_view(tokenizer: Any, v: View, max_len: int) -> Tokens:
+    """[CLS] A-parts [SEP] (B-parts [SEP]) as ids and type ids, truncated to max_len."""
+    seg_a, seg_b = v
+    parts = seg_a + seg_b
+    toks = [tokenizer.encode(p.text, add_special_tokens=False) if p.text else [] for p in parts]
+    budget = max_len - (3 if seg_b else 2)
+    lens = fit_lengths([len(t) for t in toks], [p.keep for p in parts], budget)
+    toks = [t[:n] for t, n in zip(toks, lens)]
+    a = [tok for t in toks[:len(seg_a)] for tok in t]
+    b = [tok for t in toks[len(seg_a):] for tok in t]
+    cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
+    ids = [cls] + a + [sep]
+    types = [0] * len(ids)
+    if seg_b:
+        ids += b + [sep]
+        types += [1] * (len(b) + 1)
+    return tuple(ids), tuple(types)
+
+
+# -- model -------------------------------------------------------------------
+
+@dataclass
+class VerifierSpec:
+    """Everything that defines a verifier model (stored in the delta's metadata)."""
+
+    layout: str                       # layout name, checked when loading
+    n_views: int
+    encoder: str = defaults.ENCODER
+    max_len: int = 128
+    train_layers: int = 2             # top layers fine-tuned; the rest frozen and cached
+    share_top: bool = False           # one top stack for all views (smaller delta)
+    peer: bool = False                # AVA peer attention (A2): a second pass per view
+    dropout: float = 0.1
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "VerifierSpec":
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+
+class VerifierModel(nn.Module):
+    """Frozen lower stack + per-view (or shared) trainable top stacks + a linear head.
+
+    With `peer`, each view gets a second top stack (the papers' decoding
+    instance B_x1) whose input is the view's lower states with the other
+    views' first-pass [CLS] vectors appended as extra positions, so a view
+    attends over its peers' representations. The head reads every [CLS].
+    """
+
+    def __init__(self, spec: VerifierSpec, base: nn.Module) -> None:
+        super().__init__()
+        self.spec = spec
+        layers = list(base.encoder.layer)
+        n_low = len(layers) - spec.train_layers
+        if not 0 <= n_low < len(layers):
+            raise ValueError(f"train_layers must be 1..{len(layers)}, got {spec.train_layers}")
+        self.lower = LowerStack(base.embeddings, layers[:n_low])
+        top = layers[n_low:]
+        n_stacks = (1 if spec.share_top else spec.n_views) * (2 if spec.peer else 1)
+        self.top = nn.ModuleList(nn.ModuleList(copy.deepcopy(top)) for _ in range(n_stacks))
+        hidden = base.config.hidden_size
+        n_cls = spec.n_views * (2 if spec.peer else 1)
+        self.drop = nn.Dropout(spec.dropout)
+        self.head = nn.Linear(n_cls * hidden, 1)
+        if spec.peer and spec.n_views < 2:
+            raise ValueError("peer attention needs at least two views")
+
+    def _stack(self, view: int, second: bool) -> nn.ModuleList:
+        k = 0 if self.spec.share_top else view
+        if self.spec.peer and second:
+            k += 1 if self.spec.share_top else self.spec.n_views
+        return self.top[k]
+
+    def upper(self, states: Sequence[tuple[torch.Tensor, torch.Tensor]]) -> torch.Tensor:
+        """Logits from per-view (padded lower states, mask)."""
+        cls0 = []
+        for v, (h, m) in enumerate(states):
+            cls0.append(run_stack(self._stack(v, False), h, m)[:, 0])
+        feats = list(cls0)
+        if self.spec.peer:
+            for v, (h, m) in enumerate(states):
+                peers = torch.stack([c for u, c in enumerate(cls0) if u != v], dim=1)
+                h2 = torch.cat([h, peers], dim=1)
+                m2 = torch.cat([m, torch.ones(m.shape[0], peers.shape[1], dtype=m.dtype)], dim=1)
+                feats.append(run_stack(self._stack(v, True), h2, m2)[:, 0])
+        return self.head(self.drop(torch.cat(feats, dim=-1))).squeeze(-1)
+
+    def trained_names(self) -> list[str]:
+        """Parameter names a delta must hold: every top stack and the head."""
+        return [n for n in self.state_dict() if n.startswith(("top.", "head."))]
+
+
+def _load_base(spec: VerifierSpec) -> nn.Module:
+    """A private (trainable) copy of the base encoder; never the shared inference model."""
+    from transformers import AutoModel
+
+    return AutoModel.from_pretrained(defaults.resolve(spec.encoder), attn_implementation="eager",
+                                     dtype=torch.float32)
+
+
+# -- the trained object -------------------------------------------------------
+
+class Verifier:
+    """A model + tokenizer + layout: P(candidate correct) for records."""
+
+    def __init__(self, spec: VerifierSpec, layout: Layout, model: VerifierModel | None = None,
+                 threshold: float = 0.5, info: dict[str, Any] | None = None) -> None:
+        self.spec, self.layout = spec, layout
+        self.tokenizer = load_tokenizer(spec.encoder)
+        self.model = model if model is not None else VerifierModel(spec, _load_base(spec))
+        self.model.eval()
+        self.threshold = threshold
+        self.info = dict(info or {})
+
+    def tokens(self, records: Sequence[Record]) -> list[list[Tokens]]:
+        """Per record, one token sequence per view (layout checked for its view count)."""
+        out = []
+        for rec in records:
+            views = self.layout(rec)
+            if len(views) != self.spec.n_views:
+                raise ValueError(f"layout {self.spec.layout} gave {len(views)} views, model expects "
+                                 f"{self.spec.n_views}")
+            out.append([encode_view(self.tokenizer, v, self.spec.max_len) for v in views])
+        return out
+
+    @torch.no_grad()
+    def predict(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
+                tick: Callable[[int], None] | None = None) -> np.ndarray:
+        """P(correct) per record. Views are de-duplicated and run longest-first per chunk."""
+        self.model.eval()
+        probs = np.zeros(len(records), dtype=np.float64)
+        for start in range(0, len(records), chunk):
+            part = records[start:start + chunk]
+            toks = self.tokens(part)
+            states = [lower_states(self.model.lower, [t[v] for t in toks], self.tokenizer.pad_token_id,
+                                   batch_size=batch_size, store_dtype=torch.float32)
+                      for v in range(self.spec.n_views)]
+            logits = _upper_logits(self.model, states, batch_size)
+            probs[start:start + len(part)] = torch.sigmoid(logits).numpy()
+            if tick:
+                tick(len(part))
+        return probs
+
+    def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
+        meta = {"spec": asdict(self.spec), "threshold": self.threshold,
+                "base_hash": base_hash(defaults.resolve(self.spec.encoder)), "info": self.info}
+        meta.update(extra or {})
+        save_delta(self.model, path, self.model.trained_names(), meta)
+
+    @classmethod
+    def load(cls, path: str | Path, layout: Layout, *, layout_name: str | None = None) -> "Verifier":
+        meta = read_meta(path)
+        spec = VerifierSpec.from_dict(meta["spec"])
+        if layout_name is not None and layout_name != spec.layout:
+            raise ValueError(f"{path} holds layout '{spec.layout}', not '{layout_name}'")
+        model = VerifierModel(spec, _load_base(spec))
+        apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
+        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}))
+
+
+def _upper_logits(model: VerifierModel, states: list[list[torch.Tensor]], batch_size: int) -> torch.Tensor:
+    """Run the top stacks + head over cached lower states, in length-sorted batches."""
+    n = len(states[0])
+    order = sorted(range(n), key=lambda i: -sum(s[i].shape[0] for s in states))
+    out = torch.zeros(n)
+    dtype = next(model.head.parameters()).dtype
+    for start in range(0, n, batch_size):
+        idx = order[start:start + batch_size]
+        batch = [pad_states([s[i] for i in idx], dtype) for s in states]
+        out[idx] = model.upper(batch).float()
+    return out
+
+
+# -- training ---------------------------------------------------------------
+
+@dataclass
+class TrainConfig:
+    """Optimisation settings (stored with the delta so a run can be repeated)."""
+
+    epochs: int = 2
+    batch_size: int = 16
+    lr: float = 5e-5
+    head_lr: float = 1e-3
+    weight_decay: float = 0.01
+    warmup: float = 0.1
+    seed: int = 13
+    threads: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels: Sequence[int],
+          cfg: TrainConfig, *, dev: tuple[Sequence[Record], Sequence[int]] | None = None,
+          log: Callable[[str], None] = print) -> Verifier:
+    """Fit the top stacks + head; keep the epoch with the best dev F1 (or the last, without dev)."""
+    torch.set_num_threads(cfg.threads)
+    seed_everything(cfg.seed)
+    ver = Verifier(spec, layout)
+    model, pad = ver.model, ver.tokenizer.pad_token_id
+    t0 = time.time()
+    toks = ver.tokens(records)
+    cache = [lower_states(model.lower, [t[v] for t in toks], pad) for v in range(spec.n_views)]
+    dev_cache = None
+    if dev is not None:
+        dtoks = ver.tokens(dev[0])
+        dev_cache = [lower_states(model.lower, [t[v] for t in dtoks], pad) for v in range(spec.n_views)]
+    n_tok = sum(len(t[v][0]) for t in toks for v in range(spec.n_views))
+    log(f"cached lower layers: {len(records)} examples x {spec.n_views} views, {n_tok} tokens, "
+        f"{time.time() - t0:.1f}s")
+
+    y = torch.tensor(list(labels), dtype=torch.float32)
+    top_params = [p for p in model.top.parameters()]
+    opt = torch.optim.AdamW([{"params": top_params, "lr": cfg.lr},
+                             {"params": model.head.parameters(), "lr": cfg.head_lr}],
+                            weight_decay=cfg.weight_decay)
+    steps = cfg.epochs * math.ceil(len(records) / cfg.batch_size)
+    warm = max(1, int(cfg.warmup * steps))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(1, steps - warm))))
+    loss_fn = nn.BCEWithLogitsLoss()
+    rng = np.random.default_rng(cfg.seed)
+    best: tuple[float, dict[str, torch.Tensor], float, int] | None = None
+    history = []
+    for epoch in range(1, cfg.epochs + 1):
+        model.train()
+        model.lower.eval()
+        order = rng.permutation(len(records))
+        total, t1 = 0.0, time.time()
+        for b, start in enumerate(range(0, len(order), cfg.batch_size)):
+            idx = order[start:start + cfg.batch_size].tolist()
+            batch = [pad_states([c[i] for i in idx], torch.float32) for c in cache]
+            loss = loss_fn(model.upper(batch), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        msg = f"epoch {epoch}: loss {total / len(records):.4f} ({time.time() - t1:.1f}s)"
+        if dev_cache is not None:
+            model.eval()
+            with torch.no_grad():
+                dp = torch.sigmoid(_upper_logits(model, dev_cache, 64)).numpy()
+            thr = tune_threshold(dp, list(dev[1]), "f1")
+            f1 = binary_scores(dp, list(dev[1]), thr).f1
+            msg += f"; dev best F1 {f1:.4f} at {thr:.3f}"
+            history.append({"epoch": epoch, "loss": total / len(records), "dev_f1": f1, "threshold": thr})
+            if best is None or f1 > best[0]:
+                best = (f1, {k: v.detach().clone() for k, v in model.state_dict().items()
+                             if k.startswith(("top.", "head."))}, thr, epoch)
+        else:
+            history.append({"epoch": epoch, "loss": total / len(records)})
+        log(msg)
+    if best is not None:
+        model.load_state_dict(best[1], strict=False)
+        ver.threshold = best[2]
+        log(f"kept epoch {best[3]} (dev F1 {best[0]:.4f}, threshold {best[2]:.3f})")
+    model.eval()
+    ver.info = {"train_examples": len(records), "train_positives": int(y.sum().item()),
+                "config": asdict(cfg), "history": history, "seconds": round(time.time() - t0, 1),
+                "torch": torch.__version__}
+    return ver
+
+
+def describe(path: str | Path) -> str:
+    """Human-readable metadata of a saved verifier delta."""
+    return json.dumps(read_meta(path), indent=2, sort_keys=True)

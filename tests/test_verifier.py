@@ -1,0 +1,80 @@
+"""Verifier machinery: truncation arithmetic (fast) and model round trips (slow)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qascore.records import Record
+from qascore.train.verifier import Part, fit_lengths, view
+
+
+@pytest.mark.parametrize("lengths, keep, budget, expected", [
+    ([5, 5], [False, False], 20, [5, 5]),            # fits: untouched
+    ([10, 10], [False, False], 10, [5, 5]),          # even trim
+    ([2, 20], [False, False], 10, [2, 8]),           # short part never cut while a longer one is longer
+    ([4, 30, 30], [True, False, False], 24, [4, 10, 10]),  # kept part whole, others evenly
+    ([4, 31, 30], [True, False, False], 25, [4, 11, 10]),  # leftover token to the earliest longest
+    ([30, 5], [True, False], 10, [10, 0]),           # kept part alone too long: trimmed as a last resort
+    ([3, 3, 3], [False, False, False], 0, [0, 0, 0]),
+])
+def test_fit_lengths(lengths, keep, budget, expected):
+    out = fit_lengths(lengths, keep, budget)
+    assert out == expected
+    assert sum(out) <= max(budget, 0)
+
+
+def test_view_builds_parts():
+    v = view(Part("q", keep=True), ["r", "t"])
+    assert v == ([Part("q", True)], [Part("r"), Part("t")])
+    assert view("only") == ([Part("only")], [])
+
+
+@pytest.mark.slow
+def test_partial_stack_equals_full_encoder():
+    """Cached lower layers + trainable top layers reproduce the base encoder's [CLS] state."""
+    import torch
+    from transformers import AutoModel
+
+    from qascore.runtime import defaults
+    from qascore.train.partial import lower_states, pad_states, pad_tokens, run_stack
+    from qascore.train.verifier import Verifier, VerifierSpec
+
+    spec = VerifierSpec(layout="qt", n_views=1, train_layers=2)
+    ver = Verifier(spec, lambda r: [view(Part(r.question, keep=True), r.candidate)])
+    recs = [Record(question="who wrote hamlet?", candidate="Hamlet is a tragedy by William Shakespeare."),
+            Record(question="capital of france", candidate="Paris")]
+    toks = [t[0] for t in ver.tokens(recs)]
+    base = AutoModel.from_pretrained(defaults.resolve(spec.encoder), attn_implementation="eager").eval()
+    ids, types, mask = pad_tokens(toks, 0)
+    with torch.no_grad():
+        ref = base(input_ids=ids, token_type_ids=types, attention_mask=mask).last_hidden_state[:, 0]
+        h, m = pad_states(lower_states(ver.model.lower, toks, 0, store_dtype=torch.float32), torch.float32)
+        out = run_stack(ver.model.top[0], h, m)[:, 0]
+    assert torch.allclose(ref, out, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_train_save_load_round_trip(tmp_path):
+    """A seeded fit learns a trivially separable toy task; the fp16 delta reloads to the same scores."""
+    from qascore.train.verifier import TrainConfig, Verifier, VerifierSpec, train
+
+    recs, labels = [], []
+    for i in range(32):
+        y = i % 2
+        recs.append(Record(question=f"what color is item {i}?", candidate=("red" if y else "blue") + " it is",
+                           references=["red"]))
+        labels.append(y)
+    lay = lambda r: [view(Part(r.question, keep=True), [r.references[0], r.candidate])]  # noqa: E731
+    spec = VerifierSpec(layout="toy", n_views=1, train_layers=1)
+    ver = train(spec, lay, recs, labels, TrainConfig(epochs=4, batch_size=8, lr=1e-4, head_lr=3e-3),
+                dev=(recs, labels), log=lambda s: None)
+    p = ver.predict(recs)
+    y = np.array(labels)
+    assert p[y == 1].mean() > p[y == 0].mean()
+    path = tmp_path / "toy.safetensors"
+    ver.save(path)
+    again = Verifier.load(path, lay, layout_name="toy")
+    assert np.abs(again.predict(recs) - p).max() < 1e-3
+    with pytest.raises(ValueError):
+        Verifier.load(path, lay, layout_name="other")
