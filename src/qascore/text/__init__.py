@@ -1,0 +1,48 @@
+"""Text normalisation and tokenisation, one rule in one place.
+
+Tokenizers by name (the name goes into metric signatures):
+- "ptb": pure-Python PTB tokenizer matching COCO's (lower-cased, punctuation dropped); default
+  of the COCO metrics (BLEU, ROUGE-L, METEOR, CIDEr).
+- "ptb-java": the Stanford PTBTokenizer 3.4.1 jar itself, as pycocoevalcap runs it (needs Java
+  and pycocoevalcap); exact by construction.
+- "squad": SQuAD answer normalisation then white-space split (EM, token F1).
+- "whitespace": str.split(), for text that is already tokenised.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from qascore.text.ptb import PUNCTUATION, drop_punctuation, ptb_tokens, tokenize
+from qascore.text.squad import normalize_answer, squad_tokens
+
+TOKENIZERS = ("ptb", "ptb-java", "squad", "whitespace")
+
+
+def _batch(fn: Callable[[str], list[str]]) -> Callable[[Sequence[str]], list[list[str]]]:
+    return lambda texts: [fn(t) for t in texts]
+
+
+def get_tokenizer(name: str) -> Callable[[Sequence[str]], list[list[str]]]:
+    """A batch tokenizer (list of texts -> list of token lists) by name."""
+    if name == "ptb":
+        return _batch(tokenize)
+    if name == "ptb-java":
+        from qascore.text.ptb_java import tokenize_java
+        return tokenize_java
+    if name == "squad":
+        return _batch(squad_tokens)
+    if name == "whitespace":
+        return _batch(str.split)
+    raise ValueError(f"unknown tokenizer '{name}' (choose from {', '.join(TOKENIZERS)})")
+
+
+def tokenize_unique(texts: Sequence[str], name: str) -> list[list[str]]:
+    """Tokenise a batch, each distinct text once (references repeat across records)."""
+    uniq = list(dict.fromkeys(texts))
+    toks = dict(zip(uniq, get_tokenizer(name)(uniq)))
+    return [toks[t] for t in texts]
+
+
+__all__ = ["TOKENIZERS", "PUNCTUATION", "get_tokenizer", "tokenize_unique", "tokenize", "ptb_tokens",
+           "drop_punctuation", "normalize_answer", "squad_tokens"]
