@@ -1,0 +1,283 @@
+"""`qascore meta`: correlate metrics with human judgments, on a file or a public benchmark.
+
+    qascore meta FILE --human FIELD --metric NAME [--score-field FIELD] [--compare A B]
+    qascore meta --benchmark kpqa --metric bleu1 --metric rougeL [--ci]
+
+Everything here calls qascore.meta; this module only parses, scores and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any, Sequence
+
+import numpy as np
+
+from qascore.cli.options import parse_metric_spec
+from qascore.meta import benchmarks as bm
+from qascore.meta.compare import compare_correlations
+from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, Correlation, correlate_all
+from qascore.meta.pairs import TIES
+from qascore.records import InputError, Record, parse_mapping, read_records
+
+_SYMBOL = {"pearson": "r", "spearman": "rho", "kendall": "tau_b"}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", nargs="?", help="JSONL/CSV/TSV of records with a human score field")
+    p.add_argument("--benchmark", "-b", choices=sorted(bm.BENCHMARKS),
+                   help="a public benchmark instead of INPUT (reads ../shared/data or $QASCORE_DATA)")
+    p.add_argument("--human", help="field holding the human judgment (INPUT mode; dotted paths allowed)")
+    p.add_argument("--metric", "-m", action="append", default=[],
+                   help="metric to compute, NAME[:key=value,...]; repeatable")
+    p.add_argument("--score-field", action="append", default=[], metavar="FIELD",
+                   help="a precomputed metric score already in the file (e.g. bleurt or scores.bleu1); repeatable")
+    p.add_argument("--map", action="append", metavar="FIELD=COLUMN", help="column mapping as in `qascore score`")
+    p.add_argument("--input-format", choices=("jsonl", "csv", "tsv"), help="override the file extension")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--methods", default=None,
+                   help="comma list of pearson,spearman,kendall (INPUT default: all three; benchmarks: "
+                        "the paper's)")
+    p.add_argument("--ci", action=argparse.BooleanOptionalAction, default=None,
+                   help="percentile bootstrap CIs (default: on for INPUT, off for benchmarks)")
+    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
+    p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="test whether metric A correlates with humans better than metric B")
+    p.add_argument("--test", choices=("williams", "bootstrap", "both"), default="both",
+                   help="significance test for --compare")
+    p.add_argument("--compare-method", choices=METHODS, default="pearson",
+                   help="coefficient compared by --compare (Williams: pearson or spearman)")
+    g = p.add_argument_group("rank-pair benchmarks (kpqa-pairs)")
+    g.add_argument("--pair-by", choices=("key", "position"), default="key",
+                   help="pair the two systems' answers by question (default) or by row position")
+    g.add_argument("--min-gap", type=float, default=2.0, help="minimum human score gap of a kept pair")
+    g.add_argument("--strict-gap", action="store_true", help="keep pairs with gap > min-gap (default >=)")
+    g.add_argument("--ties", choices=TIES, default="miss", help="how a metric tie counts")
+    p.add_argument("--data-root", help="folder holding kpqa_human_eval/ etc. (benchmarks)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.benchmark and args.input:
+        raise ValueError("give either INPUT or --benchmark, not both")
+    if args.benchmark:
+        return _run_benchmark(args)
+    if not args.input:
+        raise ValueError("give an INPUT file (with --human) or --benchmark NAME")
+    return _run_file(args)
+
+
+# -- shared ------------------------------------------------------------------------
+class _Scorer:
+    """Loads each metric spec once and scores records with it (the only model-touching part)."""
+
+    def __init__(self) -> None:
+        self._metrics: dict[str, Any] = {}
+        self.signatures: dict[str, str] = {}
+
+    def __call__(self, spec: str, records: Sequence[Record]) -> list[float]:
+        if spec not in self._metrics:
+            from qascore.metrics.registry import load
+            name, opts = parse_metric_spec(spec)
+            self._metrics[spec] = load(name, **opts)
+        result = self._metrics[spec].score(records)
+        self.signatures[spec] = result.signature
+        return result.scores
+
+
+def _methods(args: argparse.Namespace, default: Sequence[str]) -> tuple[str, ...]:
+    if not args.methods:
+        return tuple(default)
+    out = tuple(m.strip() for m in args.methods.split(",") if m.strip())
+    bad = [m for m in out if m not in METHODS]
+    if bad:
+        raise ValueError(f"unknown method(s) {bad}; choose from {', '.join(METHODS)}")
+    return out
+
+
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _p(p: float) -> str:
+    if math.isnan(p):
+        return "nan"
+    if p == 0:
+        return "0"
+    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
+
+
+def _cell(c: Correlation, ci: bool) -> str:
+    if not ci:
+        return f"{c.value:7.3f}"
+    return f"{c.value:7.3f} [{c.ci_low:6.3f}, {c.ci_high:6.3f}]"
+
+
+def _compare_all(human: np.ndarray, columns: dict[str, np.ndarray], args: argparse.Namespace) -> list[dict]:
+    a, b = args.compare
+    for name in (a, b):
+        if name not in columns:
+            raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(columns)}")
+    tests = ("williams", "bootstrap") if args.test == "both" else (args.test,)
+    out = []
+    for test in tests:
+        if test == "williams" and args.compare_method == "kendall":
+            continue
+        res = compare_correlations(human, columns[a], columns[b], args.compare_method, test,
+                                   n_resamples=args.resamples, seed=args.seed, level=args.level)
+        out.append({"a": a, "b": b, **res.as_dict()})
+    return out
+
+
+def _print_compare(rows: list[dict], indent: str = "") -> None:
+    for c in rows:
+        sym = _SYMBOL[c["method"]]
+        head = (f"{indent}{c['a']} vs {c['b']} ({c['method']}): {sym}_A={c['r_a']:.3f} {sym}_B={c['r_b']:.3f} "
+                f"diff={c['diff']:+.3f}; ")
+        if c["test"] == "williams":
+            print(head + f"Williams t({c['n'] - 3})={c['statistic']:.3f}, corr(A,B)={c['r_ab']:.3f}, "
+                  f"one-sided p={_p(c['p_value'])}")
+        else:
+            floor = f" (<{1 / c['n_resamples']:.0e})" if c["p_value"] == 0 else ""
+            print(head + f"paired bootstrap {c['n_resamples']} resamples: diff CI [{c['ci_low']:.3f}, "
+                  f"{c['ci_high']:.3f}], p=share(A<=B)={_p(c['p_value'])}{floor}")
+
+
+# -- INPUT mode ----------------------------------------------------------------------
+def _run_file(args: argparse.Namespace) -> int:
+    if not args.human:
+        raise ValueError("--human FIELD is required with an INPUT file")
+    if not args.metric and not args.score_field:
+        raise ValueError("give at least one --metric or --score-field")
+    records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
+    human = bm.human_scores(records, args.human)
+    columns: dict[str, np.ndarray] = {}
+    for field in args.score_field:
+        columns[field] = np.array([bm.number_field(r, field) for r in records])
+    scorer = _Scorer()
+    for spec in args.metric:
+        _say(f"scoring {len(records)} records with {spec}...")
+        columns[spec] = np.asarray(scorer(spec, records), dtype=float)
+    if len(records) < 3:
+        raise InputError(f"needs at least 3 records to correlate, got {len(records)}", source=args.input)
+    methods = _methods(args, METHODS)
+    ci = True if args.ci is None else args.ci
+    table = {name: correlate_all(human, vals, methods, ci=ci, n_resamples=args.resamples, seed=args.seed,
+                                 level=args.level) for name, vals in columns.items()}
+    compare = _compare_all(human, columns, args) if args.compare else []
+    if args.format == "json":
+        out = {"input": args.input, "human": args.human, "n": len(records),
+               "metrics": {k: {m: c.as_dict() for m, c in v.items()} for k, v in table.items()},
+               "signatures": scorer.signatures}
+        if compare:
+            out["compare"] = compare
+        json.dump(out, sys.stdout, indent=2)
+        print()
+        return 0
+    width = max(6, *(len(k) for k in table))
+    cellw = 24 if ci else 7
+    print(f"n={len(records)} items; human field '{args.human}'; p two-sided (t-test for r and rho)"
+          + (f"; {args.level:.0%} percentile bootstrap CIs, {args.resamples} resamples, seed {args.seed}"
+             if ci else ""))
+    print(f"{'metric':<{width}}  " + "  ".join(f"{_SYMBOL[m]:>{cellw}}  {'p':>7}" for m in methods))
+    for name, cors in table.items():
+        print(f"{name:<{width}}  " + "  ".join(f"{_cell(cors[m], ci):>{cellw}}  {_p(cors[m].p_value):>7}"
+                                               for m in methods))
+    if compare:
+        print()
+        _print_compare(compare)
+    for spec, sig in scorer.signatures.items():
+        print(f"signature: {sig}")
+    return 0
+
+
+# -- benchmark mode ------------------------------------------------------------------
+def _run_benchmark(args: argparse.Namespace) -> int:
+    if not args.metric:
+        raise ValueError("give at least one --metric for a benchmark")
+    if args.score_field:
+        raise ValueError("--score-field applies to INPUT files, not to benchmarks")
+    bench = bm.get(args.benchmark, root=args.data_root)
+    if args.methods:
+        bench.methods = _methods(args, bench.methods)
+    ci = bool(args.ci)
+    scorer = _Scorer()
+    scores = bm.score_all(bench, args.metric, scorer, progress=_say)
+    pair_options = {"pair_by": args.pair_by, "min_gap": args.min_gap, "inclusive": not args.strict_gap,
+                    "ties": args.ties}
+    rows = bm.evaluate(bench, scores, ci=ci, n_resamples=args.resamples, seed=args.seed, level=args.level,
+                       pair_options=pair_options)
+    compare: dict[str, list[dict]] = {}
+    if args.compare and bench.kind == "correlation":
+        for ds, cols in scores.items():
+            compare[ds] = _compare_all(bm.human_scores(bench.datasets[ds], bench.human), cols, args)
+    if args.format == "json":
+        out: dict[str, Any] = {"benchmark": bench.name, "title": bench.title, "paper": bench.paper_label,
+                               "rows": [r.as_dict() for r in rows], "signatures": scorer.signatures,
+                               "notes": bench.notes}
+        if bench.kind == "pairs":
+            out["pair_options"] = pair_options
+        if compare:
+            out["compare"] = compare
+        json.dump(out, sys.stdout, indent=2)
+        print()
+        return 0
+    print(bench.title)
+    print(f"(paper) = the number printed in {bench.paper_label}; '-' where the paper has none")
+    if bench.kind == "correlation":
+        _print_correlation_rows(bench, rows, ci, args)
+    else:
+        _print_pair_rows(bench, rows, pair_options)
+    for ds, comp in compare.items():
+        print(f"\n{bench.labels.get(ds, ds)}:")
+        _print_compare(comp, "  ")
+    for note in bench.notes:
+        print(f"note: {note}")
+    for spec, sig in scorer.signatures.items():
+        print(f"signature: {sig}")
+    return 0
+
+
+def _paper(v: float | None) -> str:
+    return f"({v:.3f})" if v is not None else "(  -  )"
+
+
+def _print_correlation_rows(bench: bm.Benchmark, rows: list[bm.Row], ci: bool, args: argparse.Namespace) -> None:
+    if ci:
+        print(f"[{args.level:.0%} percentile bootstrap CI, {args.resamples} resamples, seed {args.seed}]")
+    dw = max(len(bench.labels.get(r.dataset, r.dataset)) for r in rows)
+    mw = max(6, *(len(r.metric) for r in rows))
+    cellw = 24 if ci else 7
+    head = f"{'data set':<{dw}}  {'metric':<{mw}}  {'n':>5}"
+    for m in bench.methods:
+        head += f"  {_SYMBOL[m]:>{cellw}} {'(paper)':>8}"
+    print(head)
+    last = None
+    for r in rows:
+        ds = bench.labels.get(r.dataset, r.dataset)
+        line = f"{ds if ds != last else '':<{dw}}  {r.metric:<{mw}}  {r.n:>5}"
+        last = ds
+        for m in bench.methods:
+            line += f"  {_cell(r.correlations[m], ci):>{cellw}} {_paper(r.paper.get(m)):>8}"
+        print(line)
+
+
+def _print_pair_rows(bench: bm.Benchmark, rows: list[bm.Row], options: dict[str, Any]) -> None:
+    rule = ">" if not options["inclusive"] else ">="
+    print(f"[pairs by {options['pair_by']}; human gap {rule} {options['min_gap']:g}; metric ties: "
+          f"{options['ties']}]")
+    dw = max(len(bench.labels.get(r.dataset, r.dataset)) for r in rows)
+    mw = max(6, *(len(r.metric) for r in rows))
+    print(f"{'data set':<{dw}}  {'systems':<13}  {'metric':<{mw}}  {'pairs':>5}  {'ties':>4}  {'match %':>7}  "
+          f"{'(paper)':>8}")
+    for r in rows:
+        assert r.pairs is not None
+        a, b = bench.systems[r.dataset]
+        paper = r.paper.get("match_percent")
+        print(f"{bench.labels.get(r.dataset, r.dataset):<{dw}}  {a + '/' + b:<13}  {r.metric:<{mw}}  "
+              f"{r.pairs.n_pairs:>5}  {r.pairs.n_metric_ties:>4}  {r.pairs.percent:7.2f}  "
+              + (f"({paper:6.2f})" if paper is not None else "(   -  )"))
