@@ -26,7 +26,7 @@ def _column(key: str) -> np.ndarray:
 
 
 def test_table_lists_every_metric(capsys):
-    rc = main(["meta", str(FIXTURE), "--human", "human", "--score-field", "good", "--score-field", "scores.mine"])
+    rc = main(["meta", str(FIXTURE), "--human", "human", "--score-field", "good", "--score-field", "scores.mine", "--resamples", "300"])
     out = capsys.readouterr().out
     assert rc == 0
     assert "n=12" in out and "seed 12345" in out
@@ -52,7 +52,7 @@ def test_json_values_agree_with_scipy(capsys):
 
 def test_compare_prints_both_tests(capsys):
     rc = main(["meta", str(FIXTURE), "--human", "human", "--score-field", "good", "--score-field", "weak",
-               "--compare", "good", "weak", "--no-ci"])
+               "--compare", "good", "weak", "--no-ci", "--resamples", "200"])
     out = capsys.readouterr().out
     assert rc == 0
     assert "Williams t(9)" in out and "paired bootstrap" in out

@@ -185,3 +185,9 @@ def test_clear_winner_is_significant_with_bootstrap(method):
 def test_unknown_test_name():
     with pytest.raises(ValueError, match="unknown test"):
         compare_correlations([1, 2, 3, 4], [1, 2, 3, 4], [4, 3, 2, 1], test="fisher")
+
+
+@pytest.mark.parametrize("test", ["williams", "bootstrap"])
+def test_comparison_with_a_constant_metric_is_an_error(test):
+    with pytest.raises(ValueError, match="constant"):
+        compare_correlations([1, 2, 3, 4, 5], [1, 3, 2, 5, 4], [0, 0, 0, 0, 0], test=test, n_resamples=20)

@@ -23,6 +23,7 @@ from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, C
 from qascore.meta.pairs import TIES
 from qascore.records import InputError, Record, parse_mapping, read_records
 
+_NAN_NOTE = "n/a: the metric (or the human score) is constant on these items, so no correlation is defined"
 _SYMBOL = {"pearson": "r", "spearman": "rho", "kendall": "tau_b"}
 
 
@@ -112,6 +113,8 @@ def _p(p: float) -> str:
 
 
 def _cell(c: Correlation, ci: bool) -> str:
+    if math.isnan(c.value):
+        return "n/a"
     if not ci:
         return f"{c.value:7.3f}"
     return f"{c.value:7.3f} [{c.ci_low:6.3f}, {c.ci_high:6.3f}]"
@@ -127,14 +130,21 @@ def _compare_all(human: np.ndarray, columns: dict[str, np.ndarray], args: argpar
     for test in tests:
         if test == "williams" and args.compare_method == "kendall":
             continue
-        res = compare_correlations(human, columns[a], columns[b], args.compare_method, test,
-                                   n_resamples=args.resamples, seed=args.seed, level=args.level)
+        try:
+            res = compare_correlations(human, columns[a], columns[b], args.compare_method, test,
+                                       n_resamples=args.resamples, seed=args.seed, level=args.level)
+        except ValueError as err:  # e.g. a constant metric on this data set: say so, go on
+            out.append({"a": a, "b": b, "method": args.compare_method, "test": test, "error": str(err)})
+            continue
         out.append({"a": a, "b": b, **res.as_dict()})
     return out
 
 
 def _print_compare(rows: list[dict], indent: str = "") -> None:
     for c in rows:
+        if "error" in c:
+            print(f"{indent}{c['a']} vs {c['b']} ({c['method']}, {c['test']}): undefined: {c['error']}")
+            continue
         sym = _SYMBOL[c["method"]]
         head = (f"{indent}{c['a']} vs {c['b']} ({c['method']}): {sym}_A={c['r_a']:.3f} {sym}_B={c['r_b']:.3f} "
                 f"diff={c['diff']:+.3f}; ")
@@ -153,6 +163,10 @@ def _run_file(args: argparse.Namespace) -> int:
         raise ValueError("--human FIELD is required with an INPUT file")
     if not args.metric and not args.score_field:
         raise ValueError("give at least one --metric or --score-field")
+    names = [*args.score_field, *args.metric]
+    for name in args.compare or ():
+        if name not in names:
+            raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
     human = bm.human_scores(records, args.human)
     columns: dict[str, np.ndarray] = {}
@@ -187,6 +201,8 @@ def _run_file(args: argparse.Namespace) -> int:
     for name, cors in table.items():
         print(f"{name:<{width}}  " + "  ".join(f"{_cell(cors[m], ci):>{cellw}}  {_p(cors[m].p_value):>7}"
                                                for m in methods))
+    if any(math.isnan(c.value) for cors in table.values() for c in cors.values()):
+        print(_NAN_NOTE)
     if compare:
         print()
         _print_compare(compare)
@@ -232,6 +248,8 @@ def _run_benchmark(args: argparse.Namespace) -> int:
         _print_correlation_rows(bench, rows, ci, args)
     else:
         _print_pair_rows(bench, rows, pair_options)
+    if any(math.isnan(c.value) for r in rows for c in r.correlations.values()):
+        print(_NAN_NOTE)
     for ds, comp in compare.items():
         print(f"\n{bench.labels.get(ds, ds)}:")
         _print_compare(comp, "  ")

@@ -95,6 +95,8 @@ def paired_bootstrap(human: Sequence[float], a: Sequence[float], b: Sequence[flo
     _, vb = paired(human, b)
     r_a, _ = coefficient(h, va, method)
     r_b, _ = coefficient(h, vb, method)
+    if np.isnan(r_a) or np.isnan(r_b):
+        raise ValueError("a constant score vector has no correlation; the paired bootstrap is undefined")
     idx = bootstrap_indices(len(h), n_resamples, seed)
     diff = resampled(h, va, method, idx) - resampled(h, vb, method, idx)
     valid = diff[~np.isnan(diff)]
