@@ -1,0 +1,226 @@
+"""`qascore train kpqa`: train the KPQA keyphrase tagger on CPU and save it as a small delta.
+
+What makes it affordable on two CPU cores: the embeddings and the lower
+encoder layers stay frozen, so their output is computed once (no grad) and
+cached; only the top `--train-layers` layers and the FC/tanh/softmax head are
+trained, for a few epochs over the cache, with length-bucketed batches. The
+delta holds exactly those trained tensors (fp16). The epoch with the lowest dev
+loss is kept (paper, appendix C: "the minimum evaluation loss").
+
+Seeded: the head's initialisation, dropout and batch order follow --seed; the
+train/dev split follows --split-seed (fixed, so dev figures of different seeds
+are comparable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from qascore.progress import progress
+from qascore.runtime import defaults
+from qascore.runtime.delta import base_hash, file_sha256, save_delta
+from qascore.train import kpqa_data
+from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, pad
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=1, help="seed of init, dropout and batch order (default 1, as the authors)")
+    p.add_argument("--split-seed", type=int, default=0, help="salt of the group-wise train/dev split (default 0)")
+    p.add_argument("--dev-percent", type=int, default=10, help="share of passages/questions held out (default 10)")
+    p.add_argument("--no-question", action="store_true", help="the paper's -KP ablation: tag the answer without the question")
+    p.add_argument("--encoder", default=defaults.ENCODER, help="base encoder spec (default: the package MiniLM)")
+    p.add_argument("--train-layers", type=int, default=2, help="top encoder layers trained (the rest frozen and cached)")
+    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--max-len", type=int, default=128, help="WordPieces per [CLS] q [SEP] a [SEP] input")
+    p.add_argument("--limit", type=int, default=0, help="use only the first N examples (smoke tests)")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/ and wikiqa/ (default ../shared/data)")
+    p.add_argument("--out", default="kpqa-tagger.safetensors", help="delta file to write; a JSON card goes next to it")
+
+
+def run(args: argparse.Namespace) -> int:
+    card = train(args, command="qascore train kpqa " + " ".join(sys.argv[3:]))
+    print(json.dumps(card["dev"], indent=1))
+    print(f"wrote {args.out} ({card['delta_bytes'] / 1e6:.1f} MB) and {card_path(args.out)}")
+    return 0
+
+
+def card_path(out: str | Path) -> Path:
+    return Path(out).with_suffix(".json")
+
+
+def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    use_q = not args.no_question
+
+    from transformers import AutoModel, AutoTokenizer
+
+    base = defaults.resolve(args.encoder)
+    tok = AutoTokenizer.from_pretrained(base)
+    examples = kpqa_data.load_examples(args.data_root)
+    if args.limit:
+        examples = examples[:args.limit]
+    train_ex, dev_ex = kpqa_data.split(examples, args.dev_percent, args.split_seed)
+    train_enc = kpqa_data.encode_all(tok, train_ex, max_len=args.max_len, use_question=use_q)
+    dev_enc = kpqa_data.encode_all(tok, dev_ex, max_len=args.max_len, use_question=use_q)
+
+    model = KeyphraseTagger(AutoModel.from_pretrained(base, attn_implementation="eager"))
+    n_frozen = model.n_layers - args.train_layers
+    if not 0 <= n_frozen < model.n_layers:
+        raise ValueError(f"--train-layers must be 1..{model.n_layers}")
+    names = model.trained_names(n_frozen)
+    for n, p in model.named_parameters():
+        p.requires_grad = n in names
+
+    t_cache = time.time()
+    train_h = cache_lower(model, train_enc, n_frozen, "cache train")
+    dev_h = cache_lower(model, dev_enc, n_frozen, "cache dev")
+    t_cache = time.time() - t_cache
+
+    params = [p for p in model.parameters() if p.requires_grad]
+    # The head starts from scratch, the layers from pre-training: the head learns 10x faster.
+    head = [p for n, p in model.named_parameters() if n.startswith("head.")]
+    layers = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("head.")]
+    opt = torch.optim.AdamW([{"params": layers, "lr": args.lr}, {"params": head, "lr": args.lr * 10}],
+                            weight_decay=0.01)
+    batches = bucket(train_enc, args.batch_size)
+    total = len(batches) * args.epochs
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / max(1, total // 10)) * max(0.0, (total - s) / total))
+    rng = random.Random(args.seed)
+    best: dict[str, Any] = {"loss": float("inf")}
+    history = []
+    for epoch in range(1, args.epochs + 1):
+        model.train()
+        rng.shuffle(batches)
+        losses = []
+        for b in progress(batches, desc=f"epoch {epoch}"):
+            logits, labels = _upper(model, [train_h[i] for i in b], [train_enc[i] for i in b], n_frozen)
+            loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 2), labels.reshape(-1), ignore_index=IGNORE)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            opt.step()
+            sched.step()
+            opt.zero_grad()
+            losses.append(float(loss.detach()))
+        dev = evaluate(model, dev_h, dev_enc, n_frozen)
+        dev["epoch"], dev["train_loss"] = epoch, float(np.mean(losses))
+        history.append(dev)
+        print(f"epoch {epoch}: train loss {dev['train_loss']:.4f} dev loss {dev['loss']:.4f} "
+              f"dev token F1 {dev['f1']:.4f} (P {dev['precision']:.4f} R {dev['recall']:.4f}) "
+              f"{time.time() - t0:.0f}s", file=sys.stderr, flush=True)
+        if dev["loss"] < best["loss"]:
+            best = dict(dev)
+            best_state = {n: p.detach().clone() for n, p in model.named_parameters() if n in names}
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            if n in best_state:
+                p.copy_(best_state[n])
+
+    seconds = time.time() - t0
+    meta = {
+        "kind": "kpqa-tagger", "labels": ["O", "K"], "use_question": use_q, "encoder": args.encoder,
+        "base_hash": base_hash(base), "n_frozen": n_frozen, "train_layers": args.train_layers,
+        "max_len": args.max_len, "seed": args.seed, "split_seed": args.split_seed,
+        "dev_percent": args.dev_percent, "epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr,
+        "threads": args.threads, "command": command,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_delta(model, out, names, meta)
+    card = {
+        **meta,
+        "data": {"examples": len(examples), "train_examples": len(train_ex), "dev_examples": len(dev_ex),
+                 "train_encoded": len(train_enc), "dev_encoded": len(dev_enc),
+                 "train_by_source": _count(train_ex), "dev_by_source": _count(dev_ex),
+                 "train_groups": len({e.group for e in train_ex}), "dev_groups": len({e.group for e in dev_ex})},
+        "dev": best, "history": history, "train_seconds": round(seconds, 1),
+        "cache_seconds": round(t_cache, 1), "torch": torch.__version__,
+        "delta_sha256": file_sha256(out), "delta_bytes": out.stat().st_size,
+    }
+    card_path(out).write_text(json.dumps(card, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return card
+
+
+def _count(ex: Sequence[kpqa_data.Example]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in ex:
+        out[e.source] = out.get(e.source, 0) + 1
+    return out
+
+
+def bucket(enc: Sequence[kpqa_data.Encoded], size: int) -> list[list[int]]:
+    """Batches of similar length (little padding); order within is by length."""
+    order = sorted(range(len(enc)), key=lambda i: (len(enc[i].input_ids), i))
+    return [order[i:i + size] for i in range(0, len(order), size)]
+
+
+@torch.no_grad()
+def cache_lower(model: KeyphraseTagger, enc: Sequence[kpqa_data.Encoded], n_frozen: int, desc: str
+                ) -> list[torch.Tensor]:
+    """Frozen part's output per example (unpadded [len, hidden]), computed once."""
+    model.eval()
+    out: list[torch.Tensor | None] = [None] * len(enc)
+    for b in progress(bucket(enc, 64), desc=desc):
+        ids, types, mask = _batch([enc[i] for i in b])
+        h = model.lower(ids, types, mask, n_frozen)
+        for j, i in enumerate(b):
+            out[i] = h[j, :len(enc[i].input_ids)].clone()
+    return out  # type: ignore[return-value]
+
+
+def _batch(rows: Sequence[kpqa_data.Encoded]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    ids = pad([r.input_ids for r in rows], 0)
+    types = pad([r.token_type_ids for r in rows], 0)
+    mask = pad([[1] * len(r.input_ids) for r in rows], 0)
+    return ids, types, mask
+
+
+def _upper(model: KeyphraseTagger, hidden: Sequence[torch.Tensor], rows: Sequence[kpqa_data.Encoded],
+           n_frozen: int) -> tuple[torch.Tensor, torch.Tensor]:
+    width = max(h.shape[0] for h in hidden)
+    h = torch.zeros(len(hidden), width, hidden[0].shape[1])
+    for j, x in enumerate(hidden):
+        h[j, :x.shape[0]] = x
+    mask = pad([[1] * len(r.input_ids) for r in rows], 0)
+    labels = pad([r.labels for r in rows], IGNORE)
+    return model.upper(h, mask, n_frozen), labels
+
+
+@torch.no_grad()
+def evaluate(model: KeyphraseTagger, hidden: Sequence[torch.Tensor], enc: Sequence[kpqa_data.Encoded],
+             n_frozen: int) -> dict[str, float]:
+    """Dev loss and token-level P/R/F1 of the K class over answer WordPieces."""
+    model.eval()
+    tp = fp = fn = 0
+    loss_sum, n = 0.0, 0
+    for b in bucket(enc, 64):
+        logits, labels = _upper(model, [hidden[i] for i in b], [enc[i] for i in b], n_frozen)
+        flat, lab = logits.reshape(-1, 2), labels.reshape(-1)
+        keep = lab != IGNORE
+        loss_sum += float(torch.nn.functional.cross_entropy(flat[keep], lab[keep], reduction="sum"))
+        n += int(keep.sum())
+        pred = flat[keep].argmax(-1)
+        gold = lab[keep]
+        tp += int(((pred == 1) & (gold == 1)).sum())
+        fp += int(((pred == 1) & (gold == 0)).sum())
+        fn += int(((pred == 0) & (gold == 1)).sum())
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return {"loss": loss_sum / max(n, 1), "precision": p, "recall": r,
+            "f1": 2 * p * r / (p + r) if p + r else 0.0, "tokens": n}

@@ -1,0 +1,182 @@
+"""Training data for the KPQA keyphrase tagger: (question, answer sentence, keyphrase spans).
+
+Sources (paper 3.1: answer-sentences from extractive QA data, the answer span = keyphrase):
+- SQuAD 2.0 dev, answerable questions: the sentence of the passage that holds the
+  first gold answer (sentences merged when the span crosses a boundary); K = that span.
+- WikiQA `WikiQASent.pos.ans.tsv`: answer sentences with up to three annotators'
+  answer phrases. NO_ANS (annotator rejects the sentence) and empty cells are
+  skipped; of the phrases found in the sentence the shortest is K (the core that
+  all longer markings tend to contain); a sentence with none is dropped.
+
+Splits are by group (SQuAD passage, WikiQA question), so no question and no
+passage is in both train and dev: dev = groups whose salted hash falls in the
+first `dev_percent` of 100 buckets. Deterministic for a given `split_seed`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from qascore.datasets import benchmark_dir
+from qascore.datasets import squad
+from qascore.records import InputError
+from qascore.weights.kpw_model import IGNORE, answer_room, layout
+
+WIKIQA_FILE = "WikiQASent.pos.ans.tsv"
+NO_ANS = "NO_ANS"
+
+# A sentence ends at . ! ? (optionally closed by quotes/brackets) followed by
+# whitespace and an upper-case letter, digit or opening quote/bracket.
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(\[])")
+
+
+@dataclass(frozen=True)
+class Example:
+    """One tagger example; `spans` are character offsets into `sentence`."""
+
+    question: str
+    sentence: str
+    spans: tuple[tuple[int, int], ...]
+    source: str   # "squad" | "wikiqa"
+    group: str    # split unit: passage or question id
+    id: str = ""
+
+
+@dataclass
+class Encoded:
+    """An Example as tagger input: ids, segment ids, and per-position labels."""
+
+    input_ids: list[int]
+    token_type_ids: list[int]
+    labels: list[int]
+    id: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, covering the text without the separating spaces."""
+    bounds, start = [], 0
+    for m in _BOUNDARY.finditer(text):
+        # closing quotes/brackets stay with the sentence they close
+        end = m.start() + len(m.group(0)) - len(m.group(0).lstrip("\"')]"))
+        bounds.append((start, end))
+        start = m.end()
+    bounds.append((start, len(text)))
+    return [(s, e) for s, e in bounds if e > s]
+
+
+def answer_sentence(context: str, start: int, end: int) -> tuple[str, int] | None:
+    """The sentence(s) of `context` holding [start, end): (text, its offset in context)."""
+    bounds = sentence_bounds(context)
+    first = next((i for i, (s, e) in enumerate(bounds) if s <= start < e), None)
+    last = next((i for i, (s, e) in enumerate(bounds) if s < end <= e), None)
+    if first is None or last is None or last < first:
+        return None
+    s, e = bounds[first][0], bounds[last][1]
+    return context[s:e], s
+
+
+def from_squad(questions: Iterable[squad.SquadQuestion]) -> list[Example]:
+    out = []
+    for q in questions:
+        if not q.answers:
+            continue
+        a = q.answers[0]
+        found = answer_sentence(q.context, a.start, a.end)
+        if found is None:
+            continue
+        sent, off = found
+        out.append(Example(q.question, sent, ((a.start - off, a.end - off),), "squad",
+                           f"squad:{q.passage_index}", q.id))
+    return out
+
+
+def read_wikiqa(path: str | os.PathLike[str]) -> list[Example]:
+    """WikiQASent.pos.ans.tsv -> examples (see module doc for NO_ANS and phrase choice)."""
+    src = str(path)
+    if not Path(path).is_file():
+        raise InputError("no such file", source=src)
+    out = []
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    header = rows[0]
+    need = ["QuestionID", "Question", "SentenceID", "Sentence"]
+    for col in need:
+        if col not in header:
+            raise InputError(f"column '{col}' missing", source=src, line=1)
+    phrase_cols = [i for i, h in enumerate(header) if h.startswith("AnswerPhrase")]
+    idx = {c: header.index(c) for c in need}
+    for n, row in enumerate(rows[1:], start=2):
+        row = row + [""] * (len(header) - len(row))
+        sent = row[idx["Sentence"]]
+        spans = []
+        for i in phrase_cols:
+            phrase = row[i].strip()
+            if not phrase or phrase == NO_ANS:
+                continue
+            at = sent.find(phrase)
+            if at < 0:
+                at = sent.lower().find(phrase.lower())
+            if at >= 0:
+                spans.append((at, at + len(phrase)))
+        if not spans:
+            continue
+        best = min(spans, key=lambda s: (s[1] - s[0], s[0]))
+        out.append(Example(row[idx["Question"]], sent, (best,), "wikiqa",
+                           f"wikiqa:{row[idx['QuestionID']]}", row[idx["SentenceID"]]))
+    return out
+
+
+def load_examples(root: str | os.PathLike[str] | None = None, *, sources: Sequence[str] = ("squad", "wikiqa")
+                  ) -> list[Example]:
+    out: list[Example] = []
+    if "squad" in sources:
+        out += from_squad(squad.load(root=root, answerable_only=True))
+    if "wikiqa" in sources:
+        out += read_wikiqa(benchmark_dir("wikiqa", root) / WIKIQA_FILE)
+    return out
+
+
+def split(examples: Sequence[Example], dev_percent: int = 10, split_seed: int = 0
+          ) -> tuple[list[Example], list[Example]]:
+    """(train, dev) by group: all examples of a passage/question land on the same side."""
+    train, dev = [], []
+    for ex in examples:
+        h = hashlib.sha1(f"{split_seed}:{ex.group}".encode()).digest()
+        (dev if int.from_bytes(h[:4], "big") % 100 < dev_percent else train).append(ex)
+    return train, dev
+
+
+def encode(tokenizer: Any, ex: Example, *, max_len: int = 128, use_question: bool = True) -> Encoded | None:
+    """Label every answer WordPiece that overlaps a span K (1), the others O (0).
+
+    Answers longer than the room left by the question are cut at the end; an
+    example whose keyphrase is cut away entirely is dropped (None).
+    """
+    q_ids = tokenizer(ex.question, add_special_tokens=False)["input_ids"] if use_question else []
+    enc = tokenizer(ex.sentence, add_special_tokens=False, return_offsets_mapping=True)
+    a_ids, offsets = enc["input_ids"], enc["offset_mapping"]
+    room = answer_room(max_len, len(q_ids), use_question)
+    a_ids, offsets = a_ids[:room], offsets[:room]
+    tags = [int(any(s < e2 and e > s2 for s2, e2 in ex.spans)) for s, e in offsets]
+    if not any(tags):
+        return None
+    lay = layout(tokenizer.cls_token_id, tokenizer.sep_token_id, q_ids, a_ids, use_question)
+    labels = [IGNORE] * len(lay.input_ids)
+    labels[lay.answer_start:lay.answer_start + lay.answer_len] = tags
+    return Encoded(lay.input_ids, lay.token_type_ids, labels, ex.id, {"source": ex.source})
+
+
+def encode_all(tokenizer: Any, examples: Sequence[Example], **kw: Any) -> list[Encoded]:
+    out = [encode(tokenizer, ex, **kw) for ex in examples]
+    return [e for e in out if e is not None]
+
+
+__all__ = ["Example", "Encoded", "sentence_bounds", "answer_sentence", "from_squad", "read_wikiqa",
+           "load_examples", "split", "encode", "encode_all"]

@@ -1,0 +1,199 @@
+"""KPW: the KPQA keyphrase tagger as a TokenWeighter (Lee et al. 2021, 3.1-3.2).
+
+KPW of a token of an answer = the tagger's softmax P(K) for it, given the
+question. The tagger runs on WordPieces; consumers hand us their own tokens:
+- WordPieces of the default encoder (BERTScore): its vocabulary is the
+  tagger's, so a token "##ing" is used as that very piece and the weights are
+  the tagger's, one to one.
+- Words (PTB tokens for BLEU-1 / ROUGE-L): each word is split into WordPieces
+  and its weight is the MEAN of its pieces' P(K). Why mean rather than max or
+  sum: it is the expected share of the word the tagger calls keyphrase, it
+  stays in [0, 1] like a one-piece word, so a long rare word split into four
+  pieces does not count four times (sum) nor ride on one noisy piece (max).
+- [CLS] / [SEP] / [PAD] / [MASK] weigh 0 (as in the authors' BERTScore-KPQA);
+  a token that yields no WordPiece at all (only control characters) weighs 0.
+
+Caching: KPW of one (question, WordPiece sequence) is computed once per process
+and shared by every KpwWeighter over the same tagger, so BLEU-1-, ROUGE-L- and
+BERTScore-KPQA of one file run the tagger once per distinct pair. The key holds
+the question. The authors' code keys its cache by the answer string alone, so an
+answer repeated for another question ("yes", "two") gets the weights computed
+for whichever question came first; we do not (the -KP tagger, which never sees
+the question, is keyed by the text alone, which is then exact).
+
+Long answers: the tagger sees at most `max_len` (512) positions; an answer that
+does not fit next to its question is tagged in consecutive windows, each with
+the question, never silently cut.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from qascore.runtime import defaults
+from qascore.runtime.batching import dedup, length_batches
+from qascore.runtime.cache import shared
+from qascore.runtime.delta import base_hash, file_sha256, read_meta
+from qascore.weights.base import TokenWeighter
+from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, pad
+
+SHIPPED = {"kpqa": "kpqa.safetensors", "kp": "kp.safetensors"}
+
+
+def shipped_delta(kind: str = "kpqa") -> Path:
+    """The tagger delta shipped in the package: 'kpqa' (with question) or 'kp' (the -KP ablation)."""
+    if kind not in SHIPPED:
+        raise ValueError(f"unknown shipped tagger '{kind}' (choose from {sorted(SHIPPED)})")
+    path = defaults.RESOURCES / "kpqa" / SHIPPED[kind]
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} missing: train it with `qascore train kpqa` (see docs/kpqa.md)")
+    return path
+
+
+class Tagger:
+    """A loaded tagger: tokenizer, network with its delta applied, and its metadata.
+
+    The network is a private copy of the base encoder (the delta changes its
+    top layers), never the shared encoder BERTScore uses.
+    """
+
+    def __init__(self, delta: str | Path, device: str | None = None) -> None:
+        from transformers import AutoModel, AutoTokenizer
+
+        from qascore.runtime.delta import apply_delta
+
+        self.delta = Path(delta)
+        self.meta = read_meta(self.delta)
+        if self.meta.get("kind") != "kpqa-tagger":
+            raise ValueError(f"{delta} is not a KPQA tagger delta (metadata kind={self.meta.get('kind')!r})")
+        self.encoder_spec = str(self.meta.get("encoder", defaults.ENCODER))
+        base = defaults.resolve(self.encoder_spec)
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.tokenizer = AutoTokenizer.from_pretrained(base)
+        model = KeyphraseTagger(AutoModel.from_pretrained(base, attn_implementation="eager"))
+        apply_delta(model, self.delta, expect_base=base_hash(base))
+        self.model = model.to(self.device).eval()
+        self.use_question = bool(self.meta.get("use_question", True))
+        self.sha = file_sha256(self.delta)
+        self.vocab = self.tokenizer.get_vocab()
+        self.zero = {self.tokenizer.cls_token, self.tokenizer.sep_token, self.tokenizer.pad_token,
+                     self.tokenizer.mask_token}
+
+    @property
+    def ident(self) -> str:
+        return f"{'kpqa' if self.use_question else 'kp'}-tagger@{self.sha}"
+
+    def pieces(self, tokens: Sequence[str]) -> list[list[int] | None]:
+        """WordPiece ids of each consumer token; None for tokens that weigh 0 ([CLS], [SEP]...)."""
+        out: list[list[int] | None] = [None] * len(tokens)
+        words, where = [], []
+        for i, t in enumerate(tokens):
+            if t in self.zero:
+                continue
+            if t in self.vocab and (t.startswith("##") or t.startswith("[")):
+                out[i] = [self.vocab[t]]
+            else:
+                words.append(t)
+                where.append(i)
+        if words:
+            ids = self.tokenizer(words, add_special_tokens=False)["input_ids"]
+            for i, w in zip(where, ids):
+                out[i] = list(w)
+        return out
+
+    @torch.no_grad()
+    def probabilities(self, pairs: Sequence[tuple[str, tuple[int, ...]]], batch_size: int = 64,
+                      max_len: int = 512) -> list[np.ndarray]:
+        """P(K) for every answer WordPiece of each (question, answer ids) pair."""
+        q_ids = {q: self.tokenizer(q, add_special_tokens=False)["input_ids"] if self.use_question else []
+                 for q in {q for q, _ in pairs}}
+        cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
+        # Cut every answer into windows that fit next to its question.
+        jobs = []  # (pair index, offset, layout)
+        for k, (q, ids) in enumerate(pairs):
+            room = max(1, answer_room(max_len, len(q_ids[q]), self.use_question))
+            for s in range(0, max(len(ids), 1), room):
+                jobs.append((k, s, layout(cls_id, sep_id, q_ids[q], ids[s:s + room], self.use_question)))
+        out = [np.zeros(len(ids), dtype=np.float64) for _, ids in pairs]
+        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size):
+            rows = [jobs[i][2] for i in b]
+            ids = pad([r.input_ids for r in rows], 0).to(self.device)
+            types = pad([r.token_type_ids for r in rows], 0).to(self.device)
+            mask = pad([[1] * len(r.input_ids) for r in rows], 0).to(self.device)
+            prob = torch.softmax(self.model(ids, types, mask).float(), dim=-1)[..., 1].cpu().numpy()
+            for j, i in enumerate(b):
+                k, s, lay = jobs[i]
+                out[k][s:s + lay.answer_len] = prob[j, lay.answer_start:lay.answer_start + lay.answer_len]
+        return out
+
+
+def load_tagger(delta: str | Path | None = None, device: str | None = None) -> Tagger:
+    """The tagger for `delta` (default: the shipped KPQA tagger), created once per process."""
+    path = Path(delta) if delta is not None else shipped_delta("kpqa")
+    if path.is_dir():  # a checkpoint directory holding one delta
+        found = sorted(path.glob("*.safetensors"))
+        if len(found) != 1:
+            raise FileNotFoundError(f"{path}: expected exactly one .safetensors delta, found {len(found)}")
+        path = found[0]
+    if not path.is_file():
+        raise FileNotFoundError(f"KPQA tagger delta {path} does not exist")
+    key = ("kpqa-tagger", file_sha256(path), device)
+    return shared(key, lambda: Tagger(path, device))
+
+
+class KpwWeighter(TokenWeighter):
+    """Question-aware keyphrase weights from a KPQA tagger (see module doc)."""
+
+    name = "kpw"
+
+    def __init__(self, delta: str | Path | None = None, *, device: str | None = None, batch_size: int = 64,
+                 max_len: int = 512) -> None:
+        self.tagger = load_tagger(delta, device)
+        self.batch_size, self.max_len = batch_size, max_len
+        # One cache per tagger per process, shared by every weighter over it.
+        self._cache: dict[tuple[str, tuple[int, ...]], np.ndarray] = shared(
+            ("kpw-cache", self.tagger.sha, self.tagger.device, max_len), dict)
+
+    def weigh(self, question: str, tokens: Sequence[str]) -> np.ndarray:
+        return self.weigh_many([(question, tokens)])[0]
+
+    def weigh_many(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[np.ndarray]:
+        per_item = [self.tagger.pieces(tokens) for _, tokens in items]
+        keys = [self._key(q, pieces) for (q, _), pieces in zip(items, per_item)]
+        todo, _ = dedup([k for k in keys if k not in self._cache])
+        if todo:
+            probs = self.tagger.probabilities(todo, self.batch_size, self.max_len)
+            self._cache.update(zip(todo, probs))
+        out = []
+        for key, pieces in zip(keys, per_item):
+            prob, at = self._cache[key], 0
+            w = np.zeros(len(pieces), dtype=np.float64)
+            for i, p in enumerate(pieces):
+                if p:
+                    w[i] = float(prob[at:at + len(p)].mean())
+                    at += len(p)
+            out.append(w)
+        return out
+
+    def piece_weights(self, question: str, text: str) -> tuple[list[str], np.ndarray]:
+        """The tagger's own view: WordPieces of `text` and their P(K) (for `qascore explain`)."""
+        ids = tuple(self.tagger.tokenizer(text, add_special_tokens=False)["input_ids"])
+        key = (question if self.tagger.use_question else "", ids)
+        if key not in self._cache:
+            self._cache[key] = self.tagger.probabilities([key], self.batch_size, self.max_len)[0]
+        return self.tagger.tokenizer.convert_ids_to_tokens(list(ids)), self._cache[key]
+
+    def _key(self, question: str, pieces: list[list[int] | None]) -> tuple[str, tuple[int, ...]]:
+        ids = tuple(i for p in pieces if p for i in p)
+        return (question if self.tagger.use_question else "", ids)
+
+    def signature(self) -> str:
+        return f"kpw({self.tagger.ident},word=mean-of-pieces)"
+
+    def describe(self) -> dict[str, Any]:
+        return {"tagger": self.tagger.ident, "encoder": self.tagger.encoder_spec,
+                "use_question": self.tagger.use_question, "delta": str(self.tagger.delta)}
