@@ -22,6 +22,7 @@ _REGISTRY: dict[str, str] = {
     "rougeL": "qascore.metrics.lexical:RougeL",
     "meteor": "qascore.metrics.meteor:Meteor",
     "cider": "qascore.metrics.cider:Cider",
+    "square": "qascore.metrics.square:Square",
 }
 
 

@@ -1,0 +1,68 @@
+"""SQuArE (Gabburo et al.): P(candidate correct | question, positive and negative references).
+
+One cross-encoder reads "Question: q Target: a Pos_Ref: c+ ... Neg_Ref: c- ..."
+(`train.square_data.square_layout`): `references` are the positive
+references, `negatives` the optional incorrect ones. The default model is
+the delta trained here by `qascore train square` (MiniLM-L6 base, top two
+layers + head) and shipped in resources/square/; see docs/square.md for how
+it was trained and how well it does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from qascore.metrics.base import Metric
+from qascore.records import InputError, Record
+from qascore.runtime import defaults
+from qascore.runtime.cache import shared
+from qascore.runtime.delta import file_sha256, read_meta
+
+DEFAULT_MODEL = defaults.RESOURCES / "square" / "square.safetensors"
+
+
+def load_verifier(path: str | Path) -> Any:
+    """The trained verifier at `path`, created once per process."""
+    from qascore.train.square_data import layout_func
+    from qascore.train.verifier import Verifier
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"SQuArE model {path} not found; train one with `qascore train square`")
+    layout = read_meta(path)["spec"]["layout"]
+    return shared(("square-verifier", str(path.resolve())),
+                  lambda: Verifier.load(path, layout_func(layout), layout_name=layout))
+
+
+class Square(Metric):
+    name = "square"
+    requires = ("question", "candidate")
+    description = "SQuArE: cross-encoder P(correct) given the question and several positive/negative references"
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {"model": str(DEFAULT_MODEL), "batch_size": 32}
+
+    def validate(self, records: Sequence[Record]) -> None:
+        super().validate(records)
+        layout = read_meta(self.options["model"])["spec"]["layout"] if Path(self.options["model"]).is_file() else ""
+        for rec in records:
+            if layout != "qt" and not rec.references and not rec.negatives:
+                raise InputError("needs at least one reference or negative (both are empty)",
+                                 source=rec.source, line=rec.line, field="references")
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        ver = load_verifier(self.options["model"])
+        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]))
+        return [float(p) for p in probs], {}
+
+    def signature_fields(self) -> dict[str, Any]:
+        from qascore.runtime.encoder import model_id
+
+        path = Path(self.options["model"])
+        meta = read_meta(path) if path.is_file() else {}
+        spec = meta.get("spec", {})
+        return {"model": f"{path.stem}@{file_sha256(path) if path.is_file() else 'missing'}",
+                "base": model_id(spec.get("encoder", defaults.ENCODER)),
+                "layout": spec.get("layout", "?"), "max_len": spec.get("max_len", "?")}

@@ -1,0 +1,169 @@
+"""`qascore train square`: train SQuArE (or one of its baselines) on WikiQA and evaluate it.
+
+One run = one named configuration of `square_data.CONFIGS` (the paper's
+SQuArE, its ablations and the AVA baselines), trained the same way: the same
+seeded WikiQA-train targets, the same encoder, max_len, trained top layers,
+epochs and learning rates, so only the input layout and references differ.
+The model is the AVA helper's generic cross-encoder (`train.verifier`); only
+the top layers + head are trained (lower layers frozen and cached), which is
+what makes CPU training affordable, and what the saved delta holds.
+
+Evaluation (`--eval`): accuracy (threshold tuned for accuracy on WikiQA dev),
+AUROC and Pearson correlation of P(correct) with the gold labels, on WikiQA
+test (in domain) and TREC-QA clean-dev (zero-shot: never trained on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from qascore.datasets import benchmark_dir
+from qascore.datasets.as2 import AS2Question, read_trecqa, read_wikiqa
+from qascore.meta.classification import auroc, binary_scores, tune_threshold
+from qascore.meta.correlation import pearson
+from qascore.runtime import defaults
+from qascore.train.square_data import (CONFIGS, BuildStats, Config, build_examples, layout_func,
+                                       sample_targets, with_composition)
+
+RESOURCE_DIR = defaults.RESOURCES / "square"
+DEFAULT_DELTA = RESOURCE_DIR / "square.safetensors"
+
+# Held-out sets: name -> (benchmark folder, reader, split). Targets are subsampled with EVAL_SEED
+# (independent of the training seed) so every configuration is scored on the same targets.
+SPLITS: dict[str, tuple[str, Callable[[Path, str], list[AS2Question]], str]] = {
+    "wikiqa-train": ("wikiqa", read_wikiqa, "train"),
+    "wikiqa-dev": ("wikiqa", read_wikiqa, "dev"),
+    "wikiqa-test": ("wikiqa", read_wikiqa, "test"),
+    "trecqa-clean-dev": ("trecqa", lambda root, split: read_trecqa(root / split), "clean-dev"),
+}
+EVAL_SEED = 0
+
+
+def load_split(name: str, root: str | None = None) -> list[AS2Question]:
+    folder, reader, split = SPLITS[name]
+    return reader(benchmark_dir(folder, root), split)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", default="square", choices=sorted(CONFIGS),
+                   help="which model: square (default), its ablations, or an AVA baseline")
+    p.add_argument("--out", default=None,
+                   help=f"delta path (default: {DEFAULT_DELTA} for 'square', else runs/square/NAME.safetensors)")
+    p.add_argument("--data-root", default=None, help="folder holding wikiqa/ and trecqa/ (default ../shared/data)")
+    p.add_argument("--composition", default="blind", choices=("blind", "greedy"),
+                   help="reference counts per question (blind, no label leak) or per target (greedy)")
+    p.add_argument("--n-train", type=int, default=800, help="WikiQA-train targets (subsample, seeded)")
+    p.add_argument("--pos-fraction", type=float, default=0.3, help="share of correct targets in training")
+    p.add_argument("--n-dev", type=int, default=250, help="WikiQA-dev targets for epoch choice and threshold")
+    p.add_argument("--n-test", type=int, default=1000, help="WikiQA-test targets evaluated (0 = all)")
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--head-lr", type=float, default=1e-3)
+    p.add_argument("--max-len", type=int, default=160)
+    p.add_argument("--train-layers", type=int, default=2, help="top encoder layers trained (rest frozen, cached)")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--eval", action="store_true", help="evaluate on WikiQA test and TREC-QA clean-dev afterwards")
+    p.add_argument("--eval-only", action="store_true", help="evaluate an existing --out delta, no training")
+
+
+def _records(questions: list[AS2Question], cfg: Config, seed: int, targets: dict[str, list[int]] | None,
+             log: Callable[[str], None], what: str) -> tuple[list, list[int]]:
+    stats = BuildStats()
+    ex = build_examples(questions, cfg.refs, seed=seed, targets=targets, stats=stats)
+    log(f"{what}: {stats.summary()}")
+    return [e.to_record() for e in ex], [e.label for e in ex]
+
+
+def eval_targets(questions: list[AS2Question], n: int) -> dict[str, list[int]] | None:
+    return sample_targets(questions, n, seed=EVAL_SEED) if n else None
+
+
+def scores_summary(probs: np.ndarray, labels: Sequence[int], threshold: float) -> dict[str, Any]:
+    """Table 1/2/5 columns: accuracy at the dev threshold, AUROC, Pearson r with the gold labels."""
+    y = np.asarray(labels)
+    return {"n": int(len(y)), "positives": int(y.sum()),
+            "accuracy": binary_scores(probs, y, threshold).accuracy,
+            "majority_accuracy": float(max(y.mean(), 1 - y.mean())),
+            "auroc": auroc(probs, y), "pearson": pearson(probs, y.astype(float))[0]}
+
+
+def evaluate(ver: Any, cfg: Config, args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
+    """Score the held-out sets with the configuration's own reference composition."""
+    out: dict[str, Any] = {}
+    for name, n in (("wikiqa-test", args.n_test), ("trecqa-clean-dev", 0)):
+        qs = load_split(name, args.data_root)
+        recs, y = _records(qs, cfg, EVAL_SEED, eval_targets(qs, n), log, name)
+        t0 = time.time()
+        probs = ver.predict(recs)
+        res = scores_summary(probs, y, ver.info.get("acc_threshold", 0.5))
+        res["seconds"] = round(time.time() - t0, 1)
+        out[name] = res
+        log(f"{name}: " + ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in res.items()))
+    return out
+
+
+def default_out(name: str) -> Path:
+    return DEFAULT_DELTA if name == "square" else Path("runs") / "square" / f"{name}.safetensors"
+
+
+def run(args: argparse.Namespace) -> int:
+    import torch
+
+    from qascore.train.verifier import TrainConfig, Verifier, VerifierSpec, train
+
+    torch.set_num_threads(args.threads)
+    cfg = with_composition(CONFIGS[args.config], args.composition)
+    out = Path(args.out) if args.out else default_out(cfg.name)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    log_lines: list[str] = []
+
+    def log(msg: str) -> None:
+        line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+        print(line, flush=True)
+        log_lines.append(line)
+
+    layout = layout_func(cfg.layout)
+    if args.eval_only:
+        ver = Verifier.load(out, layout, layout_name=cfg.layout)
+    else:
+        log(f"config {cfg.name}: layout {cfg.layout}, refs {asdict(cfg.refs)}")
+        train_qs = load_split("wikiqa-train", args.data_root)
+        dev_qs = load_split("wikiqa-dev", args.data_root)
+        tr_targets = sample_targets(train_qs, args.n_train, seed=args.seed, pos_fraction=args.pos_fraction)
+        recs, y = _records(train_qs, cfg, args.seed, tr_targets, log, "wikiqa-train")
+        dev_recs, dev_y = _records(dev_qs, cfg, EVAL_SEED, eval_targets(dev_qs, args.n_dev), log, "wikiqa-dev")
+        spec = VerifierSpec(layout=cfg.layout, n_views=1, max_len=args.max_len, train_layers=args.train_layers)
+        tcfg = TrainConfig(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, head_lr=args.head_lr,
+                           seed=args.seed, threads=args.threads,
+                           extra={"config": cfg.name, "refs": asdict(cfg.refs), "n_train": args.n_train,
+                                  "pos_fraction": args.pos_fraction, "n_dev": args.n_dev, "data": "WikiQA-train"})
+        t0 = time.time()
+        ver = train(spec, layout, recs, y, tcfg, dev=(dev_recs, dev_y), log=log)
+        dev_p = ver.predict(dev_recs)
+        ver.info["acc_threshold"] = tune_threshold(dev_p, dev_y, "accuracy")
+        ver.info["dev_auroc"] = auroc(dev_p, dev_y)
+        ver.info["train_seconds"] = round(time.time() - t0, 1)
+        ver.info["square_config"] = cfg.name
+        ver.save(out)
+        log(f"saved {out} ({out.stat().st_size / 1e6:.2f} MB); dev AUROC {ver.info['dev_auroc']:.4f}, "
+            f"accuracy threshold {ver.info['acc_threshold']:.3f}; {ver.info['train_seconds']}s")
+    if args.eval or args.eval_only:
+        t0 = time.time()
+        results = {"config": cfg.name, "layout": cfg.layout, "refs": asdict(cfg.refs), "delta": str(out),
+                   "train": {k: ver.info.get(k) for k in ("train_seconds", "dev_auroc", "acc_threshold",
+                                                            "train_examples", "train_positives", "history")},
+                   "eval": evaluate(ver, cfg, args, log), "eval_seconds": 0.0}
+        results["eval_seconds"] = round(time.time() - t0, 1)
+        path = out.with_suffix(".eval.json")
+        path.write_text(json.dumps(results, indent=2) + "\n")
+        log(f"wrote {path}")
+    return 0
