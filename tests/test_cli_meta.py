@@ -108,6 +108,7 @@ def test_bad_input_names_line_and_field(tmp_path, capsys, transform, field, line
     (["--human", "human"], "--metric or --score-field"),
     (["--human", "human", "--score-field", "good", "--compare", "good", "nope"], "'nope'"),
     (["--human", "human", "--score-field", "good", "--methods", "cosine"], "unknown method"),
+    (["--human", "human", "--score-field", "good", "--score-field", "good"], "named twice"),
 ])
 def test_usage_errors(capsys, argv, message):
     rc = main(["meta", str(FIXTURE), *argv])

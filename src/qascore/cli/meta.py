@@ -164,6 +164,9 @@ def _run_file(args: argparse.Namespace) -> int:
     if not args.metric and not args.score_field:
         raise ValueError("give at least one --metric or --score-field")
     names = [*args.score_field, *args.metric]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValueError(f"metric/score field named twice: {', '.join(dupes)}")
     for name in args.compare or ():
         if name not in names:
             raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
