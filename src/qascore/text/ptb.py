@@ -43,11 +43,18 @@ _BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-", "{": "-lcb-
 _FRACTIONS = {"\u00bc": "1/4", "\u00bd": "1/2", "\u00be": "3/4"}
 _CURRENCY = {"\u00a3": "#", "\u20ac": "$", "\u00a2": "cents", "\u0080": "$"}
 
+NBSP = "\u00a0"   # inside the few tokens that span spaces (phone numbers, "2 1/2")
 Emit = Callable[[re.Match], Sequence[str]]
 
 
 def _whole(m: re.Match) -> Sequence[str]:
     return (m.group(0),)
+
+
+def _glued(m: re.Match) -> Sequence[str]:
+    """A token that spans spaces: the Java lexer writes them as no-break spaces, brackets escaped."""
+    text = m.group(0).replace(" ", NBSP).replace("(", "-lrb-").replace(")", "-rrb-")
+    return (text,)
 
 
 def _split_nt(m: re.Match) -> Sequence[str]:
@@ -77,6 +84,9 @@ _RULES: list[tuple[str, str, Emit]] = [
     ("www", r"www\.(?:[^\s\"<>|.!?(){},]+\.)+[a-zA-Z]{2,4}(?:/[^\s\"<>|()]*[^\s\"<>|.!?(){},-])?", _whole),
     ("email", r"[a-zA-Z0-9][^\s\"<>|(){}]*@(?:[^\s\"<>|(){}.]+\.)*[^\s\"<>|(){}\[\].,;:]+", _whole),
     ("vulgar_fraction", "[\u00bc\u00bd\u00be]", _mapped(_FRACTIONS)),
+    # phone numbers and spaced fractions are ONE token whose spaces become U+00A0 ("866 200 6020").
+    ("phone", r"(?:\(\d{2,3}\)[ \u00a0]?|(?:\+\+?)?(?:\d{2,4}[- \u00a0])?\d{2,4}[- \u00a0])\d{3,4}[- \u00a0]?\d{3,5}"
+              r"|(?:(?:\+\+?)?\d{2,4}\.)?\d{2,4}\.\d{3,4}\.\d{3,5}", _glued),
     ("sgml", r"</?[A-Za-z!?][^>\s]*>", _whole),
     # n't contractions: "don't" -> do n't, "can't" -> ca n't.
     ("nt", rf"([A-Za-z]*[A-MO-Za-mo-z])n{_APOS}t(?![A-Za-z])", _split_nt),
@@ -100,7 +110,7 @@ _RULES: list[tuple[str, str, Emit]] = [
     ("slashed", rf"{_A}+(?:-{_L}+){{0,2}}(?:\\?/{_A}+(?:-{_L}+){{0,2}}){{1,2}}", _whole),
     ("number", r"[-+]?(?:\d*(?:[.:,]\d+)+|\d+)", _whole),
     ("date", r"\d{1,2}[-/]\d{1,2}[-/]\d{2,4}", _whole),
-    ("fraction", r"(?:\d{1,4}-)?\d{1,4}/\d{1,4}", _whole),
+    ("fraction", r"(?:\d{1,4}[- \u00a0])?\d{1,4}/\d{1,4}", _glued),
     # acronyms with periods: "u.s.", "e.g.", "ph.d.", "a.k.a.".
     ("acronym", r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+\.?", _whole),
     ("abbrev", r"(?i:" + "|".join(_ABBREV) + r"|[a-z])\.", _whole),
@@ -119,7 +129,7 @@ _RULES: list[tuple[str, str, Emit]] = [
     ("other", r"\S", _whole),
 ]
 _COMPILED = [(name, re.compile(pat), emit) for name, pat, emit in _RULES]
-_FAST = re.compile(r"[a-z0-9]+(?=\s|$)")      # the common case: a plain lower-case word
+_FAST = re.compile(r"[a-z][a-z0-9]*(?=\s|$)")  # the common case: a plain lower-case word
 _SPACE = re.compile(r"\s+")
 
 

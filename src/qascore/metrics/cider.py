@@ -1,0 +1,127 @@
+"""CIDEr-D as the COCO toolkit computes it (pycocoevalcap 1.2), optionally token-weighted.
+
+TF-IDF vectors of 1..4-grams, IDF from the document frequencies over the
+references of the corpus being scored (a document = one record's reference
+set), clipped cosine per n-gram order, Gaussian length penalty (sigma 6),
+mean over orders and references, times 10. COCO quirks kept on purpose (they
+change the numbers): the length in the penalty counts bigrams, not tokens;
+n-grams unseen in the references get df 1.
+
+Multiple references: agg='joint' is COCO's own rule (all references of a
+record in one document; score averaged over them). With 'max'/'mean' (the
+KPQA protocol, each reference scored separately) every reference position k
+forms its own corpus: the k-th references of all records are the documents,
+exactly as running COCO's Cider once per reference column; then the best (or
+mean) over a record's references is kept. CIDEr depends on the whole batch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any, Sequence
+
+import numpy as np
+
+from qascore.metrics.ngrams import ngram_counts, weighted_ngram_mass
+from qascore.metrics.tokens import TokenMetric
+from qascore.records import Record
+
+N = 4
+
+
+class _Vector:
+    """TF-IDF vector of one text, split by n-gram order, with norms and COCO's 'length'."""
+
+    __slots__ = ("vec", "norm", "length")
+
+    def __init__(self, tf: dict[tuple[str, ...], float], idf: "_Idf") -> None:
+        self.vec: list[dict[tuple[str, ...], float]] = [{} for _ in range(N)]
+        sq = [0.0] * N
+        length = 0.0
+        for gram, f in tf.items():
+            k = len(gram) - 1
+            v = float(f) * idf(gram)
+            self.vec[k][gram] = v
+            sq[k] += pow(v, 2)
+            if k == 1:  # COCO counts bigrams as the length
+                length += f
+        self.norm = [math.sqrt(s) for s in sq]
+        self.length = length
+
+
+class _Idf:
+    def __init__(self, documents: Sequence[Sequence[dict]]) -> None:
+        df: dict[tuple[str, ...], float] = defaultdict(float)
+        for doc in documents:
+            for gram in {g for ref in doc for g in ref}:
+                df[gram] += 1
+        self.df = df
+        self.log_n = float(np.log(float(len(documents)))) if documents else 0.0
+
+    def __call__(self, gram: tuple[str, ...]) -> float:
+        return self.log_n - float(np.log(max(1.0, self.df.get(gram, 0.0))))
+
+
+def _sim(h: _Vector, r: _Vector, sigma: float) -> list[float]:
+    delta = float(h.length - r.length)
+    out = []
+    for k in range(N):
+        val = 0.0
+        rv = r.vec[k]
+        for gram, x in h.vec[k].items():
+            y = rv.get(gram, 0.0)
+            val += min(x, y) * y
+        if h.norm[k] != 0 and r.norm[k] != 0:
+            val /= h.norm[k] * r.norm[k]
+        val *= np.e ** (-(delta ** 2) / (2 * sigma ** 2))
+        out.append(val)
+    return out
+
+
+class Cider(TokenMetric):
+    """CIDEr-D (COCO), x10, sigma 6; corpus-dependent IDF."""
+
+    name = "cider"
+    description = "CIDEr-D as in the COCO toolkit (IDF over the scored references; max over references)"
+    aggregations = ("max", "mean", "joint")
+    main_part = "cider"
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {**super().option_defaults(), "sigma": 6.0}
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        if not records:
+            return [], {}
+        tk = self.tokenized(records)
+        sigma = float(self.options["sigma"])
+        weighted = tk.cand_w is not None
+        cand_tf = [self._tf(c, tk.cand_w[i] if weighted else None) for i, c in enumerate(tk.cand)]
+        ref_tf = [[self._tf(r, tk.refs_w[i][j] if weighted else None) for j, r in enumerate(refs)]
+                  for i, refs in enumerate(tk.refs)]
+        if self.options["agg"] == "joint":
+            idf = _Idf(ref_tf)
+            main = []
+            for c, refs in zip(cand_tf, ref_tf):
+                h = _Vector(c, idf)
+                total = np.zeros(N)
+                for r in refs:
+                    total += np.array(_sim(h, _Vector(r, idf), sigma))
+                main.append(float(np.mean(total)) / len(refs) * 10.0)
+            return main, {}
+        # One corpus per reference position, as COCO run once per reference column.
+        per_record: list[list[dict[str, float]]] = [[] for _ in records]
+        for k in range(max(len(r) for r in ref_tf)):
+            rows = [i for i, refs in enumerate(ref_tf) if len(refs) > k]
+            idf = _Idf([[ref_tf[i][k]] for i in rows])
+            for i in rows:
+                s = _sim(_Vector(cand_tf[i], idf), _Vector(ref_tf[i][k], idf), sigma)
+                per_record[i].append({"cider": float(np.mean(np.array(s))) * 10.0})
+        return [self.combine(p)["cider"] for p in per_record], {}
+
+    @staticmethod
+    def _tf(tokens: list[str], weights: np.ndarray | None) -> dict[tuple[str, ...], float]:
+        if weights is None:
+            return dict(ngram_counts(tokens, N))
+        return weighted_ngram_mass(tokens, weights, N)[0]
