@@ -105,3 +105,15 @@ def test_kpqa_table3_bleu1_end_to_end(capsys):
     for row in rows:
         for method in ("pearson", "spearman"):
             assert row["correlations"][method]["value"] == pytest.approx(row["paper"][method], abs=0.0015)
+
+
+def test_paper_number_only_for_the_exact_spec():
+    bench = tiny()
+    bench.kind = "correlation"
+    bench.paper = {"m": {"d": {"pearson": 0.5}}}
+
+    def scorer(spec, records):
+        return field_scorer("m", records)
+
+    rows = bm.run(bench, ["m", "m:weights=other"], scorer)
+    assert rows[0].paper == {"pearson": 0.5} and rows[1].paper == {}

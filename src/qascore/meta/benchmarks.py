@@ -84,8 +84,8 @@ def get(name: str, **kwargs: Any) -> Benchmark:
 
 
 def paper_numbers(resource: str, table: str) -> dict[str, dict[str, dict[str, float]]]:
-    """A paper table from resources/<resource>, keyed by qascore metric name where one exists
-    (else by the paper's label)."""
+    """A paper table from resources/<resource>, keyed by the qascore metric spec that computes
+    the paper's metric (its "metrics" map, e.g. "BLEU-1" -> "bleu1"), else by the paper's label."""
     data = json.loads(resources.files("qascore").joinpath("resources", resource).read_text(encoding="utf-8"))
     names = data.get("metrics", {})
     return {(names.get(label) or label): v for label, v in data["tables"][table]["values"].items()}
@@ -148,7 +148,8 @@ def evaluate(bench: Benchmark, scores: dict[str, dict[str, np.ndarray]], *, ci: 
         records = bench.datasets[ds]
         human = human_scores(records, bench.human)
         for spec, vals in by_metric.items():
-            paper = bench.paper.get(spec.split(":")[0], {}).get(ds, {})
+            # exact spec only: `bleu1:weights=x` is not the paper's BLEU-1
+            paper = bench.paper.get(spec, {}).get(ds, {})
             if bench.kind == "correlation":
                 cors = correlate_all(human, vals, bench.methods, ci=ci, n_resamples=n_resamples,
                                      seed=seed, level=level)
