@@ -125,3 +125,38 @@ def test_metric_computed_by_qascore(capsys):
     rc = main(["meta", str(FIXTURE), "--human", "human", "--metric", "f1", "--format", "json", "--no-ci"])
     res = json.loads(capsys.readouterr().out)
     assert rc == 0 and "f1" in res["metrics"] and res["signatures"]["f1"].startswith("metric:f1")
+
+
+def test_labels_give_auroc_and_dev_tuned_threshold(capsys):
+    from sklearn.metrics import roc_auc_score
+
+    from qascore.meta import binary_scores, tune_threshold
+    rc = main(["meta", str(FIXTURE), "--label", "correct", "--score-field", "weak", "--split", "split",
+               "--objective", "f1", "--format", "json"])
+    assert rc == 0
+    res = json.loads(capsys.readouterr().out)["classification"]
+    y, s = _column("correct"), _column("weak")
+    dev = np.arange(12) < 6  # the fixture's first six records are marked dev
+    got = res["metrics"]["weak"]
+    assert got["auroc"] == pytest.approx(roc_auc_score(y[~dev], s[~dev]))
+    t = tune_threshold(s[dev], y[dev], "f1")
+    assert got["threshold"] == pytest.approx(t)
+    assert got["f1"] == pytest.approx(binary_scores(s[~dev], y[~dev], t).f1)
+    assert (res["n_dev"], res["n_test"]) == (6, 6)
+
+
+def test_labels_with_human_and_fixed_threshold(capsys):
+    rc = main(["meta", str(FIXTURE), "--human", "human", "--label", "correct", "--score-field", "good",
+               "--threshold", "0.6", "--no-ci"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "AUROC" in out and "threshold 0.6" in out
+    # with the fixture's labels (human >= 3.5), `good` >= 0.6 separates them exactly
+    row = [line for line in out.splitlines() if line.startswith("good ") and "0.6" in line][0]
+    assert [float(v) for v in row.split()[1:]] == [1.0, 0.6, 1.0, 1.0, 1.0, 1.0]
+
+
+def test_bad_label_names_line_and_field(tmp_path, capsys):
+    path = _bad(tmp_path, lambda rows: rows[4].update(correct=3))
+    assert main(["meta", str(path), "--label", "correct", "--score-field", "good"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:5:" in err and "field 'correct'" in err and "0/1 label" in err

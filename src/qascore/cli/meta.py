@@ -18,8 +18,10 @@ import numpy as np
 
 from qascore.cli.options import parse_metric_spec
 from qascore.meta import benchmarks as bm
+from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
 from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, Correlation, correlate_all
+from qascore.meta.fields import human_scores, labels, number_field, text_field
 from qascore.meta.pairs import TIES
 from qascore.records import InputError, Record, parse_mapping, read_records
 
@@ -59,6 +61,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--min-gap", type=float, default=2.0, help="minimum human score gap of a kept pair")
     g.add_argument("--strict-gap", action="store_true", help="keep pairs with gap > min-gap (default >=)")
     g.add_argument("--ties", choices=TIES, default="miss", help="how a metric tie counts")
+    c = p.add_argument_group("correct/incorrect labels (INPUT mode)")
+    c.add_argument("--label", help="field holding a binary correctness label (0/1, true/false): prints AUROC, "
+                                   "and accuracy/P/R/F1 at a threshold from --threshold or tuned on --split dev")
+    c.add_argument("--split", metavar="FIELD", help="field naming each record's split: records whose value is "
+                                                    "--dev-value tune the threshold, the others are the test set")
+    c.add_argument("--dev-value", default="dev", help="value of --split that marks dev records (default dev)")
+    c.add_argument("--objective", choices=OBJECTIVES, default="accuracy", help="what the tuned threshold maximises")
+    c.add_argument("--threshold", type=float, help="a fixed threshold instead of tuning one")
     p.add_argument("--data-root", help="folder holding kpqa_human_eval/ etc. (benchmarks)")
 
 
@@ -159,8 +169,10 @@ def _print_compare(rows: list[dict], indent: str = "") -> None:
 
 # -- INPUT mode ----------------------------------------------------------------------
 def _run_file(args: argparse.Namespace) -> int:
-    if not args.human:
-        raise ValueError("--human FIELD is required with an INPUT file")
+    if not args.human and not args.label:
+        raise ValueError("--human FIELD (or --label FIELD) is required with an INPUT file")
+    if args.compare and not args.human:
+        raise ValueError("--compare needs --human")
     if not args.metric and not args.score_field:
         raise ValueError("give at least one --metric or --score-field")
     names = [*args.score_field, *args.metric]
@@ -171,14 +183,18 @@ def _run_file(args: argparse.Namespace) -> int:
         if name not in names:
             raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
-    human = bm.human_scores(records, args.human)
+    human = human_scores(records, args.human) if args.human else None
+    gold = labels(records, args.label) if args.label else None
     columns: dict[str, np.ndarray] = {}
     for field in args.score_field:
-        columns[field] = np.array([bm.number_field(r, field) for r in records])
+        columns[field] = np.array([number_field(r, field) for r in records])
     scorer = _Scorer()
     for spec in args.metric:
         _say(f"scoring {len(records)} records with {spec}...")
         columns[spec] = np.asarray(scorer(spec, records), dtype=float)
+    classification = _classify(records, gold, columns, args) if gold is not None else None
+    if human is None:
+        return _print_classification(classification, scorer, args)
     if len(records) < 3:
         raise InputError(f"needs at least 3 records to correlate, got {len(records)}", source=args.input)
     methods = _methods(args, METHODS)
@@ -192,6 +208,8 @@ def _run_file(args: argparse.Namespace) -> int:
                "signatures": scorer.signatures}
         if compare:
             out["compare"] = compare
+        if classification:
+            out["classification"] = classification
         json.dump(out, sys.stdout, indent=2)
         print()
         return 0
@@ -209,8 +227,69 @@ def _run_file(args: argparse.Namespace) -> int:
     if compare:
         print()
         _print_compare(compare)
+    if classification:
+        print()
+        _print_classification(classification, None, args)
     for spec, sig in scorer.signatures.items():
         print(f"signature: {sig}")
+    return 0
+
+
+def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np.ndarray],
+              args: argparse.Namespace) -> dict[str, Any]:
+    """AUROC on the test items; accuracy/P/R/F1 at a fixed or dev-tuned threshold."""
+    if args.split:
+        dev = np.array([text_field(r, args.split) == args.dev_value for r in records])
+        if not dev.any() or dev.all():
+            raise ValueError(f"--split {args.split}: need both '{args.dev_value}' records and others "
+                             f"(got {int(dev.sum())} dev of {len(records)})")
+    else:
+        dev = np.zeros(len(records), dtype=bool)
+    test = ~dev
+    out: dict[str, Any] = {"label": args.label, "n_test": int(test.sum()), "n_dev": int(dev.sum()),
+                           "objective": args.objective if args.split and args.threshold is None else None,
+                           "metrics": {}}
+    for name, vals in columns.items():
+        row: dict[str, Any] = {}
+        try:
+            row["auroc"] = auroc(vals[test], gold[test])
+        except ValueError as err:
+            row["auroc"], row["auroc_error"] = None, str(err)
+        threshold = args.threshold
+        if threshold is None and args.split:
+            threshold = tune_threshold(vals[dev], gold[dev], args.objective)
+        if threshold is not None:
+            row.update(binary_scores(vals[test], gold[test], threshold).as_dict())
+        out["metrics"][name] = row
+    return out
+
+
+def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: argparse.Namespace) -> int:
+    if args.format == "json" and scorer is not None:
+        json.dump({"input": args.input, "classification": res, "signatures": scorer.signatures}, sys.stdout,
+                  indent=2)
+        print()
+        return 0
+    how = (f"threshold {args.threshold:g}" if args.threshold is not None else
+           f"threshold tuned on {res['n_dev']} dev items for {res['objective']}" if res["objective"] else
+           "no threshold (give --threshold or --split)")
+    print(f"label field '{res['label']}': {res['n_test']} test items; {how}; predicted correct = score >= threshold")
+    width = max(6, *(len(k) for k in res["metrics"]))
+    has_thr = any("threshold" in r for r in res["metrics"].values())
+    print(f"{'metric':<{width}}  {'AUROC':>6}" + ("  threshold  accuracy  precision  recall      F1" if has_thr else ""))
+    for name, r in res["metrics"].items():
+        line = f"{name:<{width}}  " + (f"{r['auroc']:6.3f}" if r["auroc"] is not None else f"{'n/a':>6}")
+        if has_thr:
+            line += (f"  {r['threshold']:9.4g}  {r['accuracy']:8.3f}  {r['precision']:9.3f}  {r['recall']:6.3f}"
+                     f"  {r['f1']:6.3f}")
+        print(line)
+    for r in res["metrics"].values():
+        if r.get("auroc_error"):
+            print(f"n/a: {r['auroc_error']}")
+            break
+    if scorer is not None:
+        for sig in scorer.signatures.values():
+            print(f"signature: {sig}")
     return 0
 
 
@@ -233,7 +312,7 @@ def _run_benchmark(args: argparse.Namespace) -> int:
     compare: dict[str, list[dict]] = {}
     if args.compare and bench.kind == "correlation":
         for ds, cols in scores.items():
-            compare[ds] = _compare_all(bm.human_scores(bench.datasets[ds], bench.human), cols, args)
+            compare[ds] = _compare_all(human_scores(bench.datasets[ds], bench.human), cols, args)
     if args.format == "json":
         out: dict[str, Any] = {"benchmark": bench.name, "title": bench.title, "paper": bench.paper_label,
                                "rows": [r.as_dict() for r in rows], "signatures": scorer.signatures,

@@ -21,8 +21,9 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 
 from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, Correlation, correlate_all
+from qascore.meta.fields import human_scores, number_field  # noqa: F401  (re-exported)
 from qascore.meta.pairs import PairAgreement, rank_pair_agreement
-from qascore.records import InputError, Record
+from qascore.records import Record
 
 # name -> "module:function returning a Benchmark"
 BENCHMARKS: dict[str, str] = {
@@ -89,38 +90,6 @@ def paper_numbers(resource: str, table: str) -> dict[str, dict[str, dict[str, fl
     data = json.loads(resources.files("qascore").joinpath("resources", resource).read_text(encoding="utf-8"))
     names = data.get("metrics", {})
     return {(names.get(label) or label): v for label, v in data["tables"][table]["values"].items()}
-
-
-def human_scores(records: Sequence[Record], key: str) -> np.ndarray:
-    """The human judgment of every record, as floats; a bad one is an InputError naming it."""
-    out = np.empty(len(records))
-    for i, rec in enumerate(records):
-        out[i] = number_field(rec, key)
-    return out
-
-
-def number_field(rec: Record, key: str) -> float:
-    """A numeric field of a record: core attribute, extra key, or dotted path into extra
-    (e.g. `scores.bleu1` in a file written by `qascore score -o`)."""
-    value: Any = {**{k: getattr(rec, k) for k in rec.present}, **rec.extra}
-    for part in key.split("."):
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        else:
-            value = None
-            break
-    if value is None:
-        raise InputError("is missing (needed as a number for meta-evaluation)",
-                         source=rec.source, line=rec.line, field=key)
-    if isinstance(value, bool):
-        raise InputError(f"must be a number, got {value!r}", source=rec.source, line=rec.line, field=key)
-    try:
-        num = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"must be a number, got {value!r}", source=rec.source, line=rec.line, field=key) from None
-    if not np.isfinite(num):
-        raise InputError(f"must be a finite number, got {value!r}", source=rec.source, line=rec.line, field=key)
-    return num
 
 
 def score_all(bench: Benchmark, metrics: Sequence[str], scorer: Scorer,
