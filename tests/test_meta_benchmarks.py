@@ -117,3 +117,17 @@ def test_paper_number_only_for_the_exact_spec():
 
     rows = bm.run(bench, ["m", "m:weights=other"], scorer)
     assert rows[0].paper == {"pearson": 0.5} and rows[1].paper == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,sets,metric", [
+    ("kpqa", ["marco", "avsd", "narrativeqa", "semeval"], "kpqa-bertscore"),
+    ("kpqa-multi", ["marco-multi"], "kpqa-rougeL"),
+    ("kpqa-ablation", ["marco"], "kp-bleu1"),
+    ("kpqa-pairs", ["marco", "avsd"], "kpqa-bleu1"),
+])
+def test_kpqa_benchmarks_load_with_paper_numbers(name, sets, metric):
+    bench = _kpqa(name)
+    assert list(bench.datasets) == sets
+    assert set(bench.paper[metric]) == set(sets)
+    assert all("human" in r.extra for recs in bench.datasets.values() for r in recs)

@@ -30,6 +30,7 @@ BENCHMARKS: dict[str, str] = {
     "kpqa": "qascore.meta.kpqa_benchmarks:table3",
     "kpqa-multi": "qascore.meta.kpqa_benchmarks:table6",
     "kpqa-pairs": "qascore.meta.kpqa_benchmarks:table7",
+    "kpqa-ablation": "qascore.meta.kpqa_benchmarks:table4",
 }
 
 Scorer = Callable[[str, Sequence[Record]], Sequence[float]]

@@ -1,6 +1,7 @@
 """The KPQA paper's meta-evaluation tables as benchmarks (Lee et al., NAACL 2021).
 
 table3: Pearson/Spearman on MS-MARCO, AVSD, NarrativeQA, SemEval (Table 3).
+table4: the ablation rows on MS-MARCO (Table 4).
 table6: the same on 100 multi-sentence MS-MARCO answers (Table 6).
 table7: rank-pair (win-lose) agreement between two systems' answers to the
         same question, MS-MARCO (UniLM vs MHPGM) and AVSD (AMF vs MTN) (Table 7).
@@ -28,6 +29,13 @@ def table3(root: Root = None) -> Benchmark:
         name="kpqa", title="KPQA Table 3: correlation with human judgments of correctness",
         kind="correlation", datasets={ds: kpqa.load(ds, root=root) for ds in kpqa.TABLE3},
         labels=LABELS, paper=paper_numbers(RESOURCE, "table3"), paper_label="KPQA Table 3")
+
+
+def table4(root: Root = None) -> Benchmark:
+    return Benchmark(
+        name="kpqa-ablation", title="KPQA Table 4: ablations on MS-MARCO (KP = keyphrase tagger without the question)",
+        kind="correlation", datasets={"marco": kpqa.load("marco", root=root)},
+        labels=LABELS, paper=paper_numbers(RESOURCE, "table4"), paper_label="KPQA Table 4")
 
 
 def table6(root: Root = None) -> Benchmark:
