@@ -7,8 +7,8 @@ import argparse
 from qascore.cli.dispatch import add_targets, run_target
 
 TARGETS: dict[str, tuple[str, str]] = {
-    "square": ("qascore.train.square", "SQuArE and its AVA baselines on WikiQA (multi-reference verifier)"),
     "ava": ("qascore.train.ava", "AVA answer verifier (SVM, A0/A1/A2) on WikiQA; --config NAME"),
+    "ava-system": ("qascore.train.ava_system", "AVA system-wise P@1/MAP/MRR estimation on WikiQA (trains a reranker)"),
     "square": ("qascore.train.square", "SQuArE and its AVA baselines on WikiQA (multi-reference verifier)"),
     "kpqa": ("qascore.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev + WikiQA answer phrases)"),
 }

@@ -53,7 +53,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.encoder import load_tokenizer
-from qascore.train.partial import LowerStack, Tokens, lower_states, pad_states, run_stack
+from qascore.train.partial import LowerStack, StateCache, Tokens, lower_states, pad_states, run_stack
 
 
 @dataclass(frozen=True)
@@ -257,17 +257,23 @@ class Verifier:
             out.append([encode_view(self.tokenizer, v, self.spec.max_len) for v in views])
         return out
 
+    def cache_key(self) -> tuple[str, int]:
+        """What a StateCache of this model's lower stack is valid for."""
+        return (self.spec.encoder, len(self.model.lower.layers))
+
     @torch.no_grad()
     def predict(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
-                tick: Callable[[int], None] | None = None) -> np.ndarray:
+                cache: StateCache | None = None, tick: Callable[[int], None] | None = None) -> np.ndarray:
         """P(correct) per record. Views are de-duplicated and run longest-first per chunk."""
         self.model.eval()
+        if cache is not None:
+            cache.bind(self.cache_key())
         probs = np.zeros(len(records), dtype=np.float64)
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
             toks = self.tokens(part)
             states = [lower_states(self.model.lower, [t[v] for t in toks], self.tokenizer.pad_token_id,
-                                   batch_size=batch_size, store_dtype=torch.float32)
+                                   batch_size=batch_size, store_dtype=torch.float32, cache=cache)
                       for v in range(self.spec.n_views)]
             logits = _upper_logits(self.model, states, batch_size)
             probs[start:start + len(part)] = torch.sigmoid(logits).numpy()
@@ -330,19 +336,25 @@ def seed_everything(seed: int) -> None:
 
 def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels: Sequence[int],
           cfg: TrainConfig, *, dev: tuple[Sequence[Record], Sequence[int]] | None = None,
-          log: Callable[[str], None] = print) -> Verifier:
-    """Fit the top stacks + head; keep the epoch with the best dev F1 (or the last, without dev)."""
+          log: Callable[[str], None] = print, cache: StateCache | None = None) -> Verifier:
+    """Fit the top stacks + head; keep the epoch with the best dev F1 (or the last, without dev).
+
+    `cache` shares frozen lower-layer states across calls (several layouts over the same data).
+    """
     torch.set_num_threads(cfg.threads)
     seed_everything(cfg.seed)
     ver = Verifier(spec, layout)
     model, pad = ver.model, ver.tokenizer.pad_token_id
+    if cache is not None:
+        cache.bind(ver.cache_key())
     t0 = time.time()
     toks = ver.tokens(records)
-    cache = [lower_states(model.lower, [t[v] for t in toks], pad) for v in range(spec.n_views)]
-    dev_cache = None
+    states = [lower_states(model.lower, [t[v] for t in toks], pad, cache=cache) for v in range(spec.n_views)]
+    dev_states = None
     if dev is not None:
         dtoks = ver.tokens(dev[0])
-        dev_cache = [lower_states(model.lower, [t[v] for t in dtoks], pad) for v in range(spec.n_views)]
+        dev_states = [lower_states(model.lower, [t[v] for t in dtoks], pad, cache=cache)
+                      for v in range(spec.n_views)]
     n_tok = sum(len(t[v][0]) for t in toks for v in range(spec.n_views))
     log(f"cached lower layers: {len(records)} examples x {spec.n_views} views, {n_tok} tokens, "
         f"{time.time() - t0:.1f}s")
@@ -367,7 +379,7 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
         total, t1 = 0.0, time.time()
         for b, start in enumerate(range(0, len(order), cfg.batch_size)):
             idx = order[start:start + cfg.batch_size].tolist()
-            batch = [pad_states([c[i] for i in idx], torch.float32) for c in cache]
+            batch = [pad_states([c[i] for i in idx], torch.float32) for c in states]
             loss = loss_fn(model.upper(batch), y[idx])
             opt.zero_grad()
             loss.backward()
@@ -376,10 +388,10 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
             sched.step()
             total += loss.item() * len(idx)
         msg = f"epoch {epoch}: loss {total / len(records):.4f} ({time.time() - t1:.1f}s)"
-        if dev_cache is not None:
+        if dev_states is not None:
             model.eval()
             with torch.no_grad():
-                dp = torch.sigmoid(_upper_logits(model, dev_cache, 64)).numpy()
+                dp = torch.sigmoid(_upper_logits(model, dev_states, 64)).numpy()
             thr = tune_threshold(dp, list(dev[1]), "f1")
             f1 = binary_scores(dp, list(dev[1]), thr).f1
             msg += f"; dev best F1 {f1:.4f} at {thr:.3f}"

@@ -1,0 +1,93 @@
+"""AVA as a metric: P(candidate correct | question, reference), per reference, aggregated.
+
+`ava` loads the shipped default configuration (resources/ava/ava.safetensors);
+`ava-<config>` loads another shipped configuration; `model=PATH` loads any
+delta written by `qascore train ava`. Each reference is judged separately and
+the probabilities are combined by `aggregate` (mean, as the AVA paper does for
+several references in its system-wise evaluation, or max). `details.correct`
+is 1 where the aggregated probability reaches the model's dev-tuned threshold
+(the point-wise AVA decision); the corpus score is the mean probability and
+`details` also carries the estimated accuracy via `correct`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from qascore.metrics.base import Metric, aggregate
+from qascore.records import Record
+from qascore.runtime import defaults
+from qascore.runtime.cache import shared
+from qascore.runtime.delta import file_sha256
+
+AVA_DIR = defaults.RESOURCES / "ava"
+
+
+def load_verifier(path: str | Path) -> Any:
+    """The AVA verifier stored at `path`, created once per process."""
+    from qascore.train import ava_layouts
+    from qascore.runtime.delta import read_meta
+    from qascore.train.verifier import Verifier
+
+    path = str(Path(path).resolve())
+
+    def make() -> Any:
+        layout = read_meta(path)["spec"]["layout"]
+        return Verifier.load(path, ava_layouts.make_layout(layout), layout_name=layout)
+
+    return shared(("ava-verifier", path), make)
+
+
+class AVA(Metric):
+    name: ClassVar[str] = "ava"
+    requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
+    description: ClassVar[str] = "AVA answer verifier (MiniLM cross-encoder over q, r, t): P(candidate correct)"
+    resource: ClassVar[str] = "ava.safetensors"
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {"aggregate": "mean", "batch_size": 32, "model": None, "threshold": None}
+
+    def _path(self) -> Path:
+        p = Path(self.options["model"]) if self.options["model"] else AVA_DIR / self.resource
+        if not p.exists():
+            raise FileNotFoundError(f"{self.name}: model file {p} not found (train one with `qascore train ava`)")
+        return p
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        from qascore.progress import progress
+
+        ver = load_verifier(self._path())
+        flat: list[Record] = []
+        owner: list[int] = []
+        for i, rec in enumerate(records):
+            for ref in rec.references:
+                flat.append(Record(question=rec.question, candidate=rec.candidate, references=[ref]))
+                owner.append(i)
+        probs = np.zeros(len(flat))
+        chunk = 256
+        for start in progress(range(0, len(flat), chunk), total=(len(flat) + chunk - 1) // chunk,
+                              desc=self.name, min_total=4):
+            probs[start:start + chunk] = ver.predict(flat[start:start + chunk],
+                                                     batch_size=int(self.options["batch_size"]))
+        per: list[list[dict[str, float]]] = [[] for _ in records]
+        for k, i in enumerate(owner):
+            per[i].append({"ava": float(probs[k])})
+        thr = self.options["threshold"]
+        thr = float(ver.threshold if thr is None else thr)
+        main = [aggregate(p, "ava", self.options["aggregate"])["ava"] for p in per]
+        return main, {"ava": main, "correct": [float(m >= thr) for m in main]}
+
+    def signature_fields(self) -> dict[str, Any]:
+        from qascore.runtime.delta import read_meta
+        from qascore.runtime.encoder import model_id
+
+        path = self._path()
+        meta = read_meta(path)
+        thr = self.options["threshold"]
+        return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(meta["spec"]["encoder"]),
+                "layout": meta["spec"]["layout"], "max_len": meta["spec"]["max_len"],
+                "threshold": f"{meta.get('threshold', 0.5) if thr is None else thr:.4f}"}

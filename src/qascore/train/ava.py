@@ -1,0 +1,184 @@
+"""`qascore train ava --config NAME`: train and evaluate one AVA configuration.
+
+A configuration (JSON, in resources/ava/configs/ or a path) names a model
+(svm, A0, A1, A2), its layout and training settings. Training data are
+AVA-Pos/Neg triples from WikiQA train; the dev-F1 threshold and early stopping
+use WikiQA dev; the report gives precision / recall / F1 / accuracy / AUROC on
+WikiQA test triples and, out of domain, on TREC-QA clean-dev triples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from qascore.runtime import defaults
+
+CONFIG_DIR = defaults.RESOURCES / "ava" / "configs"
+DEFAULT_DATA = Path("../shared/data")
+
+
+def load_config(name: str) -> dict[str, Any]:
+    """A config by name (resources/ava/configs/NAME.json) or by path."""
+    p = Path(name)
+    if not p.suffix:
+        p = CONFIG_DIR / f"{name}.json"
+    if not p.exists():
+        known = sorted(f.stem for f in CONFIG_DIR.glob("*.json"))
+        raise SystemExit(f"no AVA config '{name}'; known: {', '.join(known)}")
+    cfg = json.loads(p.read_text(encoding="utf-8"))
+    cfg.setdefault("name", p.stem)
+    return cfg
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", required=True,
+                   help="config name (see resources/ava/configs) or JSON path; several, comma-separated, "
+                        "share one cache of the frozen lower layers")
+    p.add_argument("--data", default=str(DEFAULT_DATA), help="folder holding wikiqa/ and trecqa/")
+    p.add_argument("--out", default="runs/ava", help="folder for the delta/JSON model and the report")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    p.add_argument("--seed", type=int, default=None, help="override the config's seed")
+    p.add_argument("--ship", action="store_true",
+                   help="also copy the trained model into the package as the `ava-<name>` resource")
+
+
+# -- data -------------------------------------------------------------------
+
+def load_splits(data: Path, cfg: dict[str, Any]) -> dict[str, Any]:
+    """Triples for train (subsampled as configured), dev, test and TREC-QA clean-dev."""
+    from qascore.datasets.as2 import read_answer_phrases, read_trecqa, read_wikiqa
+    from qascore.train.ava_data import build_triples, check_disjoint
+
+    wiki = data / "wikiqa"
+    if not wiki.exists():
+        raise SystemExit(f"{wiki} not found; pass --data pointing at the folder with wikiqa/ and trecqa/")
+    splits = {s: read_wikiqa(wiki, s) for s in ("train", "dev", "test")}
+    check_disjoint(splits)
+    phrases = read_answer_phrases(wiki / "WikiQASent.pos.ans.tsv")
+    seed = int(cfg.get("seed", 13))
+    out = {"train": build_triples(splits["train"], short=phrases, neg_ratio=cfg.get("neg_ratio"), seed=seed),
+           "dev": build_triples(splits["dev"], short=phrases),
+           "test": build_triples(splits["test"], short=phrases)}
+    trec_dir = data / "trecqa" / "clean-dev"
+    if trec_dir.exists():
+        trec = build_triples(read_trecqa(trec_dir))
+        cap = int(cfg.get("trec_sample", 1500))
+        if len(trec) > cap:
+            keep = sorted(np.random.default_rng(seed).choice(len(trec), cap, replace=False).tolist())
+            trec = [trec[k] for k in keep]
+        out["trec-clean-dev"] = trec
+    return out
+
+
+# -- evaluation ---------------------------------------------------------------
+
+def pointwise(probs: np.ndarray, labels: Sequence[int], threshold: float) -> dict[str, float]:
+    """Precision / recall / F1 / accuracy at the dev-tuned threshold, plus AUROC."""
+    from qascore.meta.classification import auroc, binary_scores
+
+    b = binary_scores(probs, list(labels), threshold)
+    return {"precision": b.precision, "recall": b.recall, "f1": b.f1, "accuracy": b.accuracy,
+            "auroc": auroc(probs, list(labels)), "n": b.n, "positives": b.n_positive}
+
+
+def _predict_svm(model: Any, triples: Sequence[Any]) -> np.ndarray:
+    from qascore.train.svm import features
+
+    x = np.array([features(t.question, t.reference, t.target, t.short) for t in triples])
+    return model.predict_proba(x)
+
+
+# -- run --------------------------------------------------------------------
+
+def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1,
+                 log: Any = print, cache: Any = None) -> dict[str, Any]:
+    """Train one configuration, evaluate it, save model + report; returns the report."""
+    from qascore.meta.classification import tune_threshold
+    from qascore.train.ava_data import stats, to_records
+
+    out.mkdir(parents=True, exist_ok=True)
+    name = cfg["name"]
+    t0 = time.time()
+    data_splits = load_splits(data, cfg)
+    report: dict[str, Any] = {"name": name, "config": cfg,
+                              "data": {k: stats(v) for k, v in data_splits.items()}}
+    log(f"[{name}] data: {json.dumps(report['data'])}")
+    dev_labels = [t.label for t in data_splits["dev"]]
+    if cfg["model"] == "svm":
+        from qascore.train.svm import features, fit
+
+        tr = data_splits["train"]
+        x = np.array([features(t.question, t.reference, t.target, t.short) for t in tr])
+        model = fit(x, [t.label for t in tr], seed=int(cfg.get("seed", 13)), c=float(cfg.get("C", 1.0)),
+                    class_weight=cfg.get("class_weight", "balanced"))
+        model.threshold = tune_threshold(_predict_svm(model, data_splits["dev"]), dev_labels, "f1")
+        predict = lambda triples: _predict_svm(model, triples)  # noqa: E731
+        threshold = model.threshold
+        path = out / f"{name}.json"
+        train_seconds = time.time() - t0
+        model.save(path, {"name": name, "config": cfg})
+    else:
+        import torch
+
+        from qascore.train import ava_layouts
+        from qascore.train.verifier import TrainConfig, VerifierSpec, train
+
+        torch.set_num_threads(threads)
+        layout = ava_layouts.make_layout(cfg["layout"])
+        spec = VerifierSpec(layout=cfg["layout"], n_views=ava_layouts.n_views(cfg["layout"]),
+                            encoder=cfg.get("encoder", defaults.ENCODER), max_len=int(cfg.get("max_len", 128)),
+                            train_layers=int(cfg.get("train_layers", 1)),
+                            share_top=bool(cfg.get("share_top", False)), peer=bool(cfg.get("peer", False)))
+        tcfg = TrainConfig(epochs=int(cfg.get("epochs", 2)), batch_size=int(cfg.get("batch_size", 16)),
+                           lr=float(cfg.get("lr", 5e-5)), head_lr=float(cfg.get("head_lr", 1e-3)),
+                           seed=int(cfg.get("seed", 13)), threads=threads)
+        recs, labels = to_records(data_splits["train"])
+        ver = train(spec, layout, recs, labels, tcfg, dev=to_records(data_splits["dev"]),
+                    log=lambda s: log(f"[{name}] {s}"), cache=cache)
+        train_seconds = time.time() - t0
+        threshold = ver.threshold
+        predict = lambda triples: ver.predict(to_records(triples)[0], cache=cache)  # noqa: E731
+        path = out / f"{name}.safetensors"
+        ver.save(path, {"name": name, "config": cfg})
+    report["train_seconds"] = round(train_seconds, 1)
+    report["threshold"] = threshold
+    report["model_file"] = str(path)
+    report["model_bytes"] = path.stat().st_size
+    for split in ("dev", "test", "trec-clean-dev"):
+        if split not in data_splits:
+            continue
+        t1 = time.time()
+        probs = predict(data_splits[split])
+        report[split] = pointwise(probs, [t.label for t in data_splits[split]], threshold)
+        report[split]["seconds"] = round(time.time() - t1, 1)
+        log(f"[{name}] {split}: " + ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}"
+                                               for k, v in report[split].items()))
+    report["total_seconds"] = round(time.time() - t0, 1)
+    (out / f"{name}.report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return report
+
+
+def run(args: argparse.Namespace) -> int:
+    from qascore.train.partial import StateCache
+
+    caches: dict[int, StateCache] = {}  # one per number of frozen layers
+    for name in args.config.split(","):
+        cfg = load_config(name.strip())
+        if args.seed is not None:
+            cfg["seed"] = args.seed
+        cache = caches.setdefault(int(cfg.get("train_layers", 1)), StateCache())
+        report = train_config(cfg, Path(args.data), Path(args.out), threads=args.threads,
+                              log=lambda s: print(s, flush=True), cache=cache)
+        if args.ship:
+            dest = defaults.RESOURCES / "ava"
+            src = Path(report["model_file"])
+            shutil.copy(src, dest / f"ava-{cfg['name']}{src.suffix}")
+            print(f"shipped {dest / ('ava-' + cfg['name'] + src.suffix)}")
+    return 0

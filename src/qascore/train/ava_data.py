@@ -1,0 +1,101 @@
+"""AVA point-wise data from AS2 corpora (AVA paper, section 4.2).
+
+Only questions with at least two correct answers are kept. For such a
+question with correct set C and incorrect set C̄:
+
+- AVA-Pos: (q, r, t) for every ordered pair r, t in C with r != t (label 1);
+- AVA-Neg: (q, r, t) for every r in C and t in C̄ (label 0).
+
+A candidate is never its own reference: pairs of the same sentence, or of two
+candidates with identical text, are skipped. Optional seeded subsampling of
+negatives keeps CPU training affordable; the order of triples is fixed by the
+corpus order, so the same seed always gives the same data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from qascore.datasets.as2 import AS2Question
+from qascore.records import Record
+
+
+@dataclass(frozen=True)
+class Triple:
+    qid: str
+    question: str
+    reference: str
+    target: str
+    label: int
+    ref_id: str = ""
+    target_id: str = ""
+    short: tuple[str, ...] = field(default=())  # answer phrases of the reference (AVA's s)
+
+
+def eligible(q: AS2Question) -> bool:
+    """AVA keeps questions with at least two correct answers."""
+    return len(q.positives) >= 2
+
+
+def build_triples(questions: Iterable[AS2Question], *, short: dict[str, list[str]] | None = None,
+                  neg_ratio: float | None = None, max_pos_per_question: int | None = None,
+                  seed: int = 13) -> list[Triple]:
+    """AVA-Pos and AVA-Neg triples; optionally at most `neg_ratio` negatives per positive (seeded)."""
+    rng = np.random.default_rng(seed)
+    pos: list[Triple] = []
+    neg: list[Triple] = []
+    for q in questions:
+        if not eligible(q):
+            continue
+        ps, ns = q.positives, q.negatives
+        qpos = []
+        for i in ps:
+            s = tuple((short or {}).get(q.cand_ids[i], ()))
+            for j in ps:
+                if i == j or q.candidates[i].strip() == q.candidates[j].strip():
+                    continue
+                qpos.append(Triple(q.qid, q.question, q.candidates[i], q.candidates[j], 1,
+                                   q.cand_ids[i], q.cand_ids[j], s))
+            for j in ns:
+                if q.candidates[i].strip() == q.candidates[j].strip():
+                    continue
+                neg.append(Triple(q.qid, q.question, q.candidates[i], q.candidates[j], 0,
+                                  q.cand_ids[i], q.cand_ids[j], s))
+        if max_pos_per_question is not None and len(qpos) > max_pos_per_question:
+            keep = sorted(rng.choice(len(qpos), max_pos_per_question, replace=False).tolist())
+            qpos = [qpos[k] for k in keep]
+        pos.extend(qpos)
+    if neg_ratio is not None and len(neg) > neg_ratio * len(pos):
+        k = int(round(neg_ratio * len(pos)))
+        keep = set(rng.choice(len(neg), k, replace=False).tolist())
+        neg = [t for n, t in enumerate(neg) if n in keep]
+    # interleave back into corpus order: by question, then positives before negatives
+    order = {q: n for n, q in enumerate(dict.fromkeys(t.qid for t in pos + neg))}
+    return sorted(pos + neg, key=lambda t: (order[t.qid], -t.label))
+
+
+def to_records(triples: Sequence[Triple]) -> tuple[list[Record], list[int]]:
+    """Triples as verifier records: candidate = t, references = [r]; labels alongside."""
+    recs = [Record(id=f"{t.qid}:{t.ref_id}:{t.target_id}", question=t.question, candidate=t.target,
+                   references=[t.reference], extra={"qid": t.qid, "short": list(t.short)}) for t in triples]
+    return recs, [t.label for t in triples]
+
+
+def check_disjoint(splits: dict[str, Sequence[AS2Question]]) -> None:
+    """Raise if a question (by id or by text) appears in two splits."""
+    seen: dict[str, str] = {}
+    for name, qs in splits.items():
+        for q in qs:
+            for key in (f"id:{q.qid}", "text:" + " ".join(q.question.lower().split())):
+                if key in seen and seen[key] != name:
+                    raise ValueError(f"question {key!r} is in both {seen[key]} and {name}")
+                seen[key] = name
+
+
+def stats(triples: Sequence[Triple]) -> dict[str, int]:
+    """Counts in the layout of the paper's Table 2 (AVA part)."""
+    return {"questions": len({t.qid for t in triples}), "positives": sum(t.label for t in triples),
+            "negatives": sum(1 - t.label for t in triples), "total": len(triples)}

@@ -1,0 +1,170 @@
+"""AVA data builders, layouts, linear features and system-wise arithmetic on hand-made cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qascore.datasets.as2 import AS2Question, read_answer_phrases, read_wikiqa_tsv
+from qascore.records import Record
+from qascore.train import ava_layouts
+from qascore.train.ava_data import build_triples, check_disjoint, stats, to_records
+from qascore.train.svm import features, is_included, sim_text
+
+FIX = Path(__file__).parent / "fixtures" / "as2"
+
+
+@pytest.fixture
+def tiny():
+    return read_wikiqa_tsv(FIX / "wikiqa" / "WikiQA-tiny.tsv")
+
+
+def test_triples_follow_paper_4_2(tiny):
+    # Q1: C={0,1}, C̄={2,3}: 2 ordered positive pairs, 2x2 negatives.
+    # Q2: one correct answer -> dropped. Q3: C={0,1,2} with 1 and 2 the same text -> (1,2),(2,1) skipped.
+    tr = build_triples(tiny)
+    assert stats(tr) == {"questions": 2, "positives": 2 + 4, "negatives": 4 + 3, "total": 13}
+    pairs = {(t.qid, t.ref_id, t.target_id, t.label) for t in tr}
+    assert ("Q1", "D1-0", "D1-1", 1) in pairs and ("Q1", "D1-1", "D1-0", 1) in pairs
+    assert ("Q3", "D3-1", "D3-2", 1) not in pairs
+    for t in tr:
+        assert t.reference.strip() != t.target.strip()  # a candidate is never its own reference
+
+
+def test_triples_are_seeded_and_subsampled(tiny):
+    a = build_triples(tiny, neg_ratio=0.5, seed=1)
+    b = build_triples(tiny, neg_ratio=0.5, seed=1)
+    assert a == b
+    assert stats(a)["negatives"] == 3 and stats(a)["positives"] == 6
+
+
+def test_short_answers_come_from_the_reference(tiny):
+    ph = read_answer_phrases(FIX / "wikiqa" / "WikiQASent.pos.ans.tsv")
+    tr = build_triples(tiny, short=ph)
+    by = {(t.ref_id, t.target_id): t.short for t in tr}
+    assert by[("D3-0", "D3-1")] == ("1993", "in 1993")
+    assert by[("D3-1", "D3-0")] == ()
+
+
+def test_records_carry_reference_and_label(tiny):
+    recs, labels = to_records(build_triples(tiny))
+    assert recs[0].candidate == "Shakespeare wrote \"Hamlet\" around 1600 ." and recs[0].references == [
+        "Hamlet is a tragedy by William Shakespeare ."]
+    assert labels[0] == 1
+
+
+def test_split_leak_is_refused():
+    a = [AS2Question("Q1", "Who wrote Hamlet")]
+    b = [AS2Question("Q9", "who  wrote hamlet")]
+    with pytest.raises(ValueError, match="both"):
+        check_disjoint({"train": a, "test": b})
+    check_disjoint({"train": a, "test": [AS2Question("Q2", "other")]})
+
+
+@pytest.mark.parametrize("layout, expected", [
+    ("q,t", [(["q"], ["t"])]),
+    ("r,q+t|t,q+r", [(["r"], ["q", "t"]), (["t"], ["q", "r"])]),
+    ("q,r|q,t|r,t", [(["q"], ["r"]), (["q"], ["t"]), (["r"], ["t"])]),
+])
+def test_layout_parse(layout, expected):
+    assert ava_layouts.parse(layout) == expected
+
+
+@pytest.mark.parametrize("bad", ["q,x", "q,r,t", ""])
+def test_layout_parse_refuses(bad):
+    with pytest.raises(ValueError):
+        ava_layouts.parse(bad)
+
+
+def test_layout_texts_and_keep_flags():
+    rec = Record(question="Q?", candidate="T.", references=["R."])
+    (a, b), = ava_layouts.make_layout("r,q+t")(rec)
+    assert [p.text for p in a] == ["R."] and [p.text for p in b] == ["Q?", "T."]
+    assert [p.keep for p in b] == [True, False]
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    # squad tokens: {hamlet,is,tragedy,by,william,shakespeare} vs {shakespeare,wrote,hamlet,around,1600}
+    ("Hamlet is a tragedy by William Shakespeare .", 'Shakespeare wrote "Hamlet" around 1600 .', 2 * 2 / 11),
+    ("the cat", "a cat", 1.0),       # articles dropped by SQuAD normalisation
+    ("x y", "z", 0.0),
+    ("", "", 0.0),
+])
+def test_sim_text(a, b, expected):
+    assert sim_text(a, b) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("shorts, target, expected", [
+    (["William Shakespeare"], "Hamlet is by William Shakespeare.", 1.0),
+    (["William Shakespeare"], "Shakespeare wrote Hamlet.", 0.0),
+    (["1993", "in 1993"], "They started in 1993 .", 1.0),
+    (["93"], "They started in 1993 .", 0.0),          # whole tokens only
+    ([], "anything", 0.0),
+])
+def test_is_included(shorts, target, expected):
+    assert is_included(shorts, target) == expected
+
+
+def test_feature_vector_order():
+    x = features("who wrote hamlet", "Hamlet is by Shakespeare", "Shakespeare wrote it", ["Shakespeare"])
+    assert x == [1.0, sim_text("Hamlet is by Shakespeare", "Shakespeare wrote it"),
+                 sim_text("Hamlet is by Shakespeare", "who wrote hamlet"),
+                 sim_text("who wrote hamlet", "Shakespeare wrote it")]
+
+
+def test_linear_model_matches_sklearn_and_round_trips(tmp_path):
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.svm import SVC
+
+    from qascore.train.svm import LinearAVA, fit
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(120, 4))
+    y = (x[:, 1] + 0.3 * rng.normal(size=120) > 0.4).astype(int)
+    m = fit(x, y, seed=3)
+    ref = CalibratedClassifierCV(SVC(kernel="linear", class_weight="balanced", random_state=3),
+                                 method="sigmoid", ensemble=False, cv=5).fit(x, y)
+    assert np.allclose(m.predict_proba(x), ref.predict_proba(x)[:, 1], atol=1e-9)
+    m.save(tmp_path / "m.json")
+    assert np.allclose(LinearAVA.load(tmp_path / "m.json").predict_proba(x), m.predict_proba(x))
+
+
+def test_system_measures_hand_computed():
+    from qascore.train.ava_system import measures
+
+    # q1 ranked labels [0,1,1]: P@1 0, AP (1/2 + 2/3)/2, RR 1/2; q2 has no positive: all 0
+    m = measures([[0.2, 0.9, 0.5], [0.1, 0.2]], [np.array([1, 0, 1]), np.array([0, 0])])
+    assert m["P@1"] == 0.0
+    assert m["MAP"] == pytest.approx((0.5 + 2 / 3) / 2 / 2)
+    assert m["MRR"] == pytest.approx(0.25)
+
+
+def test_ava_judgments_never_use_the_candidate_as_its_reference():
+    from qascore.train.ava_system import ava_judgments
+
+    q = AS2Question("Q", "q?", ["a", "b", "a ", "x"], [1, 1, 1, 0])
+    seen = []
+
+    def score(recs):
+        seen.extend((r.candidate, r.references[0]) for r in recs)
+        return np.array([1.0 if r.references[0] == "b" else 0.0 for r in recs])
+
+    (judged,) = ava_judgments([q], score)
+    assert all(c.strip() != r.strip() for c, r in seen)
+    # "a": refs {b} -> 1; "b": refs {a, "a "} -> 0; "a ": refs {b} -> 1; "x": refs {a, b, "a "} -> 1/3
+    assert judged.tolist() == pytest.approx([1.0, 0.0, 1.0, 1 / 3])
+
+
+def test_system_threshold_tuning_fits_dev_p_at_1():
+    from qascore.train.ava_system import measures, tune_system_threshold
+
+    ava = [np.array([0.9, 0.4, 0.1]), np.array([0.2, 0.6, 0.3])]
+    gold_lab = [np.array([1, 0, 0]), np.array([0, 1, 0])]
+    rankings = {"good": [[3, 2, 1], [1, 3, 2]], "bad": [[1, 2, 3], [3, 1, 2]]}
+    gold = {s: measures(r, gold_lab) for s, r in rankings.items()}
+    thr = tune_system_threshold(ava, rankings, gold)
+    est = {s: measures(r, [a >= thr for a in ava]) for s, r in rankings.items()}
+    assert est["good"]["P@1"] == gold["good"]["P@1"] == 1.0
+    assert est["bad"]["P@1"] == gold["bad"]["P@1"] == 0.0
