@@ -7,6 +7,7 @@ import argparse
 from qascore.cli.dispatch import add_targets, run_target
 
 TARGETS: dict[str, tuple[str, str]] = {
+    "verifier": ("qascore.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
 }
 
 

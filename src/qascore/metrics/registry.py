@@ -13,6 +13,7 @@ from qascore.metrics.base import Metric
 
 # One line per metric name. Families add their rows here.
 _REGISTRY: dict[str, str] = {
+    "ava": "qascore.metrics.verifiers:AVA",
     "em": "qascore.metrics.lexical:ExactMatch",
     "f1": "qascore.metrics.lexical:TokenF1",
     "bleu1": "qascore.metrics.lexical:Bleu1",
