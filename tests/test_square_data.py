@@ -191,3 +191,13 @@ def test_random_layout_invariant_target_whole():
         ids, _ = encode_view(tok, square_layout(rec)[0], 64)
         text = " ".join(tok.decode(ids))
         assert len(ids) <= 64 and f"Question: {q} Target: {t}" in text
+
+
+def test_a_duplicated_candidate_is_not_a_reference_of_its_twin():
+    q = AS2Question("z", "question z?", ["same text", "z right", "same text", "z wrong 1", "z wrong 2"],
+                    [0, 1, 0, 0, 0])
+    for seed in range(20):
+        for e in build_examples([q], RefSpec(neg=4), seed=seed):
+            assert e.target not in e.negatives
+            if e.target == "same text":
+                assert e.negatives and len(e.negatives) == 2  # wrong 1, wrong 2; its twin dropped

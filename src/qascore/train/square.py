@@ -61,18 +61,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="reference counts per question (blind, no label leak) or per target (greedy)")
     p.add_argument("--n-train", type=int, default=800, help="WikiQA-train targets (subsample, seeded)")
     p.add_argument("--pos-fraction", type=float, default=0.3, help="share of correct targets in training")
-    p.add_argument("--n-dev", type=int, default=250, help="WikiQA-dev targets for epoch choice and threshold")
-    p.add_argument("--n-test", type=int, default=1000, help="WikiQA-test targets evaluated (0 = all)")
+    p.add_argument("--n-dev", type=int, default=200, help="WikiQA-dev targets for epoch choice and threshold")
+    p.add_argument("--n-test", type=int, default=800, help="WikiQA-test targets evaluated (0 = all)")
+    p.add_argument("--n-trec", type=int, default=700, help="TREC-QA clean-dev targets evaluated (0 = all)")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--head-lr", type=float, default=1e-3)
-    p.add_argument("--max-len", type=int, default=160)
-    p.add_argument("--train-layers", type=int, default=2, help="top encoder layers trained (rest frozen, cached)")
+    p.add_argument("--max-len", type=int, default=128)
+    p.add_argument("--train-layers", type=int, default=1, help="top encoder layers trained (rest frozen, cached)")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--eval", action="store_true", help="evaluate on WikiQA test and TREC-QA clean-dev afterwards")
     p.add_argument("--eval-only", action="store_true", help="evaluate an existing --out delta, no training")
+    p.add_argument("--report", metavar="DIR", default=None,
+                   help="print the paper's Tables 1, 2, 5 from the *.eval.json files in DIR (no training)")
+    p.add_argument("--leak-check", action="store_true",
+                   help="AUROC of 'fewer positive references = correct' under blind and greedy composition")
 
 
 def _records(questions: list[AS2Question], cfg: Config, seed: int, targets: dict[str, list[int]] | None,
@@ -99,15 +104,20 @@ def scores_summary(probs: np.ndarray, labels: Sequence[int], threshold: float) -
 def evaluate(ver: Any, cfg: Config, args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
     """Score the held-out sets with the configuration's own reference composition."""
     out: dict[str, Any] = {}
-    for name, n in (("wikiqa-test", args.n_test), ("trecqa-clean-dev", 0)):
+    for name, n in (("wikiqa-test", args.n_test), ("trecqa-clean-dev", args.n_trec)):
         qs = load_split(name, args.data_root)
         recs, y = _records(qs, cfg, EVAL_SEED, eval_targets(qs, n), log, name)
         t0 = time.time()
         probs = ver.predict(recs)
         res = scores_summary(probs, y, ver.info.get("acc_threshold", 0.5))
         res["seconds"] = round(time.time() - t0, 1)
-        out[name] = res
         log(f"{name}: " + ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in res.items()))
+        # per-target outputs, aligned across configurations (same seeded targets, same order),
+        # for paired comparisons of two models
+        res["ids"] = [f"{r.id}|{r.candidate[:40]}" for r in recs]
+        res["labels"] = [int(v) for v in y]
+        res["probs"] = [round(float(p), 6) for p in probs]
+        out[name] = res
     return out
 
 
@@ -115,8 +125,100 @@ def default_out(name: str) -> Path:
     return DEFAULT_DELTA if name == "square" else Path("runs") / "square" / f"{name}.safetensors"
 
 
+# -- reports -------------------------------------------------------------------
+
+# The paper's rows, in its order: (configuration, label, "# refs" column).
+TABLE_ROWS = [("ava-tr", "AVA-TR", "1"), ("ava-qt", "AVA-QT", "0"), ("ava-tqr", "AVA-TQR", "1"),
+              ("square", "SQuArE", "5")]
+ABLATION_ROWS = [("ava-tqr-neg", "AVA-TQR(-)", "1"), ("square-pos", "SQuArE(+)", "5"),
+                 ("square-3", "SQuArE", "3"), ("square-1to5", "SQuArE", "[1,5]"), ("square", "SQuArE", "5")]
+SET_LABELS = {"wikiqa-test": "WikiQA test (in domain)", "trecqa-clean-dev": "TREC-QA clean-dev (zero-shot)"}
+
+
+def paired_auroc_diff(a: dict[str, Any], b: dict[str, Any], n_boot: int = 1000,
+                      seed: int = 0) -> tuple[float, float, float]:
+    """AUROC(a) - AUROC(b) on the same targets, with a 95% CI from resampling *questions*
+    (targets of one question are not independent)."""
+    if a["ids"] != b["ids"]:
+        raise ValueError("the two evaluations are not on the same targets")
+    y = np.asarray(a["labels"])
+    pa, pb = np.asarray(a["probs"]), np.asarray(b["probs"])
+    qids = [i.split("|", 1)[0] for i in a["ids"]]
+    groups: dict[str, list[int]] = {}
+    for i, q in enumerate(qids):
+        groups.setdefault(q, []).append(i)
+    idx = list(groups.values())
+    rng = np.random.default_rng(seed)
+    diffs = []
+    for _ in range(n_boot):
+        pick = np.concatenate([idx[k] for k in rng.integers(0, len(idx), len(idx))])
+        if 0 < y[pick].sum() < len(pick):
+            diffs.append(auroc(pa[pick], y[pick]) - auroc(pb[pick], y[pick]))
+    lo, hi = np.percentile(diffs, [2.5, 97.5])
+    return auroc(pa, y) - auroc(pb, y), float(lo), float(hi)
+
+
+def report(results_dir: str | Path) -> str:
+    """Markdown tables in the layout of the paper's Tables 1/2 and 5, from saved evaluations."""
+    res = {}
+    for path in sorted(Path(results_dir).glob("*.eval.json")):
+        d = json.loads(path.read_text())
+        res[d["config"]] = d
+    lines: list[str] = []
+    for title, rows in (("Tables 1/2: SQuArE vs the AVA baselines", TABLE_ROWS),
+                        ("Table 5: ablations", ABLATION_ROWS)):
+        lines += [f"### {title}", "", "| data set | technique | # refs | accuracy | AUROC | Pearson r |",
+                  "|---|---|---|---|---|---|"]
+        for ds, label in SET_LABELS.items():
+            for name, tech, refs in rows:
+                if name not in res or ds not in res[name]["eval"]:
+                    lines.append(f"| {label} | {tech} | {refs} | (not run) | | |")
+                    continue
+                e = res[name]["eval"][ds]
+                lines.append(f"| {label} | {tech} | {refs} | {e['accuracy']:.3f} | {e['auroc']:.3f} | "
+                             f"{e['pearson']:.3f} |")
+        lines.append("")
+    if "square" in res:
+        lines += ["### AUROC difference, SQuArE minus each other model (95% CI, questions resampled)", "",
+                  "| model | " + " | ".join(SET_LABELS.values()) + " |", "|---|---|---|"]
+        for name, tech, refs in TABLE_ROWS[:3] + ABLATION_ROWS[:4]:
+            if name not in res:
+                continue
+            cells = []
+            for ds in SET_LABELS:
+                d, lo, hi = paired_auroc_diff(res["square"]["eval"][ds], res[name]["eval"][ds])
+                cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            lines.append(f"| {tech} ({refs}) | " + " | ".join(cells) + " |")
+        lines.append("")
+        first = next(iter(res.values()))["eval"]
+        lines.append("Majority-class accuracy: " + ", ".join(
+            f"{SET_LABELS[ds]} {first[ds]['majority_accuracy']:.3f} (n={first[ds]['n']}, "
+            f"{first[ds]['positives']} correct)" for ds in SET_LABELS if ds in first))
+    return "\n".join(lines)
+
+
+def leak_check(data_root: str | None, n_test: int, n_trec: int) -> str:
+    """How much the reference counts alone reveal: AUROC of -n_pos (no model)."""
+    lines = ["| data set | composition | AUROC of 'fewer positive references = correct' |", "|---|---|---|"]
+    for name, n in (("wikiqa-test", n_test), ("trecqa-clean-dev", n_trec)):
+        qs = load_split(name, data_root)
+        for comp in ("blind", "greedy"):
+            cfg = with_composition(CONFIGS["square"], comp)
+            ex = build_examples(qs, cfg.refs, seed=EVAL_SEED, targets=eval_targets(qs, n))
+            score = [-len(e.positives) for e in ex]
+            lines.append(f"| {name} | {comp} | {auroc(score, [e.label for e in ex]):.3f} |")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     import torch
+
+    if args.report:
+        print(report(args.report))
+        return 0
+    if args.leak_check:
+        print(leak_check(args.data_root, args.n_test, args.n_trec))
+        return 0
 
     from qascore.train.verifier import TrainConfig, Verifier, VerifierSpec, train
 

@@ -137,8 +137,11 @@ def build_examples(questions: Iterable[AS2Question], spec: RefSpec, *, seed: int
             else:
                 avail_p, avail_n = len(pos_pool), len(neg_pool)
             n_pos, n_neg, want = spec.counts(avail_p, avail_n, rng)
-            pos = rng.sample(pos_pool, n_pos)
-            neg = rng.sample(neg_pool, n_neg)
+            # a candidate listed twice is still the target: drop a sampled copy of it (after
+            # sampling, so the random stream, and every other example, stays the same)
+            pos = [c for c in rng.sample(pos_pool, n_pos) if c != q.candidates[i]]
+            neg = [c for c in rng.sample(neg_pool, n_neg) if c != q.candidates[i]]
+            n_pos, n_neg = len(pos), len(neg)
             st.targets += 1
             st.pos_refs += n_pos
             st.neg_refs += n_neg

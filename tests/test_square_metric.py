@@ -1,0 +1,89 @@
+"""The `square` metric (shipped delta) and the SQuArE data builder on the real WikiQA files."""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+
+import pytest
+
+from qascore.records import InputError
+
+MODEL = pytest.importorskip("qascore.metrics.square").DEFAULT_MODEL
+needs_model = pytest.mark.skipif(not MODEL.is_file(), reason=f"{MODEL} not trained yet (qascore train square)")
+
+QUESTION = "what is the capital of france?"
+REFS = ["Paris is the capital and most populous city of France."]
+NEGS = ["Lyon is the third-largest city of France.", "France is a country in Western Europe."]
+
+
+@needs_model
+def test_needs_some_reference():
+    import qascore
+
+    with pytest.raises(InputError, match="references"):
+        qascore.load("square").score([{"question": QUESTION, "candidate": "Paris.", "references": [],
+                                       "negatives": []}])
+
+
+@needs_model
+@pytest.mark.slow
+def test_square_ranks_the_right_answer_first():
+    import qascore
+
+    metric = qascore.load("square")
+    recs = [
+        {"question": QUESTION, "candidate": "The capital of France is Paris.", "references": REFS, "negatives": NEGS},
+        {"question": QUESTION, "candidate": "Berlin is the capital of Germany.", "references": REFS, "negatives": NEGS},
+        {"question": QUESTION, "candidate": "The capital of France is Paris.", "references": REFS},  # no negatives
+    ]
+    res = metric.score(recs)
+    assert len(res.scores) == 3 and all(0.0 <= s <= 1.0 for s in res.scores)
+    assert res.scores[0] > res.scores[1]
+    assert "square@" in res.signature and "layout:square" in res.signature
+    # the same input gives the same number (batching and de-duplication do not change it)
+    again = metric.score(recs[:1])
+    assert again.scores[0] == pytest.approx(res.scores[0], abs=1e-6)
+
+
+@pytest.mark.slow
+def test_prompt_through_the_real_tokenizer():
+    from qascore.records import Record
+    from qascore.runtime.encoder import load_tokenizer
+    from qascore.train.square_data import square_layout
+    from qascore.train.verifier import encode_view
+
+    tok = load_tokenizer()
+    rec = Record(question="Who wrote Hamlet?", candidate="Shakespeare wrote it.", references=["By Shakespeare."],
+                 negatives=["Marlowe wrote plays."])
+    ids, types = encode_view(tok, square_layout(rec)[0], 64)
+    assert tok.decode(list(ids)) == ("[CLS] question : who wrote hamlet? target : shakespeare wrote it. "
+                                     "pos _ ref : by shakespeare. neg _ ref : marlowe wrote plays. [SEP]")
+    assert set(types) == {0}
+
+
+@pytest.mark.slow
+def test_builder_on_wikiqa_train_counts():
+    """Clean-question counts against an independent count with the csv module."""
+    from qascore.datasets import DataNotFound
+    from qascore.train.square import load_split
+    from qascore.train.square_data import BuildStats, RefSpec, build_examples
+
+    try:
+        qs = load_split("wikiqa-train")
+    except DataNotFound as err:
+        pytest.skip(f"../shared/data absent: {err}")
+    from qascore.datasets import benchmark_dir
+
+    labels: dict[str, list[int]] = defaultdict(list)
+    with open(benchmark_dir("wikiqa") / "WikiQA-train.tsv", newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
+            labels[row["QuestionID"]].append(int(row["Label"]))
+    clean = [v for v in labels.values() if 0 < sum(v) < len(v)]
+    stats = BuildStats()
+    ex = build_examples(qs, RefSpec(total=(5, 5)), seed=0, stats=stats)
+    assert stats.questions - stats.skipped_questions == len(clean) == 857
+    assert len(ex) == sum(len(v) for v in clean)
+    assert sum(e.label for e in ex) == sum(sum(v) for v in clean)
+    for e in ex:
+        assert e.target not in e.positives + e.negatives
