@@ -24,6 +24,13 @@ _REGISTRY: dict[str, str] = {
     "meteor": "qascore.metrics.meteor:Meteor",
     "cider": "qascore.metrics.cider:Cider",
     "square": "qascore.metrics.square:Square",
+    "bertscore": "qascore.metrics.bertscore:BertScore",
+    "kpqa-bleu1": "qascore.metrics.kpqa:KpqaBleu1",
+    "kpqa-rougeL": "qascore.metrics.kpqa:KpqaRougeL",
+    "kpqa-bertscore": "qascore.metrics.kpqa:KpqaBertScore",
+    "kp-bleu1": "qascore.metrics.kpqa:KpBleu1",
+    "kp-rougeL": "qascore.metrics.kpqa:KpRougeL",
+    "kp-bertscore": "qascore.metrics.kpqa:KpBertScore",
 }
 
 

@@ -1,0 +1,304 @@
+"""BERTScore (Zhang et al., ICLR 2020): greedy cosine matching of contextual token embeddings.
+
+Each candidate token is matched to its most similar reference token (precision)
+and each reference token to its most similar candidate token (recall), by the
+cosine of one encoder layer's hidden states; F is their harmonic mean. Token
+importance comes from one TokenWeighter: uniform (default), IDF over the
+references being scored (`idf=True`, as bert_score), or any other weighter
+(`weights=`, e.g. KPQA's keyphrase weights), candidate weights for P and
+reference weights for R.
+
+Conventions kept identical to the `bert_score` package (tests check 1e-4
+agreement): [CLS]/[SEP] take part in the matching but weigh 0; a candidate
+or reference without content tokens scores P = R = F = 0; IDF documents are
+the references as given (one per candidate-reference pair); rescaling is
+(x - b) / (1 - b) with b the mean score of random sentence pairs.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import warnings
+from pathlib import Path
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+import torch
+
+from qascore import __version__
+from qascore.metrics.base import AGGREGATIONS, Metric, _fmt, aggregate
+from qascore.records import Record
+from qascore.runtime import defaults
+from qascore.runtime.encoder import Encoded, Encoder, get_encoder
+from qascore.weights.base import TokenWeighter, UniformWeighter
+from qascore.weights.idf import IdfWeighter
+
+# Default layer per model spec. MiniLM-L6: chosen on MS-MARCO human judgments (docs/bertscore.md).
+DEFAULT_LAYERS: dict[str, int] = {defaults.ENCODER: 4}
+BASELINES = defaults.RESOURCES / "bertscore"
+PARTS = ("P", "R", "F")
+_MATCH_CHUNK = 256  # candidate-reference pairs per batched similarity computation
+
+
+def default_layer(spec: str, num_layers: int) -> int:
+    """The documented layer for known models, else the last layer."""
+    return DEFAULT_LAYERS.get(spec, num_layers)
+
+
+class BertScore(Metric):
+    name = "bertscore"
+    requires: ClassVar[tuple[str, ...]] = ("candidate", "references")
+    description = "BERTScore F (greedy cosine matching of encoder token states; P/R/F in details)"
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {"model": defaults.ENCODER, "layer": None, "idf": False, "weights": None, "rescale": False,
+                "baseline": None, "agg": "max", "batch_size": 64, "device": None, "dtype": None}
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        o = self.options
+        if o["agg"] not in AGGREGATIONS:
+            raise ValueError(f"{self.name}: agg must be one of {AGGREGATIONS} (got {o['agg']!r})")
+        if o["weights"] is not None and not isinstance(o["weights"], TokenWeighter):
+            raise TypeError(f"{self.name}: weights must be a qascore.weights.TokenWeighter "
+                            f"(use idf=true for IDF, or the bertscore-kpqa metric for keyphrase weights)")
+        if o["weights"] is not None and o["idf"]:
+            raise ValueError(f"{self.name}: give either idf=true or weights=..., not both")
+        self._encoder: Encoder | None = None
+        self._baseline: np.ndarray | None = None
+
+    # -- model ----------------------------------------------------------
+    @property
+    def encoder(self) -> Encoder:
+        if self._encoder is None:
+            o = self.options
+            self._encoder = get_encoder(o["model"], batch_size=o["batch_size"], device=o["device"], dtype=o["dtype"])
+        return self._encoder
+
+    @property
+    def layer(self) -> int:
+        enc = self.encoder
+        layer = self.options["layer"]
+        return enc.check_layer(default_layer(self.options["model"], enc.num_layers) if layer is None else layer)
+
+    # -- weighting ------------------------------------------------------
+    def weighter(self, records: Sequence[Record], ref_tokens: Sequence[Sequence[str]]) -> TokenWeighter:
+        """The TokenWeighter for this call; IDF is fitted on the references of the call."""
+        if self.options["weights"] is not None:
+            return self.options["weights"]
+        if self.options["idf"]:
+            return IdfWeighter.from_documents(ref_tokens)
+        return UniformWeighter()
+
+    def weights_name(self) -> str:
+        w = self.options["weights"]
+        return w.signature() if w is not None else ("idf" if self.options["idf"] else "uniform")
+
+    # -- scoring --------------------------------------------------------
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        pairs = [(i, r) for i, rec in enumerate(records) for r in range(len(rec.references))]
+        cands = [rec.candidate for rec in records]
+        refs = [records[i].references[r] for i, r in pairs]
+        encoded = self.encoder.embed(cands + refs, layer=self.layer)
+        enc_c, enc_r = encoded[: len(cands)], encoded[len(cands):]
+        content = lambda e: [e.tokens[k] for k in e.content()]  # noqa: E731
+        weighter = self.weighter(records, [content(e) for e in enc_r])
+        w_c = self._weigh(weighter, [(records[i].question, enc_c[i]) for i, _ in pairs])
+        w_r = self._weigh(weighter, [(records[i].question, e) for (i, _), e in zip(pairs, enc_r)])
+        prf = greedy_match([enc_c[i] for i, _ in pairs], enc_r, w_c, w_r)
+        per_record: list[list[dict[str, float]]] = [[] for _ in records]
+        for (i, _), (p, r, f) in zip(pairs, prf):
+            per_record[i].append({"P": p, "R": r, "F": f})
+        base = self.baseline() if self.options["rescale"] else None
+        details: dict[str, list[float]] = {k: [] for k in PARTS}
+        for parts in per_record:
+            agg = aggregate(parts, "F", self.options["agg"])
+            for j, k in enumerate(PARTS):
+                v = agg[k]
+                details[k].append((v - base[j]) / (1 - base[j]) if base is not None else v)
+        if any(e.truncated for e in encoded):  # reported, never silent (the encoder also warns)
+            cut = [float(e.truncated) for e in enc_c]
+            for (i, _), e in zip(pairs, enc_r):
+                cut[i] = max(cut[i], float(e.truncated))
+            details["truncated"] = cut
+        return details["F"], details
+
+    def _weigh(self, weighter: TokenWeighter, items: list[tuple[str, Encoded]]) -> list[np.ndarray]:
+        """Weights of every token (0 for special tokens), each distinct (question, text) weighed once."""
+        keys = [(q, e.text) for q, e in items]
+        unique = list(dict.fromkeys(keys))
+        first = {k: e for k, (_, e) in zip(keys, items)}
+        got = weighter.weigh_many([(q, [first[(q, t)].tokens[k] for k in first[(q, t)].content()])
+                                   for q, t in unique])
+        full: dict[tuple[str, Any], np.ndarray] = {}
+        for key, w in zip(unique, got):
+            e = first[key]
+            pos = e.content()
+            w = np.asarray(w, dtype=np.float64)
+            if w.shape != (len(pos),):
+                raise ValueError(f"{weighter.signature()} returned {w.shape[0]} weights for {len(pos)} tokens")
+            out = np.zeros(len(e.ids), dtype=np.float64)
+            out[pos] = w
+            full[key] = out
+        return [full[k] for k in keys]
+
+    # -- rescaling ------------------------------------------------------
+    def baseline_path(self) -> Path:
+        if self.options["baseline"]:
+            return Path(self.options["baseline"])
+        return BASELINES / f"{self.encoder.model_id}.csv"
+
+    def baseline(self) -> np.ndarray:
+        if self._baseline is None:
+            path = self.baseline_path()
+            if not path.is_file():
+                raise FileNotFoundError(
+                    f"no BERTScore baseline for {self.encoder.model_id} at {path}; make one with "
+                    f"`qascore train bertscore-baseline --model {self.options['model']}` or pass baseline=<file>")
+            self._baseline = read_baseline(path)[self.layer]
+        return self._baseline
+
+    # -- signature ------------------------------------------------------
+    def signature_fields(self) -> dict[str, Any]:
+        o = self.options
+        resc = f"{self.baseline_path().name}" if o["rescale"] else "no"
+        return {"model": self.encoder.model_id, "layer": self.layer, "weights": self.weights_name(),
+                "rescale": resc, "agg": o["agg"], "dtype": str(self.encoder.dtype).replace("torch.", ""),
+                "tokenizer": "wordpiece" if "bert" in type(self.encoder.tokenizer).__name__.lower()
+                else type(self.encoder.tokenizer).__name__}
+
+    @property
+    def signature(self) -> str:
+        parts: dict[str, Any] = {"metric": self.name, **self.signature_fields(), "version": __version__}
+        return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items())
+
+
+def greedy_match(cands: Sequence[Encoded], refs: Sequence[Encoded], w_c: Sequence[np.ndarray],
+                 w_r: Sequence[np.ndarray]) -> list[tuple[float, float, float]]:
+    """P, R, F of each (candidate, reference) pair from unit-normalised token vectors.
+
+    Padded positions never win a max (their similarity is -inf), unlike
+    bert_score, whose zero-filled padding can lift a negative maximum to 0
+    (only possible when every similarity of a token is negative).
+    """
+    if not cands:
+        return []
+    device = cands[0].hidden.device
+    unit: dict[int, torch.Tensor] = {}
+
+    def norm(e: Encoded) -> torch.Tensor:
+        key = id(e)
+        if key not in unit:
+            unit[key] = torch.nn.functional.normalize(e.hidden.float(), dim=-1)
+        return unit[key]
+
+    out: list[tuple[float, float, float]] = []
+    with torch.inference_mode():
+        for s in range(0, len(cands), _MATCH_CHUNK):
+            cc, rr = cands[s: s + _MATCH_CHUNK], refs[s: s + _MATCH_CHUNK]
+            h = torch.nn.utils.rnn.pad_sequence([norm(e) for e in cc], batch_first=True)
+            r = torch.nn.utils.rnn.pad_sequence([norm(e) for e in rr], batch_first=True)
+            wh = _pad_weights(w_c[s: s + _MATCH_CHUNK], h.shape[1], device)
+            wr = _pad_weights(w_r[s: s + _MATCH_CHUNK], r.shape[1], device)
+            mh = _mask([len(e.ids) for e in cc], h.shape[1], device)
+            mr = _mask([len(e.ids) for e in rr], r.shape[1], device)
+            ch, cr = _content(cc, h.shape[1], device), _content(rr, r.shape[1], device)
+            sim = torch.bmm(h, r.transpose(1, 2))
+            sim = sim.masked_fill(~(mh[:, :, None] & mr[:, None, :]), float("-inf"))
+            best_c = sim.max(dim=2).values.masked_fill(~mh, 0.0)  # each candidate token's best match
+            best_r = sim.max(dim=1).values.masked_fill(~mr, 0.0)
+            p = _weighted_mean(best_c, wh, ch)
+            r_ = _weighted_mean(best_r, wr, cr)
+            f = torch.where(p + r_ != 0, 2 * p * r_ / (p + r_), torch.zeros_like(p))
+            empty = ~ch.any(1) | ~cr.any(1)  # no content tokens: 0, as bert_score
+            p, r_, f = (x.masked_fill(empty, 0.0) for x in (p, r_, f))
+            out.extend(zip(p.tolist(), r_.tolist(), f.tolist()))
+    return out
+
+
+def _pad_weights(ws: Sequence[np.ndarray], width: int, device: Any) -> torch.Tensor:
+    out = torch.zeros((len(ws), width), dtype=torch.float64)
+    for j, w in enumerate(ws):
+        out[j, : len(w)] = torch.from_numpy(np.asarray(w, dtype=np.float64))
+    return out.to(device)
+
+
+def _mask(lengths: list[int], width: int, device: Any) -> torch.Tensor:
+    return torch.arange(width, device=device)[None, :] < torch.tensor(lengths, device=device)[:, None]
+
+
+def _content(items: Sequence[Encoded], width: int, device: Any) -> torch.Tensor:
+    """True at non-special, non-padded positions."""
+    out = torch.zeros((len(items), width), dtype=torch.bool)
+    for j, e in enumerate(items):
+        out[j, : len(e.special)] = ~torch.tensor(e.special, dtype=torch.bool)
+    return out.to(device)
+
+
+_ZERO_WEIGHT_WARNED = False
+
+
+def _weighted_mean(best: torch.Tensor, w: torch.Tensor, content: torch.Tensor) -> torch.Tensor:
+    """Sum of w * best / sum of w; where all content weights are 0, the plain mean over content tokens.
+
+    bert_score returns NaN there (e.g. IDF fitted on a single reference gives
+    every reference token weight 0); a uniform fallback keeps the score usable.
+    """
+    global _ZERO_WEIGHT_WARNED
+    total = w.sum(1)
+    zero = (total <= 0) & content.any(1)
+    if bool(zero.any()):
+        w = torch.where(zero[:, None], content.to(w.dtype), w)
+        total = w.sum(1)
+        if not _ZERO_WEIGHT_WARNED:
+            warnings.warn("some texts had zero total token weight (e.g. IDF fitted on one reference); "
+                          "their tokens were weighted uniformly", RuntimeWarning, stacklevel=3)
+            _ZERO_WEIGHT_WARNED = True
+    return (best.double() * w).sum(1) / total.clamp_min(1e-300)
+
+
+# ---------------------------------------------------------------------------
+# Baselines for rescaling
+# ---------------------------------------------------------------------------
+
+def read_baseline(path: str | Path) -> dict[int, np.ndarray]:
+    """A baseline file: CSV with header LAYER,P,R,F (bert_score's layout), one row per layer."""
+    out: dict[int, np.ndarray] = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            out[int(row["LAYER"])] = np.array([float(row[k]) for k in PARTS])
+    return out
+
+
+def write_baseline(path: str | Path, table: dict[int, Sequence[float]], meta: dict[str, Any]) -> None:
+    """Write the CSV and, next to it, a JSON file saying how it was made."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["LAYER", *PARTS])
+        for layer in sorted(table):
+            w.writerow([layer, *(f"{v:.6f}" for v in table[layer])])
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def compute_baseline(pairs: Sequence[tuple[str, str]], spec: str = defaults.ENCODER, *, batch_size: int = 64,
+                     device: str | None = None, dtype: str | None = None) -> dict[int, list[float]]:
+    """Mean unweighted P, R, F of unrelated (candidate, reference) pairs, for every layer."""
+    from qascore.progress import progress
+
+    enc = get_encoder(spec, batch_size=batch_size, device=device, dtype=dtype)
+    sums = np.zeros((enc.num_layers + 1, 3))
+    step = 512  # pairs per chunk: all-layer states of a chunk stay in memory, not of the whole set
+    for s in progress(range(0, len(pairs), step), total=-(-len(pairs) // step), desc="baseline", min_total=2):
+        chunk = pairs[s: s + step]
+        n = len(chunk)
+        encoded = enc.embed([a for a, _ in chunk] + [b for _, b in chunk], all_layers=True)
+        w = [np.array([0.0 if sp else 1.0 for sp in e.special]) for e in encoded]
+        for layer in range(enc.num_layers + 1):
+            view = [Encoded(e.text, e.ids, e.tokens, e.special, e.segments, e.truncated, e.length,
+                            hidden=e.layers[layer]) for e in encoded]  # type: ignore[index]
+            sums[layer] += np.array(greedy_match(view[:n], view[n:], w[:n], w[n:])).sum(axis=0)
+    return {layer: (sums[layer] / len(pairs)).tolist() for layer in range(enc.num_layers + 1)}
