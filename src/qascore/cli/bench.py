@@ -8,6 +8,7 @@ from qascore.cli.dispatch import add_targets, run_target
 
 TARGETS: dict[str, tuple[str, str]] = {
     "verifier": ("qascore.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
+    "lexical": ("qascore.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
 }
 
 

@@ -36,32 +36,35 @@ class _Vector:
     __slots__ = ("vec", "norm", "length")
 
     def __init__(self, tf: dict[tuple[str, ...], float], idf: "_Idf") -> None:
-        self.vec: list[dict[tuple[str, ...], float]] = [{} for _ in range(N)]
+        self.vec: list[dict[tuple[str, ...], float]] = [{}, {}, {}, {}]
         sq = [0.0] * N
         length = 0.0
+        get, unseen, vec = idf.idf.get, idf.unseen, self.vec
         for gram, f in tf.items():
             k = len(gram) - 1
-            v = float(f) * idf(gram)
-            self.vec[k][gram] = v
-            sq[k] += pow(v, 2)
+            v = float(f) * get(gram, unseen)
+            vec[k][gram] = v
+            sq[k] += v * v
             if k == 1:  # COCO counts bigrams as the length
                 length += f
-        self.norm = [math.sqrt(s) for s in sq]
+        self.norm = [math.sqrt(x) for x in sq]
         self.length = length
 
 
 class _Idf:
+    """log(#documents) - log(max(1, df)) per n-gram, df over the documents' reference n-grams."""
+
     def __init__(self, documents: Sequence[Sequence[dict]]) -> None:
         df: dict[tuple[str, ...], float] = defaultdict(float)
         for doc in documents:
             for gram in {g for ref in doc for g in ref}:
                 df[gram] += 1
-        self.df = df
         self.log_n = float(np.log(float(len(documents)))) if documents else 0.0
-
-    def __call__(self, gram: tuple[str, ...]) -> float:
-        return self.log_n - float(np.log(max(1.0, self.df.get(gram, 0.0))))
-
+        grams = list(df)
+        # np.log like COCO (same ufunc, so the same bits), once per distinct n-gram.
+        logs = np.log(np.maximum(1.0, np.fromiter((df[g] for g in grams), dtype=np.float64, count=len(grams))))
+        self.idf = {g: self.log_n - float(x) for g, x in zip(grams, logs)}
+        self.unseen = self.log_n - float(np.log(1.0))
 
 def _sim(h: _Vector, r: _Vector, sigma: float) -> list[float]:
     delta = float(h.length - r.length)

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any, ClassVar, Sequence
 
 from qascore.metrics.lcs import lcs_length, lcs_weights
-from qascore.metrics.ngrams import bleu_sentence, bleu_sentence_weighted, ngram_counts
+from qascore.metrics.ngrams import bleu_sentence, bleu_sentence_weighted
 from qascore.metrics.tokens import TokenMetric
 from qascore.records import Record
 from qascore.text import normalize_answer
@@ -124,11 +124,10 @@ class _Bleu(TokenMetric):
         for i in range(len(records)):
             cand, refs = tk.cand[i], tk.refs[i]
             if tk.cand_w is None:
-                counts = ngram_counts(cand, n)
                 if joint:
-                    main.append(bleu_sentence(cand, refs, n, counts)[-1])
+                    main.append(bleu_sentence(cand, refs, n)[-1])
                 else:
-                    per_ref = [{"bleu": bleu_sentence(cand, [r], n, counts)[-1]} for r in refs]
+                    per_ref = [{"bleu": bleu_sentence(cand, [r], n)[-1]} for r in refs]
                     main.append(self.combine(per_ref)["bleu"])
             else:
                 w = tk.cand_w[i]

@@ -17,6 +17,7 @@ in the jar, so this metric takes no per-token weights.
 from __future__ import annotations
 
 import atexit
+import os
 import subprocess
 import threading
 from typing import Sequence
@@ -56,27 +57,30 @@ class MeteorProcess:
             raise RuntimeError(f"METEOR process exited with code {proc.returncode}")
         assert proc.stdin is not None and proc.stdout is not None
         error: list[BaseException] = []
+        payload = "".join(lines).encode("utf-8")
 
         def feed() -> None:
-            try:
-                for line in lines:
-                    proc.stdin.write(line.encode("utf-8"))
-                proc.stdin.flush()
+            try:  # big writes: the GIL is released while the pipe drains
+                view, fd_in = memoryview(payload), proc.stdin.fileno()
+                while view:
+                    view = view[os.write(fd_in, view):]
             except BaseException as err:  # surfaced below
                 error.append(err)
 
         feeder = threading.Thread(target=feed, daemon=True)
         feeder.start()
-        out = []
-        for _ in range(expect):
-            raw = proc.stdout.readline()
-            if not raw:
+        fd, buf, seen = proc.stdout.fileno(), bytearray(), 0
+        while seen < expect:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
                 raise RuntimeError("METEOR process closed its output (out of memory? see java -Xmx)")
-            out.append(raw.decode("utf-8").strip())
+            buf += chunk
+            seen += chunk.count(b"\n")
         feeder.join()
         if error:
             raise RuntimeError(f"writing to METEOR failed: {error[0]}")
-        return out
+        out = buf.decode("utf-8").split("\n")
+        return [x.strip() for x in out[:expect]]
 
     def close(self) -> None:
         if self._proc.poll() is None:

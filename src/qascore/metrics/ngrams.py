@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -23,10 +24,10 @@ NgramCounts = dict[tuple[str, ...], float]
 
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter:
     """Counts of every k-gram, 1 <= k <= n."""
-    counts: Counter = Counter()
+    grams: list[tuple[str, ...]] = []
     for k in range(1, n + 1):
-        counts.update(zip(*(tokens[i:] for i in range(k))))
-    return counts
+        grams.extend(zip(*[tokens[i:] for i in range(k)]))
+    return Counter(grams)
 
 
 def weighted_ngram_mass(tokens: Sequence[str], weights: np.ndarray, n: int) -> tuple[NgramCounts, list[float]]:
@@ -64,11 +65,33 @@ def bleu_from_stats(correct: Sequence[float], guess: Sequence[float], test_len: 
     return scores
 
 
-def bleu_sentence(cand: Sequence[str], refs: Sequence[Sequence[str]], n: int,
-                  cand_counts: Counter | None = None) -> list[float]:
+def bleu_sentence(cand: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> list[float]:
     """Unweighted COCO BLEU-1..n of one candidate against its reference set (clipped by the
-    per-n-gram maximum over references, 'closest' reference length)."""
-    counts = cand_counts if cand_counts is not None else ngram_counts(cand, n)
+    per-n-gram maximum over references, 'closest' reference length).
+
+    BLEU-k depends only on the first k orders, so all four are computed together and
+    remembered: bleu1..bleu4 on the same data count n-grams once.
+    """
+    if n > MAX_N:
+        return _bleu_sentence(tuple(cand), tuple(map(tuple, refs)), n)
+    return list(_bleu_cached(tuple(cand), tuple(map(tuple, refs)))[:n])
+
+
+MAX_N = 4
+
+
+@lru_cache(maxsize=1 << 16)
+def _bleu_cached(cand: tuple[str, ...], refs: tuple[tuple[str, ...], ...]) -> tuple[float, ...]:
+    return tuple(_bleu_sentence(cand, refs, MAX_N))
+
+
+def clear_cache() -> None:
+    """Forget remembered BLEU statistics (benchmarks time cold runs with this)."""
+    _bleu_cached.cache_clear()
+
+
+def _bleu_sentence(cand: tuple[str, ...], refs: tuple[tuple[str, ...], ...], n: int) -> list[float]:
+    counts = ngram_counts(cand, n)
     if len(refs) == 1:
         ref_max = ngram_counts(refs[0], n)
     else:

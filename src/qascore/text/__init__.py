@@ -11,6 +11,7 @@ Tokenizers by name (the name goes into metric signatures):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, Sequence
 
 from qascore.text.ptb import PUNCTUATION, drop_punctuation, ptb_tokens, tokenize
@@ -23,10 +24,25 @@ def _batch(fn: Callable[[str], list[str]]) -> Callable[[Sequence[str]], list[lis
     return lambda texts: [fn(t) for t in texts]
 
 
+# Several metrics on the same data tokenise the same texts: remember recent ones per process.
+@lru_cache(maxsize=1 << 17)
+def _ptb_cached(text: str) -> tuple[str, ...]:
+    return tuple(tokenize(text))
+
+
+def _ptb_batch(texts: Sequence[str]) -> list[list[str]]:
+    return [list(_ptb_cached(t)) for t in texts]
+
+
+def clear_cache() -> None:
+    """Forget cached tokenisations (benchmarks time cold runs with this)."""
+    _ptb_cached.cache_clear()
+
+
 def get_tokenizer(name: str) -> Callable[[Sequence[str]], list[list[str]]]:
     """A batch tokenizer (list of texts -> list of token lists) by name."""
     if name == "ptb":
-        return _batch(tokenize)
+        return _ptb_batch
     if name == "ptb-java":
         from qascore.text.ptb_java import tokenize_java
         return tokenize_java
@@ -44,5 +60,5 @@ def tokenize_unique(texts: Sequence[str], name: str) -> list[list[str]]:
     return [toks[t] for t in texts]
 
 
-__all__ = ["TOKENIZERS", "PUNCTUATION", "get_tokenizer", "tokenize_unique", "tokenize", "ptb_tokens",
+__all__ = ["TOKENIZERS", "clear_cache", "PUNCTUATION", "get_tokenizer", "tokenize_unique", "tokenize", "ptb_tokens",
            "drop_punctuation", "normalize_answer", "squad_tokens"]
