@@ -132,9 +132,11 @@ class CausalLM:
                 ids[r, :len(seq)] = torch.tensor(list(seq), dtype=torch.long)
                 mask[r, :len(seq)] = 1
             ids, mask = ids.to(self.device), mask.to(self.device)
-            logits = self.model(input_ids=ids, attention_mask=mask).logits.float()
-            logp = torch.log_softmax(logits[:, :-1], dim=-1)
-            picked = logp.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1).cpu().numpy()
+            logits = self.model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
+            # gather - logsumexp: one pass over the (batch x width x vocab) logits, no second copy
+            target = logits.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
+            picked = (target - torch.logsumexp(logits, dim=-1)).cpu().numpy()
+            del logits
             for r, i in enumerate(batch):
                 out[i] = picked[r, :len(sequences[i]) - 1].astype(np.float64)
         return [o if o is not None else np.zeros(0) for o in out]

@@ -58,7 +58,7 @@ class Engine:
     dedupe: bool = True
     max_batch: int = 64
     max_cells: int = 1 << 20
-    lm_max_tokens: int = 8192
+    lm_max_tokens: int = 2048
     stats: dict[str, int] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- LRM
@@ -69,12 +69,15 @@ class Engine:
             limit -= 2  # RoBERTa positions start after the padding index
         return min(limit, self.lrm_max_length) if self.lrm_max_length else limit
 
-    def lrm_raw(self, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
+    def lrm_layerwise(self, questions: Sequence[str], contexts: Sequence[str],
+                      variants: Sequence[tuple[str, str]] | None = None,
+                      layers: str | Sequence[int] | None = None) -> np.ndarray:
+        """Eq. 4 per example, layer and (agg, weighting) variant, averaged over chunks: (N, layers, variants)."""
         from qascore.runtime.encoder import load_encoder, load_tokenizer
 
         tok = load_tokenizer(self.encoder)
         model = load_encoder(self.encoder, device=self.device)
-        layers = lrm_mod.select_layers(self.layers, int(model.config.num_hidden_layers))
+        chosen = lrm_mod.select_layers(self.layers if layers is None else layers, int(model.config.num_hidden_layers))
         limit = self.lrm_limit(tok, model)
         special = lrm_mod.n_special(tok)
         enc = _memo(lambda t: tuple(tok(t, add_special_tokens=False)["input_ids"]))
@@ -96,12 +99,18 @@ class Engine:
             per_example.append(slots)
         self.stats.update(lrm_inputs=len(pairs), lrm_chunks=sum(len(s) for s in per_example))
         dev = next(model.parameters()).device
-        raw = lrm_mod.score_pairs(model, tok, pairs, layers, agg=self.agg, weighting=self.weighting, p=self.p,
+        raw = lrm_mod.score_pairs(model, tok, pairs, chosen, variants or [(self.agg, self.weighting)],
                                   max_cells=self.max_cells, max_batch=self.max_batch, device=str(dev))
-        return np.array([float(np.mean(raw[s])) for s in per_example])
+        return np.stack([raw[s].mean(axis=0) for s in per_example]) if per_example else raw
+
+    def lrm_raw(self, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
+        """Raw LRM: power mean over the selected layers (eq. 3), chunk-averaged."""
+        per_layer = self.lrm_layerwise(questions, contexts)[:, :, 0]
+        return lrm_mod.power_mean(per_layer, self.p, axis=-1)
 
     # ---------------------------------------------------------------- GRG
-    def grg_raw(self, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
+    def grg_confidences(self, questions: Sequence[str], contexts: Sequence[str]) -> list[list[tuple[float, float]]]:
+        """Per example, per context chunk: (Conf_base, Conf_prompt) of eqs. 7-8."""
         from qascore.runtime.causal_lm import load_causal_lm
 
         lm = load_causal_lm(self.lm, device=self.device)
@@ -134,13 +143,14 @@ class Engine:
             plan.append(items)
         self.stats.update(grg_sequences=len(seqs), grg_tokens=sum(map(len, seqs)))
         logps = lm.token_logprobs(seqs, max_tokens=self.lm_max_tokens, progress_desc="QRel GRG")
-        out = []
-        for items in plan:
-            gains = [grg_mod.confidence_gain(grg_mod.context_confidence(logps[pr], n),
-                                             grg_mod.context_confidence(logps[b], n), self.gain)
-                     for b, pr, n in items]
-            out.append(float(np.mean(gains)))
-        return np.array(out)
+        return [[(grg_mod.context_confidence(logps[b], n), grg_mod.context_confidence(logps[pr], n))
+                 for b, pr, n in items] for items in plan]
+
+    def grg_raw(self, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
+        """Raw GRG (eq. 9 or M9), averaged over context chunks."""
+        confs = self.grg_confidences(questions, contexts)
+        return np.array([float(np.mean([grg_mod.confidence_gain(pr, b, self.gain) for b, pr in items]))
+                         for items in confs])
 
     # ---------------------------------------------------------------- ids
     def lrm_config(self) -> str:

@@ -189,13 +189,14 @@ def n_special(tokenizer: Any) -> int:
 
 
 @torch.inference_mode()
-def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Sequence[int], *, agg: str, weighting: str,
-                p: float, max_cells: int = 1 << 20, max_batch: int = 64, device: str = "cpu",
-                desc: str = "QRel LRM") -> np.ndarray:
-    """Raw LRM (power mean over `layers` of eq. 4) of every pair, batched by padded size.
+def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Sequence[int],
+                variants: Sequence[tuple[str, str]], *, max_cells: int = 1 << 20, max_batch: int = 64,
+                device: str = "cpu", desc: str = "QRel LRM") -> np.ndarray:
+    """Eq. 4 per pair, per layer in `layers`, per (agg, weighting) variant: (pairs, layers, variants).
 
-    Batches hold at most `max_batch` inputs and `max_cells` = batch x width^2
-    attention cells (attention maps dominate memory).
+    One forward pass serves every layer and variant. Batches hold at most
+    `max_batch` inputs and `max_cells` = batch x width^2 attention cells
+    (attention maps dominate memory).
     """
     from qascore.progress import progress
 
@@ -212,7 +213,7 @@ def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Seque
         cur.append(i)
     if cur:
         batches.append(cur)
-    out = np.zeros(len(pairs))
+    out = np.zeros((len(pairs), len(layers), len(variants)))
     pad = tokenizer.pad_token_id or 0
     for batch in progress(batches, desc=desc, min_total=8):
         width = max(len(built[i][0]) for i in batch)
@@ -234,8 +235,8 @@ def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Seque
             kw["token_type_ids"] = types.to(device)
         res = model(**kw, output_hidden_states=True, output_attentions=True)
         mq_d, mc_d = mq.to(device), mc.to(device)
-        per_layer = torch.stack([
-            layer_precision(res.hidden_states[l + 1], res.attentions[l], mq_d, mc_d, agg=agg, weighting=weighting)
-            for l in layers], dim=-1).cpu().numpy()
-        out[batch] = power_mean(per_layer, p)
+        for j, l in enumerate(layers):
+            for v, (agg, weighting) in enumerate(variants):
+                out[batch, j, v] = layer_precision(res.hidden_states[l + 1], res.attentions[l], mq_d, mc_d,
+                                                   agg=agg, weighting=weighting).cpu().numpy()
     return out

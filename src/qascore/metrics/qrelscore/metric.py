@@ -46,7 +46,7 @@ class _QRel(Metric):
             "device": None,
             "lrm_max_length": None,        # default: the encoder's limit (512)
             "grg_max_length": None,        # default: the LM's limit
-            "batch_tokens": 8192,          # LM batch size in padded tokens
+            "batch_tokens": 2048,          # LM batch size in padded tokens (logits are tokens x 49k floats)
         }
 
     def __init__(self, **options: Any) -> None:
