@@ -11,6 +11,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "ava-system": ("qascore.train.ava_system", "AVA system-wise P@1/MAP/MRR estimation on WikiQA (trains a reranker)"),
     "square": ("qascore.train.square", "SQuArE and its AVA baselines on WikiQA (multi-reference verifier)"),
     "kpqa": ("qascore.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev + WikiQA answer phrases)"),
+    "bertscore-baseline": ("qascore.cli.bertscore_baseline", "BERTScore rescaling baseline (random SQuAD sentence pairs)"),
+    "qrel-baselines": ("qascore.cli.qrel_baselines", "QRelScore rescaling baselines b_LRM/b_GRG (random SQuAD question-passage pairs)"),
 }
 
 
