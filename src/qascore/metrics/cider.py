@@ -35,18 +35,15 @@ class _Vector:
 
     __slots__ = ("vec", "norm", "length")
 
-    def __init__(self, tf: dict[tuple[str, ...], float], idf: "_Idf") -> None:
+    def __init__(self, tf: dict[tuple[str, ...], float], idf: "_Idf", length: int) -> None:
         self.vec: list[dict[tuple[str, ...], float]] = [{}, {}, {}, {}]
         sq = [0.0] * N
-        length = 0.0
         get, unseen, vec = idf.idf.get, idf.unseen, self.vec
         for gram, f in tf.items():
             k = len(gram) - 1
             v = float(f) * get(gram, unseen)
             vec[k][gram] = v
             sq[k] += v * v
-            if k == 1:  # COCO counts bigrams as the length
-                length += f
         self.norm = [math.sqrt(x) for x in sq]
         self.length = length
 
@@ -65,6 +62,11 @@ class _Idf:
         logs = np.log(np.maximum(1.0, np.fromiter((df[g] for g in grams), dtype=np.float64, count=len(grams))))
         self.idf = {g: self.log_n - float(x) for g, x in zip(grams, logs)}
         self.unseen = self.log_n - float(np.log(1.0))
+
+def _length(tokens: list[str]) -> int:
+    """COCO's 'length' in the Gaussian penalty: the number of bigrams (tokens - 1), never weighted."""
+    return max(0, len(tokens) - 1)
+
 
 def _sim(h: _Vector, r: _Vector, sigma: float) -> list[float]:
     delta = float(h.length - r.length)
@@ -101,16 +103,18 @@ class Cider(TokenMetric):
         sigma = float(self.options["sigma"])
         weighted = tk.cand_w is not None
         cand_tf = [self._tf(c, tk.cand_w[i] if weighted else None) for i, c in enumerate(tk.cand)]
+        cand_len = [_length(c) for c in tk.cand]
+        ref_len = [[_length(r) for r in refs] for refs in tk.refs]
         ref_tf = [[self._tf(r, tk.refs_w[i][j] if weighted else None) for j, r in enumerate(refs)]
                   for i, refs in enumerate(tk.refs)]
         if self.options["agg"] == "joint":
             idf = _Idf(ref_tf)
             main = []
-            for c, refs in zip(cand_tf, ref_tf):
-                h = _Vector(c, idf)
+            for c, refs, c_len, r_lens in zip(cand_tf, ref_tf, cand_len, ref_len):
+                h = _Vector(c, idf, c_len)
                 total = np.zeros(N)
-                for r in refs:
-                    total += np.array(_sim(h, _Vector(r, idf), sigma))
+                for r, r_len in zip(refs, r_lens):
+                    total += np.array(_sim(h, _Vector(r, idf, r_len), sigma))
                 main.append(float(np.mean(total)) / len(refs) * 10.0)
             return main, {}
         # One corpus per reference position, as COCO run once per reference column.
@@ -119,7 +123,7 @@ class Cider(TokenMetric):
             rows = [i for i, refs in enumerate(ref_tf) if len(refs) > k]
             idf = _Idf([[ref_tf[i][k]] for i in rows])
             for i in rows:
-                s = _sim(_Vector(cand_tf[i], idf), _Vector(ref_tf[i][k], idf), sigma)
+                s = _sim(_Vector(cand_tf[i], idf, cand_len[i]), _Vector(ref_tf[i][k], idf, ref_len[i][k]), sigma)
                 per_record[i].append({"cider": float(np.mean(np.array(s))) * 10.0})
         return [self.combine(p)["cider"] for p in per_record], {}
 

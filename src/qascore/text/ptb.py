@@ -57,6 +57,10 @@ def _glued(m: re.Match) -> Sequence[str]:
     return (text,)
 
 
+def _unescape_amp(m: re.Match) -> Sequence[str]:
+    return (m.group(0).replace("&amp;", "&"),)
+
+
 def _split_nt(m: re.Match) -> Sequence[str]:
     return (m.group(1), "n't")
 
@@ -103,7 +107,7 @@ _RULES: list[tuple[str, str, Emit]] = [
     # words, with inner . ! ? between letters: "end.next", "a.m.to", "line.the".
     ("word", rf"{_L}{_A}*(?:[.!?]{_L}{_A}*)*", _whole),
     # letters/digits joined by hyphens: "mother-in-law", "1-800-555-1212", "a.b-c".
-    ("thinga", r"[A-Z]+(?:(?:[+&]|&amp;)[A-Z]+)+", _whole),              # AT&T
+    ("thinga", r"[A-Z]+(?:(?:[+&]|&amp;)[A-Z]+)+", _unescape_amp),       # AT&T
     ("thing", rf"{_A}+(?:-{_A}+)*", _whole),
     ("hthing", rf"{_A}[A-Za-z0-9.,]*(?:-(?:[A-Za-z0-9]+|[A-Za-z](?:\.[A-Za-z])+\.))+", _whole),
     # slash compounds: "and/or", "stove/home", at most two slashes.
