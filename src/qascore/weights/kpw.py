@@ -94,7 +94,7 @@ class Tagger:
         for i, t in enumerate(tokens):
             if t in self.zero:
                 continue
-            if t in self.vocab and (t.startswith("##") or t.startswith("[")):
+            if t in self.vocab:  # a WordPiece of our vocabulary (BERTScore tokens) or a plain word
                 out[i] = [self.vocab[t]]
             else:
                 words.append(t)
@@ -131,9 +131,12 @@ class Tagger:
         return out
 
 
-def load_tagger(delta: str | Path | None = None, device: str | None = None) -> Tagger:
-    """The tagger for `delta` (default: the shipped KPQA tagger), created once per process."""
-    path = Path(delta) if delta is not None else shipped_delta("kpqa")
+def resolve_delta(delta: str | Path | None = None) -> Path:
+    """A delta file from: None (the shipped KPQA tagger), 'kpqa' / 'kp' (shipped), a file, or a
+    checkpoint directory holding exactly one .safetensors delta."""
+    if delta is None or str(delta) in SHIPPED:
+        return shipped_delta(str(delta) if delta is not None else "kpqa")
+    path = Path(delta)
     if path.is_dir():  # a checkpoint directory holding one delta
         found = sorted(path.glob("*.safetensors"))
         if len(found) != 1:
@@ -141,6 +144,12 @@ def load_tagger(delta: str | Path | None = None, device: str | None = None) -> T
         path = found[0]
     if not path.is_file():
         raise FileNotFoundError(f"KPQA tagger delta {path} does not exist")
+    return path
+
+
+def load_tagger(delta: str | Path | None = None, device: str | None = None) -> Tagger:
+    """The tagger for `delta` (default: the shipped KPQA tagger), created once per process."""
+    path = resolve_delta(delta)
     key = ("kpqa-tagger", file_sha256(path), device)
     return shared(key, lambda: Tagger(path, device))
 
@@ -152,11 +161,26 @@ class KpwWeighter(TokenWeighter):
 
     def __init__(self, delta: str | Path | None = None, *, device: str | None = None, batch_size: int = 64,
                  max_len: int = 512) -> None:
-        self.tagger = load_tagger(delta, device)
-        self.batch_size, self.max_len = batch_size, max_len
+        self.delta = resolve_delta(delta)
+        self.sha = file_sha256(self.delta)  # for signatures, without loading the model
+        meta = read_meta(self.delta)
+        self.use_question = bool(meta.get("use_question", True))
+        self.device, self.batch_size, self.max_len = device, batch_size, max_len
+        self._tagger: Tagger | None = None
         # One cache per tagger per process, shared by every weighter over it.
         self._cache: dict[tuple[str, tuple[int, ...]], np.ndarray] = shared(
-            ("kpw-cache", self.tagger.sha, self.tagger.device, max_len), dict)
+            ("kpw-cache", self.sha, device, max_len), dict)
+
+    @property
+    def tagger(self) -> "Tagger":
+        """Loaded on first use (and then shared), so building a metric costs nothing."""
+        if self._tagger is None:
+            self._tagger = load_tagger(self.delta, self.device)
+        return self._tagger
+
+    @tagger.setter
+    def tagger(self, value: "Tagger") -> None:
+        self._tagger = value
 
     def weigh(self, question: str, tokens: Sequence[str]) -> np.ndarray:
         return self.weigh_many([(question, tokens)])[0]
@@ -182,18 +206,18 @@ class KpwWeighter(TokenWeighter):
     def piece_weights(self, question: str, text: str) -> tuple[list[str], np.ndarray]:
         """The tagger's own view: WordPieces of `text` and their P(K) (for `qascore explain`)."""
         ids = tuple(self.tagger.tokenizer(text, add_special_tokens=False)["input_ids"])
-        key = (question if self.tagger.use_question else "", ids)
+        key = (question if self.use_question else "", ids)
         if key not in self._cache:
             self._cache[key] = self.tagger.probabilities([key], self.batch_size, self.max_len)[0]
         return self.tagger.tokenizer.convert_ids_to_tokens(list(ids)), self._cache[key]
 
     def _key(self, question: str, pieces: list[list[int] | None]) -> tuple[str, tuple[int, ...]]:
         ids = tuple(i for p in pieces if p for i in p)
-        return (question if self.tagger.use_question else "", ids)
+        return (question if self.use_question else "", ids)
+
+    @property
+    def ident(self) -> str:
+        return f"{'kpqa' if self.use_question else 'kp'}-tagger@{self.sha}"
 
     def signature(self) -> str:
-        return f"kpw({self.tagger.ident},word=mean-of-pieces)"
-
-    def describe(self) -> dict[str, Any]:
-        return {"tagger": self.tagger.ident, "encoder": self.tagger.encoder_spec,
-                "use_question": self.tagger.use_question, "delta": str(self.tagger.delta)}
+        return f"kpw({self.ident},word=mean-of-pieces)"
