@@ -58,6 +58,16 @@ CASES = [
     # urls, e-mail, files
     ("see www.foo.com or foo@bar.com or file.txt", ["see", "www.foo.com", "or", "foo@bar.com", "or", "file.txt"]),
     ("tnf-\u03b1 5 \u00b5m", ["tnf-\u03b1", "5", "\u00b5m"]),
+    # initials keep their period unless a sentence opener follows
+    ("George W. Bush and Roe v. Wade", ["george", "w.", "bush", "and", "roe", "v.", "wade"]),
+    ("for every integer n. It is", ["for", "every", "integer", "n", "it", "is"]),
+    # other rules met in SQuAD text
+    ("fill in the ___ please", ["fill", "in", "the", "___", "please"]),
+    ("12 km\u00b2 of land", ["12", "km", "\u00b2", "of", "land"]),
+    ("shari'a and ba'athist", ["shari'a", "and", "ba'athist"]),
+    ("1\u20443 cup, #tag", ["1\u20443", "cup", "#tag"]),
+    ("to ca. 2 million, pp. 384", ["to", "ca.", "2", "million", "pp.", "384"]),
+    ("zero\u200bwidth \ufeffmarks", ["zero", "width", "marks"]),
 ]
 
 

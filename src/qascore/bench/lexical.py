@@ -124,6 +124,23 @@ def _ours_meteor(records: list, repeat: int) -> tuple[np.ndarray, float, float]:
     return np.array(res.scores), first, warm
 
 
+def tokenizer_agreement(root: Any = None) -> tuple[int, int, list[tuple[str, list[str], list[str]]]]:
+    """How many distinct answers/references of kpqa_human_eval the pure-Python PTB tokenizer
+    splits exactly as the Java one; with the differing texts."""
+    from qascore.text import tokenize
+    from qascore.text.ptb_java import tokenize_java
+
+    texts: set[str] = set()
+    for release in kpqa.RELEASES:
+        for recs in kpqa.load_all(release=release, root=root).values():
+            for r in recs:
+                texts.update([r.candidate, *r.references, *r.extra.get("unused_references", [])])
+    ordered = sorted(texts)
+    java = tokenize_java(ordered)
+    diffs = [(t, j, tokenize(t)) for t, j in zip(ordered, java) if tokenize(t) != j]
+    return len(ordered) - len(diffs), len(ordered), diffs
+
+
 def _best(runs: list[tuple[dict, dict]]) -> tuple[dict, dict]:
     """Scores of the first run, fastest time per step over runs."""
     secs = {k: min(r[1][k] for r in runs) for k in runs[0][1]}
@@ -159,9 +176,15 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_meteor:
         print(_row("meteor (warm JVM)", ours_t["meteor-warm"], coco_t["meteor-warm"], n,
                    "   (not in the total: later calls on the running JVM)"))
-    print(f"without METEOR: qascore {sum(ours_t[k] for _, k in steps[:4]):.3f} s, pycocoevalcap "
-          f"{sum(coco_t[k] for _, k in steps[:4]):.3f} s, speed-up "
-          f"{sum(coco_t[k] for _, k in steps[:4]) / sum(ours_t[k] for _, k in steps[:4]):.1f}x")
+    if not args.no_meteor:
+        print(f"without METEOR: qascore {sum(ours_t[k] for _, k in steps[:4]):.3f} s, pycocoevalcap "
+              f"{sum(coco_t[k] for _, k in steps[:4]):.3f} s, speed-up "
+              f"{sum(coco_t[k] for _, k in steps[:4]) / sum(ours_t[k] for _, k in steps[:4]):.1f}x")
     worst = max(float(np.max(np.abs(ours[k] - coco[k]))) for k in ours)
     print(f"largest per-example difference from pycocoevalcap over {', '.join(ours)}: {worst:.3g}")
+    same, total, diffs = tokenizer_agreement(args.data)
+    print(f"PTB tokenizer agreement with the Java tokenizer on every distinct answer/reference of "
+          f"kpqa_human_eval (both releases): {same}/{total} identical token lists ({100 * same / total:.2f}%)")
+    for text, java_toks, py_toks in diffs[:5]:
+        print(f"  differs: {text[:70]!r}: java {java_toks} vs python {py_toks}")
     return 0

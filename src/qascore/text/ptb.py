@@ -26,18 +26,27 @@ PUNCTUATION = frozenset(["''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-
 _ABBREV = (
     "mr mrs ms dr drs prof profs sen sens rep reps lt col gen capt ave pres hon rev maj sgt cpl mt "
     "st ste messrs gov govs adm inc co cos corp ltd plc pty ptys dept univ assn bros blvd rd esq tel "
-    "est ext seq bldg natl mfg mtg invt elec etc al sq ft jr sr vs cf wm jos alex calif fla mich va "
+    "est ext seq bldg natl mfg mtg invt elec etc al sq ft jr sr vs cf ca wm jos alex calif fla mich va "
     "ariz tenn mo md wis minn ind okla kan ga colo ky ala nev neb vt wyo jan feb mar apr jun jul aug "
     "sep sept oct nov dec mon tue tues wed thu thurs fri"
 ).split()
 # Abbreviations that are also common words: kept with their period only when capitalised.
 _ABBREV_CAPITAL = "Mass Ill Pa Wash Ore Del La Ark Miss Tex".split()
+# Capitalised words after which the Stanford lexer reads "x." (one letter) as a sentence end;
+# found by probing the Java tokenizer with about 800 frequent capitalised words.
+_SENTENCE_OPENERS = (
+    "A About According Additionally After An As At But Earlier He Her Here However If In It Last Many "
+    "More Now Once One Other Our She Since So Some Such That The Their Then There These They This We "
+    "What When While Yet You"
+).split()
 # Words the lexer splits in two.
 _SPLIT_WORDS = {"cannot": ("can", "not"), "gonna": ("gon", "na"), "gotta": ("got", "ta"),
                 "wanna": ("wan", "na"), "lemme": ("lem", "me"), "gimme": ("gim", "me")}
 
-_L = r"[^\W\d_]"          # a letter
-_A = r"[^\W_]"            # a letter or digit
+# Python's \w also holds "No" numbers (superscripts, vulgar fractions); Java's letter/digit classes don't.
+_NO = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070-\u209f\u2150-\u218f\u2460-\u24ff"
+_L = rf"[^\W\d_{_NO}]"     # a letter
+_A = rf"[^\W_{_NO}]"        # a letter or digit
 _APOS = "['\u2019\u0092]"
 _BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-", "{": "-lcb-", "}": "-rcb-"}
 _FRACTIONS = {"\u00bc": "1/4", "\u00bd": "1/2", "\u00be": "3/4"}
@@ -103,6 +112,8 @@ _RULES: list[tuple[str, str, Emit]] = [
     ("n_apos", rf"{_APOS}n{_APOS}|{_APOS}n(?![A-Za-z])", _whole),       # rock 'n' roll
     ("y_apos", rf"[yY]{_APOS}(?={_L})", _whole),                         # y' all
     ("t_apos", rf"{_APOS}[tT](?=(?:is|was)(?![A-Za-z]))", _whole),       # 't is
+    ("apo_vowel", rf"{_L}*[aeiouyAEIOUY]{_APOS}[aeiouA-Z]{_L}*", _whole),   # shari'a, ba'athist
+    ("apo_em", rf"{_APOS}em", _whole),                                       # 'em
     ("decade", rf"{_APOS}[2-9]0s", _whole),
     # words, with inner . ! ? between letters: "end.next", "a.m.to", "line.the".
     ("word", rf"{_L}{_A}*(?:[.!?]{_L}{_A}*)*", _whole),
@@ -111,17 +122,22 @@ _RULES: list[tuple[str, str, Emit]] = [
     ("thing", rf"{_A}+(?:-{_A}+)*", _whole),
     ("hthing", rf"{_A}[A-Za-z0-9.,]*(?:-(?:[A-Za-z0-9]+|[A-Za-z](?:\.[A-Za-z])+\.))+", _whole),
     # slash compounds: "and/or", "stove/home", at most two slashes.
-    ("slashed", rf"{_A}+(?:-{_L}+){{0,2}}(?:\\?/{_A}+(?:-{_L}+){{0,2}}){{1,2}}", _whole),
+    ("slashed", r"[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:\\?/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2}", _whole),
     ("number", r"[-+]?(?:\d*(?:[.:,]\d+)+|\d+)", _whole),
     ("date", r"\d{1,2}[-/]\d{1,2}[-/]\d{2,4}", _whole),
-    ("fraction", r"(?:\d{1,4}[- \u00a0])?\d{1,4}/\d{1,4}", _glued),
+    ("fraction", r"(?:\d{1,4}[- \u00a0])?\d{1,4}[/\u2044]\d{1,4}", _glued),
     # acronyms with periods: "u.s.", "e.g.", "ph.d.", "a.k.a.".
     ("acronym", r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+\.?", _whole),
-    ("abbrev", r"(?i:" + "|".join(_ABBREV) + r"|[a-z])\.", _whole),
+    ("abbrev", r"(?i:" + "|".join(_ABBREV) + r")\.", _whole),
+    # a single letter keeps its period ("vitamin c. the", "George W. Bush") unless a typical
+    # sentence opener follows ("integer n. It is"): then the period ends the sentence.
+    ("abbrev_letter", r"[A-Za-z]\.(?!\s+(?:" + "|".join(_SENTENCE_OPENERS) + r")(?![A-Za-z]))", _whole),
     ("abbrev_cap", r"(?:" + "|".join(_ABBREV_CAPITAL) + r")\.", _whole),
-    ("abbrev_no", r"(?i:no)\.(?=\s*\d)", _whole),
+    ("abbrev_no", r"(?i:no|pp)\.(?=\s*\d)", _whole),
     ("amp", r"&amp;", _const("&")),
     ("currency_us", r"[A-Z]*\$|#", _whole),
+    ("hashtag", r"#[A-Za-z][A-Za-z0-9_]*", _whole),
+    ("underscores", r"_+", _whole),
     ("currency", "[\u00a3\u20ac\u00a2\u0080]", _mapped(_CURRENCY)),
     ("bracket", r"[()\[\]{}]", _mapped(_BRACKETS)),
     ("ellipsis", r"\.\.\.|\u2026", _const("...")),
@@ -134,7 +150,7 @@ _RULES: list[tuple[str, str, Emit]] = [
 ]
 _COMPILED = [(name, re.compile(pat), emit) for name, pat, emit in _RULES]
 _FAST = re.compile(r"[a-z][a-z0-9]*(?=\s|$)")  # the common case: a plain lower-case word
-_SPACE = re.compile(r"\s+")
+_SPACE = re.compile(r"[\s\u200b-\u200f\u2060\ufeff]+")   # zero-width marks separate like spaces
 
 
 def ptb_tokens(text: str) -> list[str]:
