@@ -149,7 +149,24 @@ _RULES: list[tuple[str, str, Emit]] = [
     ("other", r"\S", _whole),
 ]
 _COMPILED = [(name, re.compile(pat), emit) for name, pat, emit in _RULES]
-_FAST = re.compile(r"[a-z][a-z0-9]*(?=\s|$)")  # the common case: a plain lower-case word
+
+
+def _all_rules_at_once() -> tuple[re.Pattern, list[int]]:
+    """One regex that tries every rule at a position (each as an optional look-ahead group), so a
+    single C-level match reports every rule's match length; returns it with each rule's group."""
+    parts, groups, g = [], [], 1
+    for (_, pat, _), (_, rx, _) in zip(_RULES, _COMPILED):
+        parts.append(f"(?:(?=({pat})))?")
+        groups.append(g)
+        g += 1 + rx.groups
+    return re.compile("".join(parts)), groups
+
+
+_ALL, _GROUPS = _all_rules_at_once()
+# The common case: a plain lower-case word before a space, the end, or ", " (no rule reaches
+# across those, so the longest match is the word itself).
+_FAST = re.compile(r"[a-z][a-z0-9]*(?=\s|$|,\s|,$)")
+_FAST_PUNCT = re.compile(r"[.,;:?!](?=\s|$)")   # a lone mark before a space: no rule is longer
 _SPACE = re.compile(r"[\s\u200b-\u200f\u2060\ufeff]+")   # zero-width marks separate like spaces
 
 
@@ -167,13 +184,17 @@ def ptb_tokens(text: str) -> list[str]:
             out.append(fast.group(0))
             i = fast.end()
             continue
-        best, best_len = None, 0
-        for _, rx, emit in _COMPILED:
-            m = rx.match(text, i)
-            if m and m.end() - i > best_len:
-                best, best_len = (m, emit), m.end() - i
-        assert best is not None  # the "other" rule matches any non-space character
-        m, emit = best
+        punct = _FAST_PUNCT.match(text, i)
+        if punct:
+            out.append(punct.group(0))
+            i += 1
+            continue
+        regs = _ALL.match(text, i).regs
+        ends = [regs[g][1] for g in _GROUPS]
+        best = max(ends)              # longest match; max() keeps the first (earliest rule) on ties
+        assert best > i               # the "other" rule matches any non-space character
+        _, rx, emit = _COMPILED[ends.index(best)]
+        m = rx.match(text, i)
         out.extend(t.lower() for t in emit(m))
         i = m.end()
     return out
