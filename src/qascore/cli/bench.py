@@ -9,6 +9,8 @@ from qascore.cli.dispatch import add_targets, run_target
 TARGETS: dict[str, tuple[str, str]] = {
     "verifier": ("qascore.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
     "lexical": ("qascore.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
+    "kpqa": ("qascore.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
+    "bertscore": ("qascore.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),
 }
 
 
