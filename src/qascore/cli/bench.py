@@ -7,6 +7,7 @@ import argparse
 from qascore.cli.dispatch import add_targets, run_target
 
 TARGETS: dict[str, tuple[str, str]] = {
+    "qrelscore": ("qascore.bench.qrelscore", "QRelScore batched vs one example at a time (examples/s, ratio)"),
     "verifier": ("qascore.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
     "lexical": ("qascore.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
     "kpqa": ("qascore.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
