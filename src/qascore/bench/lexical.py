@@ -34,6 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rows", type=int, default=None, help="use only the first N rows")
     p.add_argument("--repeat", type=int, default=3, help="runs per side; the fastest is reported (default 3)")
     p.add_argument("--no-meteor", action="store_true", help="skip METEOR (its JVM start takes ~20 s per side)")
+    p.add_argument("--squad-agreement", action="store_true",
+                   help="also measure tokenizer agreement on SQuAD v2 dev questions, answers and passages")
     p.add_argument("--data", default=None, help="data root holding kpqa_human_eval/ (default: $QASCORE_DATA "
                                                 "or ../shared/data)")
 
@@ -127,18 +129,38 @@ def _ours_meteor(records: list, repeat: int) -> tuple[np.ndarray, float, float]:
 def tokenizer_agreement(root: Any = None) -> tuple[int, int, list[tuple[str, list[str], list[str]]]]:
     """How many distinct answers/references of kpqa_human_eval the pure-Python PTB tokenizer
     splits exactly as the Java one; with the differing texts."""
-    from qascore.text import tokenize
-    from qascore.text.ptb_java import tokenize_java
-
     texts: set[str] = set()
     for release in kpqa.RELEASES:
         for recs in kpqa.load_all(release=release, root=root).values():
             for r in recs:
                 texts.update([r.candidate, *r.references, *r.extra.get("unused_references", [])])
-    ordered = sorted(texts)
+    return _agreement(texts)
+
+
+def _agreement(texts: Any) -> tuple[int, int, list[tuple[str, list[str], list[str]]]]:
+    from qascore.text import tokenize
+    from qascore.text.ptb_java import tokenize_java
+
+    ordered = sorted(set(texts))
     java = tokenize_java(ordered)
     diffs = [(t, j, tokenize(t)) for t, j in zip(ordered, java) if tokenize(t) != j]
     return len(ordered) - len(diffs), len(ordered), diffs
+
+
+def _squad_texts(root: Any) -> dict[str, set[str]]:
+    import json
+
+    from qascore.datasets import benchmark_dir
+
+    data = json.loads((benchmark_dir("squad_v2_dev", root) / "dev-v2.0.json").read_text(encoding="utf-8"))
+    out: dict[str, set[str]] = {"questions": set(), "answers": set(), "passages": set()}
+    for article in data["data"]:
+        for para in article["paragraphs"]:
+            out["passages"].add(para["context"])
+            for qa in para["qas"]:
+                out["questions"].add(qa["question"])
+                out["answers"].update(a["text"] for a in qa["answers"])
+    return out
 
 
 def _best(runs: list[tuple[dict, dict]]) -> tuple[dict, dict]:
@@ -187,4 +209,9 @@ def run(args: argparse.Namespace) -> int:
           f"kpqa_human_eval (both releases): {same}/{total} identical token lists ({100 * same / total:.2f}%)")
     for text, java_toks, py_toks in diffs[:5]:
         print(f"  differs: {text[:70]!r}: java {java_toks} vs python {py_toks}")
+    if args.squad_agreement:
+        for part, texts in _squad_texts(args.data).items():
+            same, total, _ = _agreement(texts)
+            print(f"PTB tokenizer agreement on SQuAD v2 dev {part}: {same}/{total} identical "
+                  f"({100 * same / total:.2f}%)")
     return 0
