@@ -200,3 +200,13 @@ def test_truncation_flag(tiny_bert: str) -> None:
     with pytest.warns(UserWarning, match="truncated"):
         got = BertScore(model=tiny_bert, layer=2).score(records([("a dog", [long]), ("a dog", ["a dog"])]))
     assert got.details["truncated"] == [1.0, 0.0]
+
+
+def test_score_layers_equals_one_layer_at_a_time(tiny_bert: str) -> None:
+    metric = BertScore(model=tiny_bert, idf=True)
+    many = metric.score_layers(records(TABLE[:-1]), [1, 2, 3], chunk=3)  # chunks smaller than the set
+    for layer in (1, 2, 3):
+        one = BertScore(model=tiny_bert, idf=True, layer=layer).score(records(TABLE[:-1]))
+        for k in "PRF":
+            assert many[layer].details[k] == pytest.approx(one.details[k], abs=1e-6)
+        assert many[layer].signature == one.signature

@@ -27,8 +27,8 @@ import numpy as np
 import torch
 
 from qascore import __version__
-from qascore.metrics.base import AGGREGATIONS, Metric, _fmt, aggregate
-from qascore.records import Record
+from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, _fmt, aggregate
+from qascore.records import Record, as_records
 from qascore.runtime import defaults
 from qascore.runtime.encoder import Encoded, Encoder, get_encoder
 from qascore.weights.base import TokenWeighter, UniformWeighter
@@ -67,7 +67,7 @@ class BertScore(Metric):
         if o["weights"] is not None and o["idf"]:
             raise ValueError(f"{self.name}: give either idf=true or weights=..., not both")
         self._encoder: Encoder | None = None
-        self._baseline: np.ndarray | None = None
+        self._baseline: dict[int, np.ndarray] | None = None
 
     # -- model ----------------------------------------------------------
     @property
@@ -98,32 +98,73 @@ class BertScore(Metric):
 
     # -- scoring --------------------------------------------------------
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        details = self._score_layers(records, [self.layer], chunk=None)[self.layer]
+        return details["F"], details
+
+    def score_layers(self, examples: Sequence[Record | dict], layers: Sequence[int], *, chunk: int = 512
+                     ) -> dict[int, MetricResult]:
+        """Scores at several layers from one encoder pass per chunk (for choosing a layer).
+
+        The signature of each result names its layer. Records are encoded
+        `chunk` at a time so all-layer states of a large set never sit in memory at once.
+        """
+        records = as_records(examples)
+        self.validate(records)
+        layers = [self.encoder.check_layer(x) for x in layers]
+        out = {}
+        for layer, details in self._score_layers(records, layers, chunk=chunk).items():
+            sig = self.signature.replace(f"|layer:{self.layer}|", f"|layer:{layer}|")
+            out[layer] = MetricResult(self.name, details["F"], float(np.mean(details["F"])) if records else 0.0,
+                                      sig, details)
+        return out
+
+    def _score_layers(self, records: Sequence[Record], layers: list[int], chunk: int | None
+                      ) -> dict[int, dict[str, list[float]]]:
         pairs = [(i, r) for i, rec in enumerate(records) for r in range(len(rec.references))]
-        cands = [rec.candidate for rec in records]
         refs = [records[i].references[r] for i, r in pairs]
-        encoded = self.encoder.embed(cands + refs, layer=self.layer)
-        enc_c, enc_r = encoded[: len(cands)], encoded[len(cands):]
-        content = lambda e: [e.tokens[k] for k in e.content()]  # noqa: E731
-        weighter = self.weighter(records, [content(e) for e in enc_r])
-        w_c = self._weigh(weighter, [(records[i].question, enc_c[i]) for i, _ in pairs])
-        w_r = self._weigh(weighter, [(records[i].question, e) for (i, _), e in zip(pairs, enc_r)])
-        prf = greedy_match([enc_c[i] for i, _ in pairs], enc_r, w_c, w_r)
+        if self.options["idf"] and self.options["weights"] is None:  # IDF needs every reference first
+            ref_tokens = [[t.tokens[k] for k in t.content()] for t in self.encoder.tokenize(refs, warn=False)]
+        else:
+            ref_tokens = []
+        weighter = self.weighter(records, ref_tokens)
+        prf = {layer: [] for layer in layers}  # per pair, in pair order
+        truncated = [False] * len(records)
+        step = chunk or len(records) or 1
+        for s in range(0, len(records), step):
+            sub = [(i, r) for i, r in pairs if s <= i < s + step]
+            cands = [records[i].candidate for i in range(s, min(s + step, len(records)))]
+            sub_refs = [records[i].references[r] for i, r in sub]
+            if len(layers) == 1:
+                encoded = self.encoder.embed(cands + sub_refs, layer=layers[0])
+            else:
+                encoded = self.encoder.embed(cands + sub_refs, all_layers=True)
+            enc_c, enc_r = encoded[: len(cands)], encoded[len(cands):]
+            c_of_pair = [enc_c[i - s] for i, _ in sub]
+            w_c = self._weigh(weighter, [(records[i].question, e) for (i, _), e in zip(sub, c_of_pair)])
+            w_r = self._weigh(weighter, [(records[i].question, e) for (i, _), e in zip(sub, enc_r)])
+            for (i, _), c, r in zip(sub, c_of_pair, enc_r):
+                truncated[i] = truncated[i] or c.truncated or r.truncated
+            for layer in layers:
+                cc, rr = (c_of_pair, enc_r) if len(layers) == 1 else (_at(c_of_pair, layer), _at(enc_r, layer))
+                prf[layer].extend(greedy_match(cc, rr, w_c, w_r))
+        return {layer: self._finish(records, pairs, prf[layer], layer, truncated) for layer in layers}
+
+    def _finish(self, records: Sequence[Record], pairs: list[tuple[int, int]], prf: list[tuple[float, float, float]],
+                layer: int, truncated: list[bool]) -> dict[str, list[float]]:
+        """Aggregate over references, rescale, and flag truncation."""
         per_record: list[list[dict[str, float]]] = [[] for _ in records]
         for (i, _), (p, r, f) in zip(pairs, prf):
             per_record[i].append({"P": p, "R": r, "F": f})
-        base = self.baseline() if self.options["rescale"] else None
+        base = self.baseline(layer) if self.options["rescale"] else None
         details: dict[str, list[float]] = {k: [] for k in PARTS}
         for parts in per_record:
             agg = aggregate(parts, "F", self.options["agg"])
             for j, k in enumerate(PARTS):
                 v = agg[k]
                 details[k].append((v - base[j]) / (1 - base[j]) if base is not None else v)
-        if any(e.truncated for e in encoded):  # reported, never silent (the encoder also warns)
-            cut = [float(e.truncated) for e in enc_c]
-            for (i, _), e in zip(pairs, enc_r):
-                cut[i] = max(cut[i], float(e.truncated))
-            details["truncated"] = cut
-        return details["F"], details
+        if any(truncated):  # reported, never silent (the encoder also warns)
+            details["truncated"] = [float(t) for t in truncated]
+        return details
 
     def _weigh(self, weighter: TokenWeighter, items: list[tuple[str, Encoded]]) -> list[np.ndarray]:
         """Weights of every token (0 for special tokens), each distinct (question, text) weighed once."""
@@ -150,15 +191,19 @@ class BertScore(Metric):
             return Path(self.options["baseline"])
         return BASELINES / f"{self.encoder.model_id}.csv"
 
-    def baseline(self) -> np.ndarray:
+    def baseline(self, layer: int | None = None) -> np.ndarray:
+        """b for P, R, F at `layer` (default: this metric's layer)."""
+        layer = self.layer if layer is None else layer
         if self._baseline is None:
             path = self.baseline_path()
             if not path.is_file():
                 raise FileNotFoundError(
                     f"no BERTScore baseline for {self.encoder.model_id} at {path}; make one with "
                     f"`qascore train bertscore-baseline --model {self.options['model']}` or pass baseline=<file>")
-            self._baseline = read_baseline(path)[self.layer]
-        return self._baseline
+            self._baseline = read_baseline(path)
+        if layer not in self._baseline:
+            raise ValueError(f"baseline file {self.baseline_path()} has no row for layer {layer}")
+        return self._baseline[layer]
 
     # -- signature ------------------------------------------------------
     def signature_fields(self) -> dict[str, Any]:
@@ -215,6 +260,18 @@ def greedy_match(cands: Sequence[Encoded], refs: Sequence[Encoded], w_c: Sequenc
             empty = ~ch.any(1) | ~cr.any(1)  # no content tokens: 0, as bert_score
             p, r_, f = (x.masked_fill(empty, 0.0) for x in (p, r_, f))
             out.extend(zip(p.tolist(), r_.tolist(), f.tolist()))
+    return out
+
+
+def _at(items: Sequence[Encoded], layer: int) -> list[Encoded]:
+    """Views of all-layer results holding one layer's states as `hidden` (same object for duplicates)."""
+    seen: dict[int, Encoded] = {}
+    out = []
+    for e in items:
+        if id(e) not in seen:
+            seen[id(e)] = Encoded(e.text, e.ids, e.tokens, e.special, e.segments, e.truncated, e.length,
+                                  hidden=e.layers[layer])  # type: ignore[index]
+        out.append(seen[id(e)])
     return out
 
 
@@ -298,7 +355,6 @@ def compute_baseline(pairs: Sequence[tuple[str, str]], spec: str = defaults.ENCO
         encoded = enc.embed([a for a, _ in chunk] + [b for _, b in chunk], all_layers=True)
         w = [np.array([0.0 if sp else 1.0 for sp in e.special]) for e in encoded]
         for layer in range(enc.num_layers + 1):
-            view = [Encoded(e.text, e.ids, e.tokens, e.special, e.segments, e.truncated, e.length,
-                            hidden=e.layers[layer]) for e in encoded]  # type: ignore[index]
+            view = _at(encoded, layer)
             sums[layer] += np.array(greedy_match(view[:n], view[n:], w[:n], w[n:])).sum(axis=0)
     return {layer: (sums[layer] / len(pairs)).tolist() for layer in range(enc.num_layers + 1)}

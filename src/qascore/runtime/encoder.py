@@ -195,9 +195,9 @@ class Encoder:
         return layer
 
     # -- tokenization -----------------------------------------------------
-    def tokenize(self, texts: Sequence[str]) -> list[Tokenized]:
-        """WordPieces (with special tokens) of each text, cut to max_length (reported)."""
-        return self._tokenize(list(texts), None)
+    def tokenize(self, texts: Sequence[str], *, warn: bool = True) -> list[Tokenized]:
+        """WordPieces (with special tokens) of each text, cut to max_length (reported unless warn=False)."""
+        return self._tokenize(list(texts), None, warn)
 
     def tokenize_pairs(self, firsts: Sequence[str], seconds: Sequence[str]) -> list[Tokenized]:
         """Segment A + segment B inputs; when too long, the second text is cut."""
@@ -205,7 +205,7 @@ class Encoder:
             raise ValueError("tokenize_pairs needs as many first as second texts")
         return self._tokenize(list(firsts), list(seconds))
 
-    def _tokenize(self, firsts: list[str], seconds: list[str] | None) -> list[Tokenized]:
+    def _tokenize(self, firsts: list[str], seconds: list[str] | None, warn: bool = True) -> list[Tokenized]:
         tok = self.tokenizer
         if not firsts:
             self.last_truncated = 0
@@ -227,7 +227,7 @@ class Encoder:
                 out.append(Tokenized(text, list(ids), tok.convert_ids_to_tokens(list(ids)),
                                      [t in self._special_ids for t in ids], list(segs), truncated, length))
         self.last_truncated = cut
-        if cut:
+        if cut and warn:
             warnings.warn(f"{cut} of {len(firsts)} inputs were longer than {self.max_length} tokens "
                           f"({self.spec}) and were truncated", TruncationWarning, stacklevel=3)
         return out
