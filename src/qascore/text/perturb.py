@@ -85,7 +85,7 @@ def pronoun_swap(question: str, rng: random.Random, pipeline: Any = None) -> str
     doc = (pipeline or nlp())(question)
     spots = []
     for tok in doc:
-        low = tok.lower_
+        low = tok.text.lower()
         for gi, group in enumerate(PRONOUN_GROUPS):
             if low not in group:
                 continue
@@ -99,7 +99,7 @@ def pronoun_swap(question: str, rng: random.Random, pipeline: Any = None) -> str
     if not spots:
         return None
     tok, group = rng.choice(spots)
-    new = rng.choice([w for w in group if w != tok.lower_])
+    new = rng.choice([w for w in group if w != tok.text.lower()])
     return _replace(doc, tok.idx, tok.idx + len(tok.text), _case_like(new, tok.text))
 
 
@@ -110,7 +110,7 @@ def negation(question: str, rng: random.Random, pipeline: Any = None) -> str | N
     aux = [t for t in doc if t.pos_ == "AUX" or t.tag_ == "MD"]
     if aux:
         tok = aux[0]
-        low = tok.lower_
+        low = tok.text.lower()
         if low in CONTRACTIONS:
             new = _case_like(CONTRACTIONS[low], tok.text)
         else:
