@@ -137,3 +137,13 @@ def test_layer_range_and_shared(tiny_bert: str) -> None:
     assert Encoder(tiny_bert, layer=-1).layer == 3
     assert get_encoder(tiny_bert, batch_size=8) is get_encoder(tiny_bert, batch_size=8)
     assert Encoder(tiny_bert).model is Encoder(tiny_bert).model  # one model per process
+
+
+def test_bf16_returns_float32_close_to_fp32(tiny_bert: str) -> None:
+    """Reduced precision is an option (meant for GPUs); results come back as float32 either way."""
+    full = Encoder(tiny_bert).embed(TEXTS[:2], layer=2)
+    half = Encoder(tiny_bert, dtype="bf16").embed(TEXTS[:2], layer=2)
+    for a, b in zip(full, half):
+        assert b.hidden.dtype == torch.float32
+        cos = torch.nn.functional.cosine_similarity(a.hidden, b.hidden, dim=-1)
+        assert float(cos.min()) > 0.99
