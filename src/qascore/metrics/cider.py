@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Sequence
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class _Idf:
     def __init__(self, documents: Sequence[Sequence[dict]]) -> None:
         df: dict[tuple[str, ...], float] = defaultdict(float)
         for doc in documents:
-            for gram in {g for ref in doc for g in ref}:
+            for gram in (doc[0] if len(doc) == 1 else {g for ref in doc for g in ref}):
                 df[gram] += 1
         self.log_n = float(np.log(float(len(documents)))) if documents else 0.0
         grams = list(df)
@@ -62,6 +62,29 @@ class _Idf:
         logs = np.log(np.maximum(1.0, np.fromiter((df[g] for g in grams), dtype=np.float64, count=len(grams))))
         self.idf = {g: self.log_n - float(x) for g, x in zip(grams, logs)}
         self.unseen = self.log_n - float(np.log(1.0))
+
+
+class _Vectors:
+    """TF-IDF vectors under one IDF, each distinct text computed once."""
+
+    def __init__(self, texts: dict[Hashable, tuple[dict, int]], idf: _Idf) -> None:
+        self.texts, self.idf, self.cache = texts, idf, {}
+
+    def __call__(self, key: Hashable) -> _Vector:
+        v = self.cache.get(key)
+        if v is None:
+            tf, length = self.texts[key]
+            v = self.cache[key] = _Vector(tf, self.idf, length)
+        return v
+
+
+def _mean(values: list[float]) -> float:
+    """np.mean of a few floats, bit for bit (left-to-right sum, then divide) without numpy."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)
+
 
 def _length(tokens: list[str]) -> int:
     """COCO's 'length' in the Gaussian penalty: the number of bigrams (tokens - 1), never weighted."""
@@ -102,29 +125,34 @@ class Cider(TokenMetric):
         tk = self.tokenized(records)
         sigma = float(self.options["sigma"])
         weighted = tk.cand_w is not None
-        cand_tf = [self._tf(c, tk.cand_w[i] if weighted else None) for i, c in enumerate(tk.cand)]
-        cand_len = [_length(c) for c in tk.cand]
-        ref_len = [[_length(r) for r in refs] for refs in tk.refs]
-        ref_tf = [[self._tf(r, tk.refs_w[i][j] if weighted else None) for j, r in enumerate(refs)]
-                  for i, refs in enumerate(tk.refs)]
+        # Repeated texts (a reference shared by two systems' rows) are counted and vectorised once.
+        texts: dict[Hashable, tuple[dict, int]] = {}
+
+        def key(tokens: list[str], w: np.ndarray | None) -> Hashable:
+            k = (tuple(tokens), None if w is None else w.tobytes())
+            if k not in texts:
+                texts[k] = (self._tf(tokens, w), _length(tokens))
+            return k
+
+        cand = [key(c, tk.cand_w[i] if weighted else None) for i, c in enumerate(tk.cand)]
+        refs = [[key(r, tk.refs_w[i][j] if weighted else None) for j, r in enumerate(rs)]
+                for i, rs in enumerate(tk.refs)]
         if self.options["agg"] == "joint":
-            idf = _Idf(ref_tf)
+            vec = _Vectors(texts, _Idf([[texts[k][0] for k in rs] for rs in refs]))
             main = []
-            for c, refs, c_len, r_lens in zip(cand_tf, ref_tf, cand_len, ref_len):
-                h = _Vector(c, idf, c_len)
-                total = np.zeros(N)
-                for r, r_len in zip(refs, r_lens):
-                    total += np.array(_sim(h, _Vector(r, idf, r_len), sigma))
-                main.append(float(np.mean(total)) / len(refs) * 10.0)
+            for c, rs in zip(cand, refs):
+                total = [0.0] * N
+                for r in rs:
+                    total = [t + x for t, x in zip(total, _sim(vec(c), vec(r), sigma))]
+                main.append(_mean(total) / len(rs) * 10.0)
             return main, {}
         # One corpus per reference position, as COCO run once per reference column.
         per_record: list[list[dict[str, float]]] = [[] for _ in records]
-        for k in range(max(len(r) for r in ref_tf)):
-            rows = [i for i, refs in enumerate(ref_tf) if len(refs) > k]
-            idf = _Idf([[ref_tf[i][k]] for i in rows])
+        for k in range(max(len(rs) for rs in refs)):
+            rows = [i for i, rs in enumerate(refs) if len(rs) > k]
+            vec = _Vectors(texts, _Idf([[texts[refs[i][k]][0]] for i in rows]))
             for i in rows:
-                s = _sim(_Vector(cand_tf[i], idf, cand_len[i]), _Vector(ref_tf[i][k], idf, ref_len[i][k]), sigma)
-                per_record[i].append({"cider": float(np.mean(np.array(s))) * 10.0})
+                per_record[i].append({"cider": _mean(_sim(vec(cand[i]), vec(refs[i][k]), sigma)) * 10.0})
         return [self.combine(p)["cider"] for p in per_record], {}
 
     @staticmethod
