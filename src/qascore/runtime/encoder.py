@@ -174,7 +174,7 @@ class Encoder:
         self.attentions = attentions
         limits = [getattr(self.model.config, "max_position_embeddings", None),
                   getattr(self.tokenizer, "model_max_length", None)]
-        limit = min(x for x in limits if isinstance(x, int) and 0 < x < 1_000_000)
+        limit = min([x for x in limits if isinstance(x, int) and 0 < x < 1_000_000] or [512])
         self.max_length = min(max_length, limit) if max_length else limit
         tok = self.tokenizer
         self._special_ids = {i for i in (tok.cls_token_id, tok.sep_token_id, tok.bos_token_id, tok.eos_token_id,
