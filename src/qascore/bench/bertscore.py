@@ -8,7 +8,10 @@ as (candidate, reference) pairs, unweighted and with IDF:
 Each side runs --repeat times, alternating, and the fastest run counts (the
 machine may be shared). The F values of both sides are compared, so the timings are of equal
 work. Hook: `--also NAME` times any other registered metric on the same rows
-(e.g. `--also kpqa-bertscore`), reported against the same bert_score run.
+(e.g. `--also kpqa-bertscore`), reported against the same bert_score run;
+caches such a metric keeps (KPW per text) are warm after its first run, so
+with --repeat > 1 its figure is the warm one (`qascore bench kpqa` times the
+tagger cold).
 """
 
 from __future__ import annotations
