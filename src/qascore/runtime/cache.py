@@ -6,7 +6,8 @@ import threading
 from typing import Any, Callable, Hashable
 
 _CACHE: dict[Hashable, Any] = {}
-_LOCK = threading.Lock()
+# Re-entrant: a factory may itself ask for shared objects (a verifier needs its tokenizer).
+_LOCK = threading.RLock()
 
 
 def shared(key: Hashable, factory: Callable[[], Any]) -> Any:
