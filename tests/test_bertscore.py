@@ -210,3 +210,15 @@ def test_score_layers_equals_one_layer_at_a_time(tiny_bert: str) -> None:
         for k in "PRF":
             assert many[layer].details[k] == pytest.approx(one.details[k], abs=1e-6)
         assert many[layer].signature == one.signature
+
+
+def test_compute_baseline_is_mean_of_unweighted_scores(tiny_bert: str) -> None:
+    from qascore.metrics.bertscore import compute_baseline
+
+    pairs = [("the cat sat on the mat .", "where is paris ?"), ("a quick brown fox", "yes"),
+             ("the red river is long", "who is the lazy dog")]
+    table = compute_baseline(pairs, tiny_bert)
+    assert sorted(table) == [0, 1, 2, 3]
+    for layer in (0, 3):
+        got = BertScore(model=tiny_bert, layer=layer).score(records([(a, [b]) for a, b in pairs]))
+        assert table[layer] == pytest.approx([float(np.mean(got.details[k])) for k in "PRF"], abs=1e-9)
