@@ -32,11 +32,15 @@ def load_verifier(path: str | Path) -> Any:
     from qascore.runtime.delta import read_meta
     from qascore.train.verifier import Verifier
 
+    from qascore.runtime.encoder import load_tokenizer
+
     path = str(Path(path).resolve())
+    spec = read_meta(path)["spec"]
+    tokenizer = load_tokenizer(spec["encoder"])  # outside the factory: shared() must not nest
 
     def make() -> Any:
-        layout = read_meta(path)["spec"]["layout"]
-        return Verifier.load(path, ava_layouts.make_layout(layout), layout_name=layout)
+        layout = spec["layout"]
+        return Verifier.load(path, ava_layouts.make_layout(layout), layout_name=layout, tokenizer=tokenizer)
 
     return shared(("ava-verifier", path), make)
 

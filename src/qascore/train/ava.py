@@ -45,6 +45,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="runs/ava", help="folder for the delta/JSON model and the report")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     p.add_argument("--seed", type=int, default=None, help="override the config's seed")
+    p.add_argument("--cache", default=None,
+                   help="folder to keep frozen lower-layer states between runs (safetensors; speeds up re-runs)")
+    p.add_argument("--table", action="store_true",
+                   help="do not train: print the Table-4-style table of the configs' reports found in --out")
     p.add_argument("--ship", action="store_true",
                    help="also copy the trained model into the package as the `ava-<name>` resource")
 
@@ -135,7 +139,8 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
         spec = VerifierSpec(layout=cfg["layout"], n_views=ava_layouts.n_views(cfg["layout"]),
                             encoder=cfg.get("encoder", defaults.ENCODER), max_len=int(cfg.get("max_len", 128)),
                             train_layers=int(cfg.get("train_layers", 1)),
-                            share_top=bool(cfg.get("share_top", False)), peer=bool(cfg.get("peer", False)))
+                            share_top=bool(cfg.get("share_top", False)), peer=bool(cfg.get("peer", False)),
+                            pool=cfg.get("pool", "cls"))
         tcfg = TrainConfig(epochs=int(cfg.get("epochs", 2)), batch_size=int(cfg.get("batch_size", 16)),
                            lr=float(cfg.get("lr", 5e-5)), head_lr=float(cfg.get("head_lr", 1e-3)),
                            seed=int(cfg.get("seed", 13)), threads=threads)
@@ -165,17 +170,47 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
     return report
 
 
+def format_table(reports: Sequence[dict[str, Any]]) -> str:
+    """One row per configuration: the paper's Table 4 (F1) plus P / R / accuracy / AUROC, WikiQA test
+    and TREC-QA clean-dev, at the threshold tuned for F1 on WikiQA dev."""
+    head = ("| configuration | layout | test P | test R | test F1 | test acc | test AUROC "
+            "| TREC P | TREC R | TREC F1 | TREC AUROC | train s | model bytes |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in reports:
+        t, o = r["test"], r.get("trec-clean-dev", {})
+        f = lambda d, k: f"{d[k]:.4f}" if k in d else "-"  # noqa: E731
+        lines.append(f"| {r['name']} | {r['config'].get('layout', '4 features')}"
+                     f"{' (peer)' if r['config'].get('peer') else ''} | {f(t, 'precision')} | {f(t, 'recall')} "
+                     f"| {f(t, 'f1')} | {f(t, 'accuracy')} | {f(t, 'auroc')} | {f(o, 'precision')} "
+                     f"| {f(o, 'recall')} | {f(o, 'f1')} | {f(o, 'auroc')} | {r['train_seconds']} "
+                     f"| {r['model_bytes']} |")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     from qascore.train.partial import StateCache
+
+    if args.table:
+        reports = []
+        for name in args.config.split(","):
+            p = Path(args.out) / f"{name.strip()}.report.json"
+            if p.exists():
+                reports.append(json.loads(p.read_text(encoding="utf-8")))
+            else:
+                print(f"(no report for {name.strip()} in {args.out})")
+        print(format_table(reports))
+        return 0
 
     caches: dict[int, StateCache] = {}  # one per number of frozen layers
     for name in args.config.split(","):
         cfg = load_config(name.strip())
         if args.seed is not None:
             cfg["seed"] = args.seed
-        cache = caches.setdefault(int(cfg.get("train_layers", 1)), StateCache())
+        cache = caches.setdefault(int(cfg.get("train_layers", 1)),
+                                  StateCache(Path(args.cache) if args.cache else None))
         report = train_config(cfg, Path(args.data), Path(args.out), threads=args.threads,
                               log=lambda s: print(s, flush=True), cache=cache)
+        cache.save()
         if args.ship:
             dest = defaults.RESOURCES / "ava"
             src = Path(report["model_file"])

@@ -47,6 +47,7 @@ def rank_file_ranker(data: Path, system: str) -> Ranker:
     def rank(questions: Sequence[AS2Question], split: str) -> list[list[float]]:
         # .rank files index every question of the full split in file order
         return read_rank(data / "wikiqa" / "emnlp-table" / f"WikiQA.{system}.{split}.rank", list(questions))
+    rank.full_split = True  # type: ignore[attr-defined]
     return rank
 
 
@@ -63,6 +64,9 @@ def bm25_ranker(questions: Sequence[AS2Question], split: str) -> list[list[float
     bm25 = BM25Okapi(docs)
     return [[float(x) for x in bm25.get_batch_scores(squad_tokens(q.question), list(range(a, b)))]
             for q, (a, b) in zip(questions, spans)]
+
+
+bm25_ranker.full_split = True  # type: ignore[attr-defined]
 
 
 def overlap_ranker(questions: Sequence[AS2Question], split: str) -> list[list[float]]:
@@ -219,8 +223,11 @@ def evaluate(systems: dict[str, Ranker], score: Callable[[list[Any]], np.ndarray
         rankings = {}
         for name, ranker in systems.items():
             t0 = time.time()
-            full = ranker(allq, split)
-            rankings[name] = [full[i] for i in keep]
+            if getattr(ranker, "full_split", False):  # needs the whole split (rank files, corpus statistics)
+                full = ranker(allq, split)
+                rankings[name] = [full[i] for i in keep]
+            else:
+                rankings[name] = ranker(qs, split)
             log(f"{split}: ranked with {name} ({time.time() - t0:.1f}s)")
         gold_labels = [np.array(q.labels, dtype=bool) for q in qs]
         gold = {s: measures(r, gold_labels) for s, r in rankings.items()}

@@ -8,6 +8,8 @@ epoch trains the top layers over that cache.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Callable, Hashable, Sequence
 
 import torch
@@ -79,15 +81,56 @@ class StateCache:
     lower layers) and a lookup under another key is refused.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, path: str | Path | None = None) -> None:
         self.key: Hashable | None = None
         self.states: dict[Tokens, torch.Tensor] = {}
+        self.path = Path(path) if path else None
+        self._stored: dict[str, torch.Tensor] = {}
+        self._saved = 0
 
     def bind(self, key: Hashable) -> None:
         if self.key is None:
             self.key = key
+            if self.path is not None:
+                self._load()
         elif self.key != key:
             raise ValueError(f"state cache holds {self.key}, not {key}")
+
+    @staticmethod
+    def digest(tokens: Tokens) -> str:
+        return hashlib.sha1(repr(tokens).encode()).hexdigest()
+
+    def get(self, tokens: Tokens) -> torch.Tensor | None:
+        hit = self.states.get(tokens)
+        if hit is None and self._stored:
+            hit = self._stored.pop(self.digest(tokens), None)
+            if hit is not None:
+                self.states[tokens] = hit
+        return hit
+
+    def _file(self) -> Path:
+        assert self.path is not None
+        tag = hashlib.sha1(repr(self.key).encode()).hexdigest()[:10]
+        return self.path / f"lower-{tag}.safetensors"
+
+    def _load(self) -> None:
+        from safetensors.torch import load_file
+
+        f = self._file()
+        if f.exists():
+            self._stored = load_file(str(f))
+
+    def save(self) -> None:
+        """Write every state to disk (safetensors keyed by a digest of the tokens), for a later run."""
+        if self.path is None or self.key is None or len(self.states) == self._saved:
+            return
+        from safetensors.torch import save_file
+
+        self.path.mkdir(parents=True, exist_ok=True)
+        tensors = dict(self._stored)
+        tensors.update({self.digest(t): v.contiguous() for t, v in self.states.items()})
+        save_file(tensors, str(self._file()))
+        self._saved = len(self.states)
 
 
 def lower_states(lower: LowerStack, items: Sequence[Tokens], pad_id: int, *, batch_size: int = 64,
@@ -103,7 +146,7 @@ def lower_states(lower: LowerStack, items: Sequence[Tokens], pad_id: int, *, bat
     index: dict[Tokens, int] = {}
     uniq: list[Tokens] = []
     for it in items:
-        if it not in index and it not in known:
+        if it not in index and (cache is None or cache.get(it) is None):
             index[it] = len(uniq)
             uniq.append(it)
     order = sorted(range(len(uniq)), key=lambda k: -len(uniq[k][0]))

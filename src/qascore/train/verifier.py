@@ -165,6 +165,7 @@ class VerifierSpec:
     train_layers: int = 2             # top layers fine-tuned; the rest frozen and cached
     share_top: bool = False           # one top stack for all views (smaller delta)
     peer: bool = False                # AVA peer attention (A2): a second pass per view
+    pool: str = "cls"                 # "cls" ([CLS] state, as the papers) or "mean" (masked mean of tokens)
     dropout: float = 0.1
 
     @classmethod
@@ -198,6 +199,14 @@ class VerifierModel(nn.Module):
         self.head = nn.Linear(n_cls * hidden, 1)
         if spec.peer and spec.n_views < 2:
             raise ValueError("peer attention needs at least two views")
+        if spec.pool not in ("cls", "mean"):
+            raise ValueError(f"pool must be 'cls' or 'mean', got {spec.pool!r}")
+
+    def _pool(self, h: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+        if self.spec.pool == "cls":
+            return h[:, 0]
+        w = m.to(h.dtype).unsqueeze(-1)
+        return (h * w).sum(1) / w.sum(1).clamp(min=1.0)
 
     def _stack(self, view: int, second: bool) -> nn.ModuleList:
         k = 0 if self.spec.share_top else view
@@ -209,14 +218,14 @@ class VerifierModel(nn.Module):
         """Logits from per-view (padded lower states, mask)."""
         cls0 = []
         for v, (h, m) in enumerate(states):
-            cls0.append(run_stack(self._stack(v, False), h, m)[:, 0])
+            cls0.append(self._pool(run_stack(self._stack(v, False), h, m), m))
         feats = list(cls0)
         if self.spec.peer:
             for v, (h, m) in enumerate(states):
                 peers = torch.stack([c for u, c in enumerate(cls0) if u != v], dim=1)
                 h2 = torch.cat([h, peers], dim=1)
                 m2 = torch.cat([m, torch.ones(m.shape[0], peers.shape[1], dtype=m.dtype)], dim=1)
-                feats.append(run_stack(self._stack(v, True), h2, m2)[:, 0])
+                feats.append(self._pool(run_stack(self._stack(v, True), h2, m2), m2))
         return self.head(self.drop(torch.cat(feats, dim=-1))).squeeze(-1)
 
     def trained_names(self) -> list[str]:
@@ -238,9 +247,9 @@ class Verifier:
     """A model + tokenizer + layout: P(candidate correct) for records."""
 
     def __init__(self, spec: VerifierSpec, layout: Layout, model: VerifierModel | None = None,
-                 threshold: float = 0.5, info: dict[str, Any] | None = None) -> None:
+                 threshold: float = 0.5, info: dict[str, Any] | None = None, tokenizer: Any = None) -> None:
         self.spec, self.layout = spec, layout
-        self.tokenizer = load_tokenizer(spec.encoder)
+        self.tokenizer = tokenizer if tokenizer is not None else load_tokenizer(spec.encoder)
         self.model = model if model is not None else VerifierModel(spec, _load_base(spec))
         self.model.eval()
         self.threshold = threshold
@@ -288,14 +297,18 @@ class Verifier:
         save_delta(self.model, path, self.model.trained_names(), meta)
 
     @classmethod
-    def load(cls, path: str | Path, layout: Layout, *, layout_name: str | None = None) -> "Verifier":
+    def load(cls, path: str | Path, layout: Layout, *, layout_name: str | None = None,
+             tokenizer: Any = None) -> "Verifier":
+        """Rebuild a saved verifier. Pass `tokenizer` when calling from inside a runtime.cache
+        factory: that cache's lock is not re-entrant, so nothing inside may call shared() again."""
         meta = read_meta(path)
         spec = VerifierSpec.from_dict(meta["spec"])
         if layout_name is not None and layout_name != spec.layout:
             raise ValueError(f"{path} holds layout '{spec.layout}', not '{layout_name}'")
         model = VerifierModel(spec, _load_base(spec))
         apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
-        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}))
+        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}),
+                   tokenizer=tokenizer)
 
 
 def _upper_logits(model: VerifierModel, states: list[list[torch.Tensor]], batch_size: int) -> torch.Tensor:
@@ -355,6 +368,8 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
         dtoks = ver.tokens(dev[0])
         dev_states = [lower_states(model.lower, [t[v] for t in dtoks], pad, cache=cache)
                       for v in range(spec.n_views)]
+    if cache is not None:
+        cache.save()
     n_tok = sum(len(t[v][0]) for t in toks for v in range(spec.n_views))
     log(f"cached lower layers: {len(records)} examples x {spec.n_views} views, {n_tok} tokens, "
         f"{time.time() - t0:.1f}s")
