@@ -75,3 +75,11 @@ def test_list(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "bleu4" in out and "rougeL" in out
+
+
+def test_same_metric_twice_with_options_is_keyed_by_spec(infile, tmp_path):
+    out = tmp_path / "out.jsonl"
+    assert main(["score", str(infile), "-m", "f1", "-m", "f1:agg=mean", "-o", str(out)]) == 0
+    rec = json.loads(out.read_text().splitlines()[1])
+    # "a dog" vs ["the cat sat", "a dog ran"]: max F = 2/3, mean F = (0 + 2/3) / 2
+    assert rec["scores"] == pytest.approx({"f1": 2 / 3, "f1:agg=mean": 1 / 3})

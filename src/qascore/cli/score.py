@@ -24,31 +24,37 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
-    metrics = [load(name, **opts) for name, opts in map(parse_metric_spec, args.metric)]
+    specs = [parse_metric_spec(spec) for spec in args.metric]
+    names = [name for name, _ in specs]
+    # A metric asked for twice with different options is keyed by its full spec.
+    labels = [spec if names.count(name) > 1 else name for spec, name in zip(args.metric, names)]
+    if len(set(labels)) != len(labels):
+        raise ValueError("the same metric spec is given twice")
     results = []
-    for metric in metrics:
-        print(f"scoring {len(records)} records with {metric.name}...", file=sys.stderr)
-        results.append(metric.score(records))
+    for label, (name, opts) in zip(labels, specs):
+        metric = load(name, **opts)
+        print(f"scoring {len(records)} records with {label}...", file=sys.stderr)
+        results.append((label, metric.score(records)))
     if args.output:
         out = []
         for i, rec in enumerate(records):
             obj = rec.to_dict()
-            obj["scores"] = {r.name: r.scores[i] for r in results}
-            details = {r.name: r.example(i) for r in results if r.details}
+            obj["scores"] = {label: r.scores[i] for label, r in results}
+            details = {label: r.example(i) for label, r in results if r.details}
             if details:
                 obj["details"] = details
             out.append(obj)
         write_jsonl(out, args.output)
     if args.format == "json":
-        json.dump({r.name: {"corpus": r.corpus, "n": len(r), "signature": r.signature} for r in results},
+        json.dump({label: {"corpus": r.corpus, "n": len(r), "signature": r.signature} for label, r in results},
                   sys.stdout, indent=2)
         print()
     else:
-        width = max(len(r.name) for r in results)
+        width = max(len(label) for label, _ in results)
         print(f"{'metric':<{width}}  {'corpus':>8}  n={len(records)}")
-        for r in results:
-            print(f"{r.name:<{width}}  {r.corpus:8.4f}")
+        for label, r in results:
+            print(f"{label:<{width}}  {r.corpus:8.4f}")
         print()
-        for r in results:
+        for _, r in results:
             print(f"signature: {r.signature}")
     return 0
