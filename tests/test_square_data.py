@@ -201,3 +201,22 @@ def test_a_duplicated_candidate_is_not_a_reference_of_its_twin():
             assert e.target not in e.negatives
             if e.target == "same text":
                 assert e.negatives and len(e.negatives) == 2  # wrong 1, wrong 2; its twin dropped
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("neg=5", RefSpec(neg=5)),
+    ("pos=2,neg=3", RefSpec(pos=2, neg=3)),
+    ("total=1-5", RefSpec(total=(1, 5))),
+    ("total=3", RefSpec(total=(3, 3))),
+])
+def test_parse_eval_refs(text, expected):
+    from qascore.train.square import parse_refs
+
+    assert parse_refs(text, "blind") == expected
+
+
+def test_parse_eval_refs_rejects_unknown_items():
+    from qascore.train.square import parse_refs
+
+    with pytest.raises(ValueError, match="unknown item"):
+        parse_refs("positives=2", "blind")

@@ -29,7 +29,7 @@ from qascore.datasets.as2 import AS2Question, read_trecqa, read_wikiqa
 from qascore.meta.classification import auroc, binary_scores, tune_threshold
 from qascore.meta.correlation import pearson
 from qascore.runtime import defaults
-from qascore.train.square_data import (CONFIGS, BuildStats, Config, build_examples, layout_func,
+from qascore.train.square_data import (CONFIGS, BuildStats, Config, RefSpec, build_examples, layout_func,
                                        sample_targets, with_composition)
 
 RESOURCE_DIR = defaults.RESOURCES / "square"
@@ -59,21 +59,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-root", default=None, help="folder holding wikiqa/ and trecqa/ (default ../shared/data)")
     p.add_argument("--composition", default="blind", choices=("blind", "greedy"),
                    help="reference counts per question (blind, no label leak) or per target (greedy)")
-    p.add_argument("--n-train", type=int, default=800, help="WikiQA-train targets (subsample, seeded)")
+    p.add_argument("--n-train", type=int, default=1200, help="WikiQA-train targets (subsample, seeded)")
     p.add_argument("--pos-fraction", type=float, default=0.3, help="share of correct targets in training")
     p.add_argument("--n-dev", type=int, default=200, help="WikiQA-dev targets for epoch choice and threshold")
     p.add_argument("--n-test", type=int, default=800, help="WikiQA-test targets evaluated (0 = all)")
     p.add_argument("--n-trec", type=int, default=700, help="TREC-QA clean-dev targets evaluated (0 = all)")
-    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--lr", type=float, default=1e-4)
-    p.add_argument("--head-lr", type=float, default=1e-3)
+    p.add_argument("--lr", type=float, default=2e-4)
+    p.add_argument("--head-lr", type=float, default=2e-3)
     p.add_argument("--max-len", type=int, default=128)
-    p.add_argument("--train-layers", type=int, default=1, help="top encoder layers trained (rest frozen, cached)")
+    p.add_argument("--train-layers", type=int, default=2, help="top encoder layers trained (rest frozen, cached)")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--eval", action="store_true", help="evaluate on WikiQA test and TREC-QA clean-dev afterwards")
     p.add_argument("--eval-only", action="store_true", help="evaluate an existing --out delta, no training")
+    p.add_argument("--eval-refs", default=None, metavar="SPEC",
+                   help="evaluate with other references than the model was trained with: "
+                        "'pos=N,neg=M' or 'total=A-B' (diagnostics; use with --eval-out)")
+    p.add_argument("--eval-out", default=None, help="where to write the evaluation JSON (default: next to --out)")
     p.add_argument("--report", metavar="DIR", default=None,
                    help="print the paper's Tables 1, 2, 5 from the *.eval.json files in DIR (no training)")
     p.add_argument("--leak-check", action="store_true",
@@ -86,6 +90,22 @@ def _records(questions: list[AS2Question], cfg: Config, seed: int, targets: dict
     ex = build_examples(questions, cfg.refs, seed=seed, targets=targets, stats=stats)
     log(f"{what}: {stats.summary()}")
     return [e.to_record() for e in ex], [e.label for e in ex]
+
+
+def parse_refs(text: str, composition: str) -> RefSpec:
+    """'pos=1,neg=4' or 'total=1-5' -> RefSpec."""
+    kw: dict[str, Any] = {}
+    for item in text.split(","):
+        key, _, val = item.partition("=")
+        key = key.strip()
+        if key == "total":
+            lo, _, hi = val.partition("-")
+            kw["total"] = (int(lo), int(hi or lo))
+        elif key in ("pos", "neg"):
+            kw[key] = int(val)
+        else:
+            raise ValueError(f"--eval-refs: unknown item {item!r} (pos=N, neg=M, total=A-B)")
+    return RefSpec(composition=composition, **kw)
 
 
 def eval_targets(questions: list[AS2Question], n: int) -> dict[str, list[int]] | None:
@@ -260,12 +280,15 @@ def run(args: argparse.Namespace) -> int:
             f"accuracy threshold {ver.info['acc_threshold']:.3f}; {ver.info['train_seconds']}s")
     if args.eval or args.eval_only:
         t0 = time.time()
+        if args.eval_refs:
+            cfg = Config(cfg.name, cfg.layout, parse_refs(args.eval_refs, args.composition))
+            log(f"evaluating with references {asdict(cfg.refs)} (not those of training)")
         results = {"config": cfg.name, "layout": cfg.layout, "refs": asdict(cfg.refs), "delta": str(out),
                    "train": {k: ver.info.get(k) for k in ("train_seconds", "dev_auroc", "acc_threshold",
                                                             "train_examples", "train_positives", "history")},
                    "eval": evaluate(ver, cfg, args, log), "eval_seconds": 0.0}
         results["eval_seconds"] = round(time.time() - t0, 1)
-        path = out.with_suffix(".eval.json")
+        path = Path(args.eval_out) if args.eval_out else out.with_suffix(".eval.json")
         path.write_text(json.dumps(results, indent=2) + "\n")
         log(f"wrote {path}")
     return 0
