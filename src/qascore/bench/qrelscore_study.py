@@ -234,8 +234,20 @@ def qgeval_report(args: argparse.Namespace) -> int:
             cors = correlate_all(human, vals, ("pearson", "spearman", "kendall"), ci=ci,
                                  n_resamples=args.resamples, seed=args.seed)
             table[name][d] = {m: c.as_dict() for m, c in cors.items()}
+    from qascore.meta.compare import compare_correlations
+
+    versus: dict[str, Any] = {}
+    for name in ("qrelscore", "qrelscore-lrm", "qrelscore-grg", "ref-qrelscore"):
+        for d in ("relevance", "answerability"):
+            human = np.array([r.extra[d] for r in records])
+            cmp = compare_correlations(human, scores[name], scores["qgeval:QRelScore"], "pearson", "bootstrap",
+                                       n_resamples=args.resamples, seed=args.seed)
+            versus[f"{name} vs qgeval:QRelScore on {d}"] = {
+                "diff": cmp.diff, "ci_low": cmp.ci_low, "ci_high": cmp.ci_high, "p_value": cmp.p_value}
+            print(f"  {name:15s} - authors' QRelScore, Pearson on {d:13s}: {cmp.diff:+.3f} "
+                  f"[{cmp.ci_low:+.3f}, {cmp.ci_high:+.3f}] p={cmp.p_value:.3f}")
     result = {"n": len(records), "b_lrm": b_lrm, "b_grg": b_grg, "encoder": ctx["encoder"], "lm": ctx["lm"],
-              "table": table}
+              "table": table, "versus_authors": versus}
     Path(args.out).write_text(json.dumps(result, indent=1))
     _print(result, dims)
     return 0
