@@ -70,6 +70,10 @@ def qgeval_raw(args: argparse.Namespace) -> int:
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     records = qgeval.load(args.data)
+    if args.exclude:
+        done = set(json.loads((Path(args.exclude) / "qgeval_context.json").read_text())["ids"])
+        gone = {r.context for r in records if r.id in done}
+        records = [r for r in records if r.context not in gone]
     if args.passages:
         records = subset_by_passage(records, args.passages, args.seed)
     if args.limit:
@@ -198,9 +202,8 @@ def qgeval_report(args: argparse.Namespace) -> int:
     from qascore.runtime.causal_lm import causal_lm_id
     from qascore.runtime.encoder import model_id
 
-    raw_dir = Path(args.raw)
-    ctx = json.loads((raw_dir / "qgeval_context.json").read_text())
-    ref = json.loads((raw_dir / "qgeval_reference.json").read_text())
+    ctx = _merged([Path(d) / "qgeval_context.json" for d in args.raw])
+    ref = _merged([Path(d) / "qgeval_reference.json" for d in args.raw])
     by_id = {r.id: r for r in qgeval.load(args.data)}
     records = [by_id[i] for i in ctx["ids"]]
     eng = Engine(encoder=ctx["encoder"], lm=ctx["lm"])
@@ -253,6 +256,18 @@ def qgeval_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _merged(paths: Sequence[Path]) -> dict[str, Any]:
+    """Raw files of disjoint row sets (same models and variants) as one."""
+    parts = [json.loads(p.read_text()) for p in paths]
+    out = dict(parts[0])
+    for other in parts[1:]:
+        if (other["encoder"], other["lm"], other["variants"]) != (out["encoder"], out["lm"], out["variants"]):
+            raise ValueError("raw files come from different models or variants")
+        for key in ("ids", "lrm_layers", "grg_conf"):
+            out[key] = out[key] + other[key]
+    return out
+
+
 def _print(result: dict[str, Any], dims: Sequence[str]) -> None:
     print(f"n={result['n']}  b_lrm={result['b_lrm']}  b_grg={result['b_grg']}")
     print(f"{'metric':38s} " + " ".join(f"{d[:11]:>17s}" for d in dims))
@@ -277,9 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--passages", type=int, default=0, help="use every row of this many passages (0: all 100)")
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--threads", type=int, default=1)
+    a.add_argument("--exclude", default=None, help="raw DIR whose passages to leave out (a disjoint replication set)")
     a.set_defaults(fn=qgeval_raw)
     b = sub.add_parser("qgeval-report")
-    b.add_argument("--raw", required=True)
+    b.add_argument("--raw", required=True, action="append", help="raw DIR; repeat to pool disjoint runs")
     b.add_argument("--out", required=True)
     b.add_argument("--data", default=None)
     b.add_argument("--resamples", type=int, default=1000)
