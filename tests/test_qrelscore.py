@@ -101,6 +101,8 @@ def test_mover_plan_is_a_transport_plan():
     ("specific", 6, [0, 2, 3, 5]),
     ("1,4", 6, [1, 4]),
     ([5], 6, [5]),
+    (5, 6, [5]),               # `layers=5` from the CLI arrives as an int
+    ("0+3+5", 6, [0, 3, 5]),   # the CLI's spelling of a list (commas separate options there)
 ])
 def test_select_layers(spec, n, expected):
     assert lrm.select_layers(spec, n) == expected

@@ -23,14 +23,16 @@ WEIGHTINGS = ("attention", "argmax", "none")
 LAYER_GROUPS = ("all", "first", "middle", "last", "specific")
 
 
-def select_layers(spec: str | Sequence[int], n_layers: int) -> list[int]:
+def select_layers(spec: str | int | Sequence[int], n_layers: int) -> list[int]:
     """Layer indices (0-based, attention layers) for a group name or an explicit list.
 
     The paper's Table 3 uses four-layer groups of 12-layer BERT: first (0-3),
     middle (4-7), last (8-11), specific (0, 3, 7, 11). For other depths the
     groups are thirds and 'specific' is four evenly spread layers.
     """
-    if not isinstance(spec, str):
+    if isinstance(spec, int):
+        layers = [spec]
+    elif not isinstance(spec, str):
         layers = [int(i) for i in spec]
     elif spec == "all":
         layers = list(range(n_layers))
@@ -42,7 +44,7 @@ def select_layers(spec: str | Sequence[int], n_layers: int) -> list[int]:
         layers = [0, 3, 7, 11] if n_layers == 12 else sorted(set(np.linspace(0, n_layers - 1, 4).round().astype(int).tolist()))
     else:
         try:
-            layers = [int(x) for x in spec.split(",") if x.strip()]
+            layers = [int(x) for x in spec.replace("+", ",").split(",") if x.strip()]  # "+" for the CLI
         except ValueError:
             raise ValueError(f"layers must be one of {LAYER_GROUPS} or a comma list of indices, got '{spec}'") from None
     bad = [i for i in layers if not 0 <= i < n_layers]
