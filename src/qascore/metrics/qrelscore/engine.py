@@ -47,7 +47,7 @@ class Engine:
 
     encoder: str = defaults.ENCODER
     lm: str = defaults.CAUSAL_LM
-    layers: str | Sequence[int] = "all"
+    layers: str | int | Sequence[int] = "all"
     agg: str = "max"
     weighting: str = "attention"
     p: float = 1.0
@@ -160,8 +160,10 @@ class Engine:
         return f"gain={self.gain}"
 
 
-def _fmt_layers(layers: str | Sequence[int]) -> str:
-    return layers if isinstance(layers, str) else ",".join(map(str, layers))
+def _fmt_layers(layers: str | int | Sequence[int]) -> str:
+    if isinstance(layers, (str, int)):
+        return str(layers)
+    return ",".join(map(str, layers))
 
 
 def _memo(fn):  # type: ignore[no-untyped-def]
