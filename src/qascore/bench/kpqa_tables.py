@@ -130,7 +130,7 @@ def markdown(name: str, table: dict[str, Any]) -> str:
             for s in sets:
                 r = next(x for x in rows if x["metric"] == m and x["dataset"] == s)
                 paper = table["paper"].get(m, {}).get(s, {})
-                pp = f" (paper {paper.get('percent', float('nan')):.2f})" if paper else ""
+                pp = f" (paper {paper.get('match_percent', float('nan')):.2f})" if paper else ""
                 cells.append(f"{r['pairs']['percent']:.2f} ({r['n']}){pp}")
             lines.append(f"| {m} | " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
