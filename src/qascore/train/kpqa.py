@@ -127,11 +127,24 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
         if dev["loss"] < best["loss"]:
             best = dict(dev)
             best_state = {n: p.detach().clone() for n, p in model.named_parameters() if n in names}
+            # written at every improvement, so a run stopped early still leaves its best delta
+            card = _save(model, names, best_state, args, command, n_frozen, use_q, base, t0, t_cache,
+                         examples, train_ex, dev_ex, train_enc, dev_enc, best, history)
+    return card
+
+
+def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.Tensor], args: argparse.Namespace,
+          command: str, n_frozen: int, use_q: bool, base: str, t0: float, t_cache: float,
+          examples: Sequence[kpqa_data.Example], train_ex: Sequence[kpqa_data.Example],
+          dev_ex: Sequence[kpqa_data.Example], train_enc: Sequence[kpqa_data.Encoded],
+          dev_enc: Sequence[kpqa_data.Encoded], best: dict[str, Any], history: list[dict[str, Any]]
+          ) -> dict[str, Any]:
+    """Write the delta of the best state so far and its JSON card; returns the card."""
+    live = {n: p.detach().clone() for n, p in model.named_parameters() if n in names}
     with torch.no_grad():
         for n, p in model.named_parameters():
             if n in best_state:
                 p.copy_(best_state[n])
-
     seconds = time.time() - t0
     meta = {
         "kind": "kpqa-tagger", "labels": ["O", "K"], "use_question": use_q, "encoder": args.encoder,
@@ -149,11 +162,15 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
                  "train_encoded": len(train_enc), "dev_encoded": len(dev_enc),
                  "train_by_source": _count(train_ex), "dev_by_source": _count(dev_ex),
                  "train_groups": len({e.group for e in train_ex}), "dev_groups": len({e.group for e in dev_ex})},
-        "dev": best, "history": history, "train_seconds": round(seconds, 1),
+        "dev": best, "history": list(history), "epochs_done": len(history), "train_seconds": round(seconds, 1),
         "cache_seconds": round(t_cache, 1), "torch": torch.__version__,
         "delta_sha256": file_sha256(out), "delta_bytes": out.stat().st_size,
     }
     card_path(out).write_text(json.dumps(card, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    with torch.no_grad():  # training goes on from where it was
+        for n, p in model.named_parameters():
+            if n in live:
+                p.copy_(live[n])
     return card
 
 
