@@ -48,10 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tagger", help="KPQA tagger delta (default: shipped)")
     p.add_argument("--kp-tagger", help="-KP tagger delta (default: shipped)")
     p.add_argument("--resamples", type=int, default=1000)
+    p.add_argument("--quick", action="store_true",
+                   help="only BLEU-1, ROUGE-L, BERTScore and their KPQA versions; no Table 4")
     p.add_argument("--data-root")
     args = p.parse_args(argv)
 
     lexical = [m for m in LEXICAL if not (args.no_meteor and m == "meteor")]
+    if args.quick:
+        lexical = ["bleu1", "rougeL"]
     kpqa_metrics = ["kpqa-bleu1", "kpqa-rougeL", "kpqa-bertscore"]
     kp_metrics = ["kp-bleu1", "kp-rougeL", "kp-bertscore"]
     opts: dict[str, dict[str, Any]] = {}
@@ -70,25 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     scores3 = bm.score_all(t3, [*lexical, "bertscore", *kpqa_metrics], score, progress=say)
     out["tables"]["table3"] = _correlations(t3, scores3, args.resamples)
 
-    t4 = bm.get("kpqa-ablation", root=args.data_root)
-    scores4 = {"marco": dict(scores3["marco"])}
-    scores4["marco"].update(bm.score_all(t4, kp_metrics, score, progress=say)["marco"])
-    out["tables"]["table4"] = _correlations(t4, {"marco": {m: scores4["marco"][m] for m in
-                                                         [*BASES, *kpqa_metrics, *kp_metrics]}},
-                                            args.resamples, pairs=(("kpqa-bleu1", "kp-bleu1"),
-                                                                   ("kpqa-rougeL", "kp-rougeL"),
-                                                                   ("kpqa-bertscore", "kp-bertscore"),
-                                                                   *zip(kp_metrics, BASES)))
-
-    t6 = bm.get("kpqa-multi", root=args.data_root)
-    scores6 = bm.score_all(t6, [*BASES, *kpqa_metrics], score, progress=say)
-    out["tables"]["table6"] = _correlations(t6, scores6, args.resamples)
-
-    t7 = bm.get("kpqa-pairs", root=args.data_root)
-    scores7 = {ds: {m: scores3[ds][m] for m in [*BASES, *kpqa_metrics]} for ds in t7.datasets}
-    rows7 = bm.evaluate(t7, scores7, pair_options={"pair_by": "key", "min_gap": 2.0, "inclusive": True,
-                                                   "ties": "miss"})
-    out["tables"]["table7"] = {"rows": [r.as_dict() for r in rows7], "paper": t7.paper}
+    if not args.quick:
+        _table4(args, out, scores3, score, say, kpqa_metrics, kp_metrics)
+    _rest(args, out, scores3, score, say, kpqa_metrics)
     out["signatures"] = signatures
     out["seconds"] = round(time.time() - t0, 1)
     for name, table in out["tables"].items():
@@ -100,6 +88,32 @@ def main(argv: list[str] | None = None) -> int:
     for spec, sig in signatures.items():
         print(f"signature {spec}: {sig}")
     return 0
+
+
+def _table4(args: argparse.Namespace, out: dict[str, Any], scores3: dict[str, dict[str, np.ndarray]], score: Any,
+            say: Any, kpqa_metrics: list[str], kp_metrics: list[str]) -> None:
+    t4 = bm.get("kpqa-ablation", root=args.data_root)
+    scores4 = {"marco": dict(scores3["marco"])}
+    scores4["marco"].update(bm.score_all(t4, kp_metrics, score, progress=say)["marco"])
+    out["tables"]["table4"] = _correlations(t4, {"marco": {m: scores4["marco"][m] for m in
+                                                         [*BASES, *kpqa_metrics, *kp_metrics]}},
+                                            args.resamples, pairs=(("kpqa-bleu1", "kp-bleu1"),
+                                                                   ("kpqa-rougeL", "kp-rougeL"),
+                                                                   ("kpqa-bertscore", "kp-bertscore"),
+                                                                   *zip(kp_metrics, BASES)))
+
+
+def _rest(args: argparse.Namespace, out: dict[str, Any], scores3: dict[str, dict[str, np.ndarray]], score: Any,
+          say: Any, kpqa_metrics: list[str]) -> None:
+    t6 = bm.get("kpqa-multi", root=args.data_root)
+    scores6 = bm.score_all(t6, [*BASES, *kpqa_metrics], score, progress=say)
+    out["tables"]["table6"] = _correlations(t6, scores6, args.resamples)
+
+    t7 = bm.get("kpqa-pairs", root=args.data_root)
+    scores7 = {ds: {m: scores3[ds][m] for m in [*BASES, *kpqa_metrics]} for ds in t7.datasets}
+    rows7 = bm.evaluate(t7, scores7, pair_options={"pair_by": "key", "min_gap": 2.0, "inclusive": True,
+                                                   "ties": "miss"})
+    out["tables"]["table7"] = {"rows": [r.as_dict() for r in rows7], "paper": t7.paper}
 
 
 def _correlations(bench: bm.Benchmark, scores: dict[str, dict[str, np.ndarray]], resamples: int,
