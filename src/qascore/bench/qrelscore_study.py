@@ -70,10 +70,13 @@ def qgeval_raw(args: argparse.Namespace) -> int:
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     records = qgeval.load(args.data)
-    if args.exclude:
-        done = set(json.loads((Path(args.exclude) / "qgeval_context.json").read_text())["ids"])
+    for ex in args.exclude or ():
+        done = set(json.loads((Path(ex) / "qgeval_context.json").read_text())["ids"])
         gone = {r.context for r in records if r.id in done}
         records = [r for r in records if r.context not in gone]
+    if args.shards > 1:
+        keep = set(sorted({r.context for r in records})[args.shard::args.shards])
+        records = [r for r in records if r.context in keep]
     if args.passages:
         records = subset_by_passage(records, args.passages, args.seed)
     if args.limit:
@@ -292,7 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--passages", type=int, default=0, help="use every row of this many passages (0: all 100)")
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--threads", type=int, default=1)
-    a.add_argument("--exclude", default=None, help="raw DIR whose passages to leave out (a disjoint replication set)")
+    a.add_argument("--exclude", action="append", help="raw DIR whose passages to leave out (repeatable)")
+    a.add_argument("--shard", type=int, default=0, help="with --shards N: this process takes passages[shard::N]")
+    a.add_argument("--shards", type=int, default=1)
     a.set_defaults(fn=qgeval_raw)
     b = sub.add_parser("qgeval-report")
     b.add_argument("--raw", required=True, action="append", help="raw DIR; repeat to pool disjoint runs")
