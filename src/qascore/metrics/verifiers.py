@@ -48,7 +48,8 @@ def load_verifier(path: str | Path) -> Any:
 class AVA(Metric):
     name: ClassVar[str] = "ava"
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
-    description: ClassVar[str] = "AVA answer verifier (MiniLM cross-encoder over q, r, t): P(candidate correct)"
+    description: ClassVar[str] = ("AVA verifier A1((r, q∘t)), MiniLM top layer trained on WikiQA AVA triples: "
+                                  "P(candidate correct | question, reference)")
     resource: ClassVar[str] = "ava.safetensors"
 
     @classmethod

@@ -38,7 +38,9 @@ def load_config(name: str) -> dict[str, Any]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", required=True,
+    p.add_argument("--evaluate", default=None, metavar="DELTA",
+                   help="do not train: evaluate an existing verifier delta point-wise (e.g. the as2-qt reranker)")
+    p.add_argument("--config", default="",
                    help="config name (see resources/ava/configs) or JSON path; several, comma-separated, "
                         "share one cache of the frozen lower layers")
     p.add_argument("--data", default=str(DEFAULT_DATA), help="folder holding wikiqa/ and trecqa/")
@@ -143,7 +145,8 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
                             pool=cfg.get("pool", "cls"))
         tcfg = TrainConfig(epochs=int(cfg.get("epochs", 2)), batch_size=int(cfg.get("batch_size", 16)),
                            lr=float(cfg.get("lr", 5e-5)), head_lr=float(cfg.get("head_lr", 1e-3)),
-                           seed=int(cfg.get("seed", 13)), threads=threads)
+                           seed=int(cfg.get("seed", 13)), threads=threads,
+                           init=str(out / f"{cfg['init']}.safetensors") if cfg.get("init") else None)
         recs, labels = to_records(data_splits["train"])
         ver = train(spec, layout, recs, labels, tcfg, dev=to_records(data_splits["dev"]),
                     log=lambda s: log(f"[{name}] {s}"), cache=cache)
@@ -187,8 +190,36 @@ def format_table(reports: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def evaluate_model(path: Path, data: Path, out: Path, *, threads: int = 1) -> dict[str, Any]:
+    """Point-wise evaluation of an existing verifier delta on the AVA triples (threshold: best F1 on dev)."""
+    import torch
+
+    from qascore.meta.classification import tune_threshold
+    from qascore.metrics.verifiers import load_verifier
+    from qascore.train.ava_data import stats, to_records
+
+    torch.set_num_threads(threads)
+    ver = load_verifier(path)
+    cfg = {"name": f"{path.stem}-eval", "model": "existing", "layout": ver.spec.layout, "file": str(path)}
+    splits = load_splits(data, cfg)
+    report: dict[str, Any] = {"name": cfg["name"], "config": cfg, "data": {k: stats(v) for k, v in splits.items()},
+                              "train_seconds": ver.info.get("seconds", 0), "model_file": str(path),
+                              "model_bytes": path.stat().st_size}
+    probs = {k: ver.predict(to_records(v)[0]) for k, v in splits.items() if k != "train"}
+    report["threshold"] = thr = tune_threshold(probs["dev"], [t.label for t in splits["dev"]], "f1")
+    for k, p in probs.items():
+        report[k] = pointwise(p, [t.label for t in splits[k]], thr)
+        print(f"[{cfg['name']}] {k}: " + ", ".join(f"{a} {b:.4f}" for a, b in report[k].items()), flush=True)
+    (out / f"{cfg['name']}.report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return report
+
+
 def run(args: argparse.Namespace) -> int:
     from qascore.train.partial import StateCache
+
+    if args.evaluate:
+        evaluate_model(Path(args.evaluate), Path(args.data), Path(args.out), threads=args.threads)
+        return 0
 
     if args.table:
         reports = []

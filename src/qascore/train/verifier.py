@@ -338,6 +338,7 @@ class TrainConfig:
     warmup: float = 0.1
     seed: int = 13
     threads: int = 1
+    init: str | None = None   # a saved verifier delta whose top stack (and head, if shapes fit) start the model
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -345,6 +346,32 @@ def seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
+
+
+def warm_start(model: VerifierModel, path: str | Path) -> str:
+    """Copy a saved verifier's first top stack into every top stack (and its head when the shape fits).
+
+    Transfer-then-adapt (as TANDA does for AS2): a model trained on a related task, e.g. a (q, t)
+    answer-sentence reranker, starts a verifier with another layout.
+    """
+    from safetensors.torch import load_file
+
+    src = load_file(str(path))
+    own = model.state_dict()
+    stack = {k[len("top.0."):]: v for k, v in src.items() if k.startswith("top.0.")}
+    copied = 0
+    with torch.no_grad():
+        for name in own:
+            if name.startswith("top."):
+                inner = name.split(".", 2)[2]
+                if inner in stack and stack[inner].shape == own[name].shape:
+                    own[name].copy_(stack[inner].to(own[name].dtype))
+                    copied += 1
+        head = all(k in src and src[k].shape == own[k].shape for k in ("head.weight", "head.bias"))
+        if head:
+            for k in ("head.weight", "head.bias"):
+                own[k].copy_(src[k].to(own[k].dtype))
+    return f"{copied} top-stack tensors, head {'copied' if head else 'fresh'}"
 
 
 def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels: Sequence[int],
@@ -358,6 +385,8 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
     seed_everything(cfg.seed)
     ver = Verifier(spec, layout)
     model, pad = ver.model, ver.tokenizer.pad_token_id
+    if cfg.init:
+        log(f"initialised from {cfg.init}: {warm_start(model, cfg.init)}")
     if cache is not None:
         cache.bind(ver.cache_key())
     t0 = time.time()
