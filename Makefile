@@ -20,7 +20,11 @@ $(STAMP): pyproject.toml requirements-models.txt
 	touch $(STAMP)
 
 example: install
-	$(BIN)/qascore score examples/genqa.jsonl -m f1 -m bleu1 -m rougeL -o examples/genqa.scored.jsonl
+	# GenQA: classic, BERTScore, KPQA (shipped tagger), AVA and SQuArE (shipped verifiers).
+	$(BIN)/qascore score examples/genqa.jsonl -m f1 -m rougeL -m bertscore -m kpqa-rougeL -m kpqa-bertscore \
+		-m ava -m square -o examples/genqa.scored.jsonl
+	# QG: reference-free QRelScore and Ref-QRelScore against the passage.
+	$(BIN)/qascore score examples/qg.jsonl -m qrelscore -m ref-qrelscore -o examples/qg.scored.jsonl
 
 test: install
 	$(BIN)/python -m pytest -q -m "not slow"
