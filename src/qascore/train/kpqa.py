@@ -41,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--train-layers", type=int, default=2, help="top encoder layers trained (the rest frozen and cached)")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--lr", type=float, default=2e-4, help="lr of the trained layers; the head gets 10x (default 2e-4)")
     p.add_argument("--max-len", type=int, default=128, help="WordPieces per [CLS] q [SEP] a [SEP] input")
     p.add_argument("--limit", type=int, default=0, help="use only the first N examples (smoke tests)")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
