@@ -10,22 +10,17 @@ it was trained and how well it does.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any, Sequence
 
 from qascore.metrics.base import Metric
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
+from qascore.runtime.cache import shared
 from qascore.runtime.delta import file_sha256, read_meta
 
 DEFAULT_MODEL = defaults.RESOURCES / "square" / "square.safetensors"
 
-
-# Trained verifiers by resolved path. Not runtime.cache.shared: building a verifier loads its
-# tokenizer through shared(), and shared() holds a non-reentrant lock while a factory runs.
-_VERIFIERS: dict[str, Any] = {}
-_LOCK = threading.Lock()
 
 
 def load_verifier(path: str | Path) -> Any:
@@ -36,12 +31,12 @@ def load_verifier(path: str | Path) -> Any:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"SQuArE model {path} not found; train one with `qascore train square`")
-    key = str(path.resolve())
-    with _LOCK:
-        if key not in _VERIFIERS:
-            layout = read_meta(path)["spec"]["layout"]
-            _VERIFIERS[key] = Verifier.load(path, layout_func(layout), layout_name=layout)
-        return _VERIFIERS[key]
+
+    def make() -> Any:
+        layout = read_meta(path)["spec"]["layout"]
+        return Verifier.load(path, layout_func(layout), layout_name=layout)
+
+    return shared(("square-verifier", str(path.resolve())), make)
 
 
 class Square(Metric):
