@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import csv
 from collections import defaultdict
 from pathlib import Path
