@@ -149,7 +149,7 @@ def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,
 
     dev = pick_device(device)
     dt = pick_dtype(dtype, dev)
-    name = causal_lm_id(spec)  # outside the factory: shared() is not re-entrant
+    name = causal_lm_id(spec)
 
     def make() -> CausalLM:
         path = local_path(spec)

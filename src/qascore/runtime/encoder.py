@@ -15,7 +15,6 @@ result.
 from __future__ import annotations
 
 import contextlib
-import threading
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
@@ -338,18 +337,7 @@ class Encoder:
         return None
 
 
-_ENCODERS: dict[tuple, Encoder] = {}
-_ENCODERS_LOCK = threading.Lock()
-
-
 def get_encoder(spec: str = defaults.ENCODER, **options: Any) -> Encoder:
-    """A shared Encoder per (spec, options): metrics that agree on settings share one.
-
-    Kept apart from `cache.shared` because building an Encoder itself calls
-    `shared` (tokenizer, model), and that cache's lock is not re-entrant.
-    """
-    key = (spec, tuple(sorted((k, str(v)) for k, v in options.items())))
-    with _ENCODERS_LOCK:
-        if key not in _ENCODERS:
-            _ENCODERS[key] = Encoder(spec, **options)
-        return _ENCODERS[key]
+    """A shared Encoder per (spec, options): metrics that agree on settings share one."""
+    key = ("Encoder", spec, tuple(sorted((k, str(v)) for k, v in options.items())))
+    return shared(key, lambda: Encoder(spec, **options))
