@@ -182,7 +182,8 @@ def format_table(reports: Sequence[dict[str, Any]]) -> str:
     for r in reports:
         t, o = r["test"], r.get("trec-clean-dev", {})
         f = lambda d, k: f"{d[k]:.4f}" if k in d else "-"  # noqa: E731
-        lines.append(f"| {r['name']} | {r['config'].get('layout', '4 features')}"
+        layout = str(r["config"].get("layout", "4 features")).replace("|", "\\|")  # markdown cell
+        lines.append(f"| {r['name']} | {layout}"
                      f"{' (peer)' if r['config'].get('peer') else ''} | {f(t, 'precision')} | {f(t, 'recall')} "
                      f"| {f(t, 'f1')} | {f(t, 'accuracy')} | {f(t, 'auroc')} | {f(o, 'precision')} "
                      f"| {f(o, 'recall')} | {f(o, 'f1')} | {f(o, 'auroc')} | {r['train_seconds']} "
