@@ -16,7 +16,6 @@ from typing import Any, Sequence
 from qascore.metrics.base import Metric
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
-from qascore.runtime.cache import shared
 from qascore.runtime.delta import file_sha256, read_meta
 
 DEFAULT_MODEL = defaults.RESOURCES / "square" / "square.safetensors"
@@ -26,17 +25,11 @@ DEFAULT_MODEL = defaults.RESOURCES / "square" / "square.safetensors"
 def load_verifier(path: str | Path) -> Any:
     """The trained verifier at `path`, created once per process."""
     from qascore.train.square_data import layout_func
-    from qascore.train.verifier import Verifier
+    from qascore.train.verifier import load_shared
 
-    path = Path(path)
-    if not path.is_file():
+    if not Path(path).is_file():
         raise FileNotFoundError(f"SQuArE model {path} not found; train one with `qascore train square`")
-
-    def make() -> Any:
-        layout = read_meta(path)["spec"]["layout"]
-        return Verifier.load(path, layout_func(layout), layout_name=layout)
-
-    return shared(("square-verifier", str(path.resolve())), make)
+    return load_shared(path, layout_func)
 
 
 class Square(Metric):

@@ -20,7 +20,6 @@ import numpy as np
 from qascore.metrics.base import Metric, aggregate
 from qascore.records import Record
 from qascore.runtime import defaults
-from qascore.runtime.cache import shared
 from qascore.runtime.delta import file_sha256
 
 AVA_DIR = defaults.RESOURCES / "ava"
@@ -29,20 +28,9 @@ AVA_DIR = defaults.RESOURCES / "ava"
 def load_verifier(path: str | Path) -> Any:
     """The AVA verifier stored at `path`, created once per process."""
     from qascore.train import ava_layouts
-    from qascore.runtime.delta import read_meta
-    from qascore.train.verifier import Verifier
+    from qascore.train.verifier import load_shared
 
-    from qascore.runtime.encoder import load_tokenizer
-
-    path = str(Path(path).resolve())
-    spec = read_meta(path)["spec"]
-    tokenizer = load_tokenizer(spec["encoder"])  # outside the factory: shared() must not nest
-
-    def make() -> Any:
-        layout = spec["layout"]
-        return Verifier.load(path, ava_layouts.make_layout(layout), layout_name=layout, tokenizer=tokenizer)
-
-    return shared(("ava-verifier", path), make)
+    return load_shared(path, ava_layouts.make_layout)
 
 
 class AVA(Metric):

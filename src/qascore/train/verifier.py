@@ -297,18 +297,24 @@ class Verifier:
         save_delta(self.model, path, self.model.trained_names(), meta)
 
     @classmethod
-    def load(cls, path: str | Path, layout: Layout, *, layout_name: str | None = None,
-             tokenizer: Any = None) -> "Verifier":
-        """Rebuild a saved verifier. Pass `tokenizer` when calling from inside a runtime.cache
-        factory: that cache's lock is not re-entrant, so nothing inside may call shared() again."""
+    def load(cls, path: str | Path, layout: Layout, *, layout_name: str | None = None) -> "Verifier":
+        """Rebuild a saved verifier on its pinned base encoder."""
         meta = read_meta(path)
         spec = VerifierSpec.from_dict(meta["spec"])
         if layout_name is not None and layout_name != spec.layout:
             raise ValueError(f"{path} holds layout '{spec.layout}', not '{layout_name}'")
         model = VerifierModel(spec, _load_base(spec))
         apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
-        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}),
-                   tokenizer=tokenizer)
+        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}))
+
+
+def load_shared(path: str | Path, make_layout: Callable[[str], Layout]) -> Verifier:
+    """The verifier saved at `path` with the layout its metadata names, created once per process."""
+    from qascore.runtime.cache import shared
+
+    key = str(Path(path).resolve())
+    layout = read_meta(key)["spec"]["layout"]
+    return shared(("verifier", key), lambda: Verifier.load(key, make_layout(layout), layout_name=layout))
 
 
 def _upper_logits(model: VerifierModel, states: list[list[torch.Tensor]], batch_size: int) -> torch.Tensor:
