@@ -1,4 +1,6 @@
-"""`qascore` command line: a thin layer; every command calls the Python API.
+"""qascore: automatic scores for question answering and question generation, proven against humans.
+
+The command line is a thin layer; every command calls the Python API.
 
 Subcommands live in their own modules and are imported only when used, so
 `qascore list` does not pay for torch.
