@@ -7,22 +7,17 @@ as (candidate, reference) pairs, unweighted and with IDF:
 - qascore `bertscore` (encoder loaded before timing).
 Each side runs --repeat times, alternating, and the fastest run counts (the
 machine may be shared). The F values of both sides are compared, so the timings are of equal
-work. Hook: `--also NAME` times any other registered metric on the same rows
-(e.g. `--also kpqa-bertscore`), reported against the same bert_score run;
-caches such a metric keeps (KPW per text) are warm after its first run, so
-with --repeat > 1 its figure is the warm one (`qascore bench kpqa` times the
-tagger cold).
+work. BERTScore-KPQA, tagger included, is timed by `qascore bench kpqa`.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
-from typing import Any, Callable
 
 import numpy as np
 import torch
 
+from qascore.bench.timing import fastest
 from qascore.datasets import kpqa
 from qascore.metrics.registry import load
 from qascore.runtime import defaults
@@ -38,18 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, default=64, help="both sides (bert_score's default is 64)")
     p.add_argument("--device", default=None, help="cpu / cuda (default: cuda if available)")
     p.add_argument("--no-idf", action="store_true", help="skip the IDF variant")
-    p.add_argument("--also", action="append", default=[], metavar="METRIC",
-                   help="also time this registered metric on the same rows (repeatable)")
     p.add_argument("--data", default=None, help="data root holding kpqa_human_eval/")
-
-
-def _best(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return out, best
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
                             idf=idf, idf_sents=refs if idf else None, nthreads=0)
         t_ref = t_ours = float("inf")
         for _ in range(args.repeat):  # alternate the two sides so load on a shared machine hits both
-            (_, _, f_ref), t = _best(lambda: theirs.score(cands, refs), 1)
+            (_, _, f_ref), t = fastest(lambda: theirs.score(cands, refs), 1)
             t_ref = min(t_ref, t)
-            res, t = _best(lambda: ours.score(single), 1)
+            res, t = fastest(lambda: ours.score(single), 1)
             t_ours = min(t_ours, t)
         gaps = np.abs(np.array(res.scores) - f_ref.numpy())
         diff = float(np.max(gaps))
@@ -94,12 +78,5 @@ def run(args: argparse.Namespace) -> int:
             again = float(np.max(np.abs(alone - np.array(res.scores)[off])))
             print(f"  {len(off)} pairs differ by > 1e-4 (bert_score's batched padding); bert_score on those pairs "
                   f"one at a time: max |dF| {again:.2e}")
-        if not idf:
-            for name in args.also:
-                other = load(name, batch_size=args.batch_size)
-                other.score(records[:2])
-                _, t_other = _best(lambda: other.score(records), args.repeat)
-                print(f"  {'qascore ' + name:<42} {t_other:7.2f} s  {n / t_other:8.1f} pairs/s  "
-                      f"speed ratio vs bert_score {t_ref / t_other:5.2f}x")
         print(f"  signature: {res.signature}")
     return 0

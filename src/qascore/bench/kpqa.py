@@ -13,12 +13,12 @@ timings are of equal work. Threads: --threads for both sides.
 from __future__ import annotations
 
 import argparse
-import time
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import torch
 
+from qascore.bench.timing import fastest
 from qascore.datasets import kpqa
 from qascore.metrics.registry import load
 from qascore.runtime import defaults
@@ -31,16 +31,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("--data", default=None, help="data root holding kpqa_human_eval/")
-
-
-def _best(fn: Callable[[], Any], repeat: int, before: Callable[[], None] = lambda: None) -> tuple[Any, float]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        before()
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return out, best
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,14 +54,14 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"bench kpqa compares with bert_score: pip install bert-score==0.3.13 ({err})")
     ref_scorer = BERTScorer(model_type=defaults.resolve(defaults.ENCODER), num_layers=layer,
                             batch_size=args.batch_size, device="cpu")
-    (_, _, f_ref), t_ref = _best(lambda: ref_scorer.score(cands, refs), args.repeat)
-    res_ours, t_ours = _best(lambda: ours.score(records), args.repeat)
-    res_kp, t_kp = _best(lambda: kp.score(records), args.repeat, before=cache.clear)
+    (_, _, f_ref), t_ref = fastest(lambda: ref_scorer.score(cands, refs), args.repeat)
+    res_ours, t_ours = fastest(lambda: ours.score(records), args.repeat)
+    res_kp, t_kp = fastest(lambda: kp.score(records), args.repeat, before=cache.clear)
 
     questions = [(r.question, t) for r in records for t in [r.candidate, *r.references]]
     tok = weighter.tagger.tokenizer
     pieces = [(q, tok.tokenize(t)) for q, t in questions]
-    _, t_tag = _best(lambda: weighter.weigh_many(pieces), args.repeat, before=cache.clear)
+    _, t_tag = fastest(lambda: weighter.weigh_many(pieces), args.repeat, before=cache.clear)
     distinct = len({(q, tuple(p)) for q, p in pieces})
 
     # per pair agreement of the unweighted F (max over references in ours: compare per pair instead)

@@ -19,11 +19,21 @@ import numpy as np
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="AVA delta (default: the shipped `ava` model)")
-    p.add_argument("--data", default="../shared/data", help="folder with wikiqa/ (synthetic text if absent)")
+    p.add_argument("--data", default=None, help="folder with wikiqa/ (default: $QASCORE_DATA or ../shared/data; synthetic text if absent)")
     p.add_argument("-n", "--n", type=int, default=256, help="number of (q, r, t) triples")
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=13)
+
+
+def _data(root: str | None) -> Path:
+    """The data root, or a path that does not exist (the bench then uses synthetic text)."""
+    from qascore.datasets import DataNotFound, data_root
+
+    try:
+        return data_root(root)
+    except DataNotFound:
+        return Path(root or "/nonexistent")
 
 
 def _triples(data: Path, n: int, seed: int) -> tuple[list[Any], str]:
@@ -53,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
     torch.set_num_threads(args.threads)
     ver = load_verifier(Path(args.model) if args.model else AVA_DIR / "ava.safetensors")
-    recs, source = _triples(Path(args.data), args.n, args.seed)
+    recs, source = _triples(_data(args.data), args.n, args.seed)
     toks = ver.tokens(recs)
     lengths = [len(t[v][0]) for t in toks for v in range(ver.spec.n_views)]
     print(f"device cpu, threads {args.threads}, batch size {args.batch_size}, max_len {ver.spec.max_len}, "

@@ -18,10 +18,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from qascore.datasets import data_root
 from qascore.runtime import defaults
 
 CONFIG_DIR = defaults.RESOURCES / "ava" / "configs"
-DEFAULT_DATA = Path("../shared/data")
 
 
 def load_config(name: str) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", default="",
                    help="config name (see resources/ava/configs) or JSON path; several, comma-separated, "
                         "share one cache of the frozen lower layers")
-    p.add_argument("--data", default=str(DEFAULT_DATA), help="folder holding wikiqa/ and trecqa/")
+    p.add_argument("--data", default=None, help="folder holding wikiqa/ and trecqa/ (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--out", default="runs/ava", help="folder for the delta/JSON model and the report")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     p.add_argument("--seed", type=int, default=None, help="override the config's seed")
@@ -219,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
     from qascore.train.partial import StateCache
 
     if args.evaluate:
-        evaluate_model(Path(args.evaluate), Path(args.data), Path(args.out), threads=args.threads)
+        evaluate_model(Path(args.evaluate), data_root(args.data), Path(args.out), threads=args.threads)
         return 0
 
     if args.table:
@@ -240,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
             cfg["seed"] = args.seed
         cache = caches.setdefault(int(cfg.get("train_layers", 1)),
                                   StateCache(Path(args.cache) if args.cache else None))
-        report = train_config(cfg, Path(args.data), Path(args.out), threads=args.threads,
+        report = train_config(cfg, data_root(args.data), Path(args.out), threads=args.threads,
                               log=lambda s: print(s, flush=True), cache=cache)
         cache.save()
         if args.ship:

@@ -283,7 +283,7 @@ def format_tables(result: dict[str, Any]) -> str:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None,
                    help="AVA model file (default: the shipped `ava` model); .safetensors delta or SVM .json")
-    p.add_argument("--data", default="../shared/data", help="folder holding wikiqa/")
+    p.add_argument("--data", default=None, help="folder holding wikiqa/ (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--out", default="runs/ava", help="folder for the reranker cache and the report")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=1)
@@ -316,7 +316,9 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
-    data, out = Path(args.data), Path(args.out)
+    from qascore.datasets import data_root
+
+    data, out = data_root(args.data), Path(args.out)
     score, name = model_scorer(args.model)
     t0 = time.time()
     result = evaluate(default_systems(data, out, args.seed, args.threads), score, data)
