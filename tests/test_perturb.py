@@ -8,7 +8,7 @@ import pytest
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from qascore.text import perturb
+from qascore.text import perturb, wordnet
 
 VOCAB = Vocab()
 
@@ -49,7 +49,15 @@ Q4 = _doc(["Why", "did", "she", "give", "her", "the", "book", "?"],
 Q5 = _doc(["Why", "did", "n't", "it", "rain", "?"], pos=["ADV", "AUX", "PART", "PRON", "VERB", "PUNCT"],
           deps=["advmod", "aux", "neg", "nsubj", "ROOT", "punct"])
 Q6 = _doc(["Name", "the", "river", "."], tags=["VB", "DT", "NN", "."], pos=["VERB", "DET", "NOUN", "PUNCT"])
-PIPE = FakePipe(Q1, C1, Q2, Q3, Q4, Q5, Q6)
+Q7 = _doc(["Who", "was", "the", "first", "king", "?"], tags=["WP", "VBD", "DT", "JJ", "NN", "."],
+          pos=["PRON", "AUX", "DET", "ADJ", "NOUN", "PUNCT"])
+Q8 = _doc(["Who", "bought", "milk", "?"], tags=["WP", "VBD", "NN", "."], pos=["PRON", "VERB", "NOUN", "PUNCT"],
+          lemmas=["who", "buy", "milk", "?"])
+Q9 = _doc(["Name", "the", "first", "river", "."], tags=["VB", "DT", "JJ", "NN", "."],
+          pos=["VERB", "DET", "ADJ", "NOUN", "PUNCT"])
+PIPE = FakePipe(Q1, C1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9)
+NO_ANTONYMS = lambda word, pos: []  # noqa: E731
+TOY_ANTONYMS = {("first", "ADJ"): ["last"], ("buy", "VERB"): ["sell"], ("bought", "VERB"): ["sold"]}
 
 
 @pytest.mark.parametrize("question,expected", [
@@ -59,8 +67,39 @@ PIPE = FakePipe(Q1, C1, Q2, Q3, Q4, Q5, Q6)
     ("Why didn't it rain?", None),                                        # already negated
     ("Name the river.", None),                                            # imperative: no aux, no finite verb
 ])
-def test_negation(question, expected):
-    assert perturb.negation(question, random.Random(0), PIPE) == expected
+def test_negation_with_not(question, expected):
+    assert perturb.negation(question, random.Random(0), PIPE, NO_ANTONYMS) == expected
+
+
+@pytest.mark.parametrize("question,expected", [
+    # both routes apply: the rng picks "not" or the antonym
+    ("Who was the first king?", {"Who wasn't the first king?", "Who was the last king?"}),
+    ("Where did Jack buy his milk?", {"Where didn't Jack buy his milk?", "Where did Jack sell his milk?"}),
+    # inflected verb (VBD): no antonym swap, do-support only
+    ("Who bought milk?", {"Who didn't buy milk?"}),
+    # imperative: no "not" route, so the antonym is used every time
+    ("Name the first river.", {"Name the last river."}),
+    ("Why didn't it rain?", {None}),
+])
+def test_negation_with_antonyms(question, expected):
+    toy = lambda word, pos: TOY_ANTONYMS.get((word, pos), [])  # noqa: E731
+    assert {perturb.negation(question, random.Random(s), PIPE, toy) for s in range(20)} == expected
+
+
+@pytest.mark.parametrize("word,pos,expected", [
+    ("buy", "VERB", ["sell"]), ("first", "ADJ", ["last"]), ("quickly", "ADV", ["slowly"]),
+    ("increase", "VERB", ["decrease"]), ("old", "ADJ", ["young"]),   # first sense with an antonym
+    ("largest", "ADJ", []), ("milk", "VERB", []), ("first", "NOUN", []),
+])
+def test_wordnet_antonyms(word, pos, expected):
+    if not wordnet.available():
+        pytest.skip("WordNet not installed (apt-get install wordnet-base)")
+    assert wordnet.antonyms(word, pos) == expected
+
+
+def test_wordnet_absent_means_no_antonyms(tmp_path, monkeypatch):
+    monkeypatch.setenv("QASCORE_WORDNET", str(tmp_path))
+    assert not wordnet.available() and wordnet.antonyms("buy", "VERB") == []
 
 
 def test_entity_swap_uses_same_group_from_passage():
@@ -95,7 +134,7 @@ def test_pronoun_swap_respects_her_tag_and_subject_agreement():
 
 
 def test_perturb_dispatch_and_unknown_kind():
-    assert perturb.perturb("Who can sing?", "", "negation", random.Random(0), PIPE) == "Who can't sing?"
+    assert perturb.perturb("Who can sing?", "", "negation", random.Random(0), PIPE) == "Who can't sing?"  # no antonym
     assert perturb.perturb("Who can sing?", "", "pronoun", random.Random(0), PIPE) is None
     with pytest.raises(ValueError):
         perturb.perturb("Who can sing?", "", "paraphrase", random.Random(0), PIPE)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import threading
+from pathlib import Path
 from typing import Any, Callable, Hashable
 
 _CACHE: dict[Hashable, Any] = {}
@@ -21,3 +23,12 @@ def shared(key: Hashable, factory: Callable[[], Any]) -> Any:
 def clear() -> None:
     with _LOCK:
         _CACHE.clear()
+
+
+def cache_root() -> Path:
+    """Where derived files live: $QASCORE_CACHE, else $XDG_CACHE_HOME/qascore, else ~/.cache/qascore."""
+    env = os.environ.get("QASCORE_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "qascore"

@@ -8,11 +8,14 @@ question or None where it does not apply:
 - pronoun swap: a gendered or personal pronoun is replaced by another of the
   same grammatical group (possessive, object, reflexive, subject with the same
   verb agreement), e.g. "his" -> "your";
-- negation: "not" is attached to the first auxiliary or modal verb
-  (contracted where English contracts: did -> didn't, can -> can't), or,
-  with no auxiliary, do-support is added to the main verb ("controls" ->
-  "doesn't control"). The paper's WordNet-antonym route is not implemented
-  (WordNet is not installed on the target machines).
+- negation: as the paper, either "not" or a WordNet antonym. "Not" is
+  attached to the first auxiliary or modal verb (contracted where English
+  contracts: did -> didn't, can -> can't), or, with no auxiliary, do-support
+  is added to the main verb ("controls" -> "doesn't control"). The antonym
+  route swaps an uninflected adjective, adverb or verb for a direct WordNet
+  antonym ("first" -> "last", "buy" -> "sell"); inflected forms are left
+  alone (no inflection generator here). Where both routes apply, the rng
+  picks one with equal odds; without WordNet only "not" is used.
 All choices come from the `random.Random` passed in, so a seed fixes them.
 """
 
@@ -23,6 +26,7 @@ from typing import Any, Callable
 
 from qascore.runtime import defaults
 from qascore.runtime.cache import shared
+from qascore.text import wordnet
 
 KINDS = ("entity", "pronoun", "negation")
 
@@ -48,6 +52,9 @@ CONTRACTIONS = {
     "could": "couldn't", "will": "won't", "would": "wouldn't", "should": "shouldn't", "must": "mustn't",
 }
 DO_SUPPORT = {"VBZ": "doesn't", "VBD": "didn't", "VBP": "don't"}
+# Uninflected forms whose antonym can be dropped in as it is (spaCy fine tags).
+ANTONYM_TAGS = {"JJ": "ADJ", "RB": "ADV", "VB": "VERB", "VBP": "VERB"}
+Antonyms = Callable[[str, str], list]
 
 
 def nlp(spec: str = defaults.SPACY_PIPELINE) -> Any:
@@ -103,24 +110,33 @@ def pronoun_swap(question: str, rng: random.Random, pipeline: Any = None) -> str
     return _replace(doc, tok.idx, tok.idx + len(tok.text), _case_like(new, tok.text))
 
 
-def negation(question: str, rng: random.Random, pipeline: Any = None) -> str | None:
-    doc = (pipeline or nlp())(question)
-    if any(t.dep_ == "neg" for t in doc):
-        return None  # already negated
+def _not(doc: Any) -> str | None:
+    """The question with "not" on its first auxiliary/modal, or with do-support; None if neither exists."""
     aux = [t for t in doc if t.pos_ == "AUX" or t.tag_ == "MD"]
     if aux:
         tok = aux[0]
         low = tok.text.lower()
-        if low in CONTRACTIONS:
-            new = _case_like(CONTRACTIONS[low], tok.text)
-        else:
-            new = f"{tok.text} not"
+        new = _case_like(CONTRACTIONS[low], tok.text) if low in CONTRACTIONS else f"{tok.text} not"
         return _replace(doc, tok.idx, tok.idx + len(tok.text), new)
     verbs = [t for t in doc if t.pos_ == "VERB" and t.tag_ in DO_SUPPORT]
     if verbs:
         tok = verbs[0]
         return _replace(doc, tok.idx, tok.idx + len(tok.text), f"{DO_SUPPORT[tok.tag_]} {tok.lemma_}")
     return None
+
+
+def negation(question: str, rng: random.Random, pipeline: Any = None,
+             antonyms: Antonyms = wordnet.antonyms) -> str | None:
+    doc = (pipeline or nlp())(question)
+    if any(t.dep_ == "neg" for t in doc):
+        return None  # already negated
+    spots = [(t, ants) for t in doc if ANTONYM_TAGS.get(t.tag_) == t.pos_ and t.pos_ != "AUX"
+             for ants in [antonyms(t.text.lower(), t.pos_)] if ants]
+    negated = _not(doc)
+    if spots and (negated is None or rng.random() < 0.5):
+        tok, ants = rng.choice(spots)
+        return _replace(doc, tok.idx, tok.idx + len(tok.text), _case_like(rng.choice(ants), tok.text))
+    return negated
 
 
 PERTURBATIONS: dict[str, Callable[..., str | None]] = {
