@@ -9,7 +9,7 @@ import pytest
 
 from qascore.datasets.as2 import AS2Question, read_answer_phrases, read_wikiqa_tsv
 from qascore.records import Record
-from qascore.train import ava_layouts
+from qascore.runtime import ava_layouts
 from qascore.train.ava_data import build_triples, check_disjoint, stats, to_records
 from qascore.train.svm import features, is_included, sim_text
 

@@ -9,8 +9,9 @@ from qascore.records import InputError, Record
 
 @pytest.fixture(scope="module")
 def toy_model(tmp_path_factory):
-    from qascore.train import ava_layouts
-    from qascore.train.verifier import TrainConfig, VerifierSpec, train
+    from qascore.runtime import ava_layouts
+    from qascore.runtime.verifier import VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
 
     recs, labels = [], []
     for i in range(16):
@@ -31,9 +32,8 @@ def toy_model(tmp_path_factory):
 @pytest.mark.parametrize("how", ["mean", "max"])
 def test_references_scored_separately_then_aggregated(toy_model, how):
     from qascore.metrics.registry import load
-
-    from qascore.train import ava_layouts
-    from qascore.train.verifier import Verifier
+    from qascore.runtime import ava_layouts
+    from qascore.runtime.verifier import Verifier
 
     path, _ = toy_model
     ver = Verifier.load(path, ava_layouts.make_layout("r,q+t"))  # the fp16 delta, as the metric sees it

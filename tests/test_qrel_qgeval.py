@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from qascore.datasets import DataNotFound, qgeval
+from qascore.meta import qgeval_benchmarks
 
 pytestmark = pytest.mark.slow
 
@@ -38,9 +39,9 @@ def test_authors_qrelscore_column_aligned(records, dimension, expected):
 
 
 def test_benchmark_builder(records):
-    bench = qgeval.benchmark(dimension="answerability")
+    bench = qgeval_benchmarks.benchmark(dimension="answerability")
     recs = bench.datasets["squad"]
     assert bench.name == "qgeval" and len(recs) == 1500
     assert all(r.extra["human"] == r.extra["answerability"] for r in recs)
     with pytest.raises(ValueError):
-        qgeval.benchmark(dimension="beauty")
+        qgeval_benchmarks.benchmark(dimension="beauty")

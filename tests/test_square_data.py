@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
 from qascore.datasets.as2 import AS2Question
 from qascore.records import Record
-from qascore.train.square_data import (CONFIGS, BuildStats, RefSpec, build_examples, layout_func,
-                                       sample_targets, square_layout)
+from qascore.runtime.square_layouts import layout_func, square_layout
+from qascore.train.square_data import CONFIGS, BuildStats, RefSpec, build_examples, sample_targets
 
 
 def _q(qid: str, n_pos: int, n_neg: int) -> AS2Question:
@@ -157,7 +156,7 @@ class _WordTokenizer:
 
 @pytest.mark.parametrize("max_len", [30, 40, 60])
 def test_truncation_keeps_question_and_target_and_trims_references_evenly(max_len):
-    from qascore.train.verifier import encode_view
+    from qascore.runtime.verifier import encode_view
 
     q = "q1 q2 q3 q4 q5 q6"
     t = "t1 t2 t3 t4 t5 t6 t7 t8"
@@ -179,7 +178,7 @@ def test_truncation_keeps_question_and_target_and_trims_references_evenly(max_le
 
 
 def test_random_layout_invariant_target_whole():
-    from qascore.train.verifier import encode_view
+    from qascore.runtime.verifier import encode_view
 
     rng = random.Random(0)
     tok = _WordTokenizer()

@@ -51,8 +51,8 @@ def test_square_ranks_the_right_answer_first():
 def test_prompt_through_the_real_tokenizer():
     from qascore.records import Record
     from qascore.runtime.encoder import load_tokenizer
-    from qascore.train.square_data import square_layout
-    from qascore.train.verifier import encode_view
+    from qascore.runtime.square_layouts import square_layout
+    from qascore.runtime.verifier import encode_view
 
     tok = load_tokenizer()
     rec = Record(question="Who wrote Hamlet?", candidate="Shakespeare wrote it.", references=["By Shakespeare."],

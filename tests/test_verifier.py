@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from qascore.records import Record
-from qascore.train.verifier import Part, fit_lengths, view
+from qascore.runtime.verifier import Part, fit_lengths, view
 
 
 @pytest.mark.parametrize("lengths, keep, budget, expected", [
@@ -37,8 +37,8 @@ def test_partial_stack_equals_full_encoder():
     from transformers import AutoModel
 
     from qascore.runtime import defaults
-    from qascore.train.partial import lower_states, pad_states, pad_tokens, run_stack
-    from qascore.train.verifier import Verifier, VerifierSpec
+    from qascore.runtime.partial import lower_states, pad_states, pad_tokens, run_stack
+    from qascore.runtime.verifier import Verifier, VerifierSpec
 
     spec = VerifierSpec(layout="qt", n_views=1, train_layers=2)
     ver = Verifier(spec, lambda r: [view(Part(r.question, keep=True), r.candidate)])
@@ -57,7 +57,8 @@ def test_partial_stack_equals_full_encoder():
 @pytest.mark.slow
 def test_train_save_load_round_trip(tmp_path):
     """A seeded fit learns a trivially separable toy task; the fp16 delta reloads to the same scores."""
-    from qascore.train.verifier import TrainConfig, Verifier, VerifierSpec, train
+    from qascore.runtime.verifier import Verifier, VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
 
     recs, labels = [], []
     for i in range(32):

@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     from qascore.metrics.verifiers import AVA_DIR, load_verifier
-    from qascore.train.partial import pad_tokens
-    from qascore.train.verifier import _load_base
+    from qascore.runtime.partial import pad_tokens
+    from qascore.runtime.verifier import load_base
 
     torch.set_num_threads(args.threads)
     ver = load_verifier(Path(args.model) if args.model else AVA_DIR / "ava.safetensors")
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     ver.predict(recs, batch_size=args.batch_size)
     ours = time.perf_counter() - t0
 
-    base = _load_base(ver.spec).eval()
+    base = load_base(ver.spec).eval()
     flat = [t[v] for t in toks for v in range(ver.spec.n_views)]
     passes = 2 if ver.spec.peer else 1  # peer attention runs the top layers twice; the naive pass once
     t0 = time.perf_counter()

@@ -74,18 +74,3 @@ def load(root: str | os.PathLike[str] | None = None, *, with_metrics: bool = Tru
                           references=[row["reference"]], extra=extra, source=src, line=line,
                           present=frozenset({"id", "candidate", "context", "references"})))
     return out
-
-
-def benchmark(root: str | os.PathLike[str] | None = None, dimension: str = "relevance") -> Any:
-    """The `qgeval` meta benchmark: sample-level correlation with one human dimension (default relevance)."""
-    from qascore.meta.benchmarks import Benchmark
-
-    if dimension not in DIMENSIONS:
-        raise ValueError(f"dimension must be one of {DIMENSIONS}, got '{dimension}'")
-    records = load(root)
-    for rec in records:
-        rec.extra["human"] = rec.extra[dimension]
-    return Benchmark(name="qgeval", title=f"QGEval SQuAD: 1,500 generated questions vs human {dimension}",
-                     kind="correlation", datasets={"squad": records}, labels={"squad": "QGEval-SQuAD"},
-                     methods=("pearson", "spearman", "kendall"),
-                     notes=[f"human = {dimension} (mean of 3 annotators, 1-3); authors' metric scores in extra['qgeval:<metric>']"])

@@ -31,7 +31,7 @@ BENCHMARKS: dict[str, str] = {
     "kpqa-multi": "qascore.meta.kpqa_benchmarks:table6",
     "kpqa-pairs": "qascore.meta.kpqa_benchmarks:table7",
     "kpqa-ablation": "qascore.meta.kpqa_benchmarks:table4",
-    "qgeval": "qascore.datasets.qgeval:benchmark",
+    "qgeval": "qascore.meta.qgeval_benchmarks:benchmark",
 }
 
 Scorer = Callable[[str, Sequence[Record]], Sequence[float]]

@@ -1,7 +1,7 @@
 """SQuArE (Gabburo et al.): P(candidate correct | question, positive and negative references).
 
 One cross-encoder reads "Question: q Target: a Pos_Ref: c+ ... Neg_Ref: c- ..."
-(`train.square_data.square_layout`): `references` are the positive
+(`runtime.square_layouts.square_layout`): `references` are the positive
 references, `negatives` the optional incorrect ones. The default model is
 the delta trained here by `qascore train square` (MiniLM-L6 base, top two
 layers + head) and shipped in resources/square/; see docs/square.md for how
@@ -24,8 +24,8 @@ DEFAULT_MODEL = defaults.RESOURCES / "square" / "square.safetensors"
 
 def load_verifier(path: str | Path) -> Any:
     """The trained verifier at `path`, created once per process."""
-    from qascore.train.square_data import layout_func
-    from qascore.train.verifier import load_shared
+    from qascore.runtime.square_layouts import layout_func
+    from qascore.runtime.verifier import load_shared
 
     if not Path(path).is_file():
         raise FileNotFoundError(f"SQuArE model {path} not found; train one with `qascore train square`")

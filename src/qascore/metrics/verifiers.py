@@ -19,18 +19,8 @@ import numpy as np
 
 from qascore.metrics.base import Metric, aggregate
 from qascore.records import Record
-from qascore.runtime import defaults
+from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
 from qascore.runtime.delta import file_sha256
-
-AVA_DIR = defaults.RESOURCES / "ava"
-
-
-def load_verifier(path: str | Path) -> Any:
-    """The AVA verifier stored at `path`, created once per process."""
-    from qascore.train import ava_layouts
-    from qascore.train.verifier import load_shared
-
-    return load_shared(path, ava_layouts.make_layout)
 
 
 class AVA(Metric):

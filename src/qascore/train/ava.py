@@ -20,8 +20,9 @@ import numpy as np
 
 from qascore.datasets import data_root
 from qascore.runtime import defaults
+from qascore.runtime.ava_layouts import AVA_DIR
 
-CONFIG_DIR = defaults.RESOURCES / "ava" / "configs"
+CONFIG_DIR = AVA_DIR / "configs"
 
 
 def load_config(name: str) -> dict[str, Any]:
@@ -133,8 +134,9 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
     else:
         import torch
 
-        from qascore.train import ava_layouts
-        from qascore.train.verifier import TrainConfig, VerifierSpec, train
+        from qascore.runtime import ava_layouts
+        from qascore.runtime.verifier import VerifierSpec
+        from qascore.train.verifier import TrainConfig, train
 
         torch.set_num_threads(threads)
         layout = ava_layouts.make_layout(cfg["layout"])
@@ -196,7 +198,7 @@ def evaluate_model(path: Path, data: Path, out: Path, *, threads: int = 1) -> di
     import torch
 
     from qascore.meta.classification import tune_threshold
-    from qascore.metrics.verifiers import load_verifier
+    from qascore.runtime.ava_layouts import load_verifier
     from qascore.train.ava_data import stats, to_records
 
     torch.set_num_threads(threads)
@@ -216,7 +218,7 @@ def evaluate_model(path: Path, data: Path, out: Path, *, threads: int = 1) -> di
 
 
 def run(args: argparse.Namespace) -> int:
-    from qascore.train.partial import StateCache
+    from qascore.runtime.partial import StateCache
 
     if args.evaluate:
         evaluate_model(Path(args.evaluate), data_root(args.data), Path(args.out), threads=args.threads)
@@ -244,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
                               log=lambda s: print(s, flush=True), cache=cache)
         cache.save()
         if args.ship:
-            dest = defaults.RESOURCES / "ava"
+            dest = AVA_DIR
             src = Path(report["model_file"])
             shutil.copy(src, dest / f"ava-{cfg['name']}{src.suffix}")
             print(f"shipped {dest / ('ava-' + cfg['name'] + src.suffix)}")

@@ -117,8 +117,9 @@ def cross_encoder_ranker(data: Path, out: Path, *, seed: int, threads: int, neg_
     """A (q, t) cross-encoder trained on WikiQA train pairs with the verifier machinery (cached in `out`)."""
     from qascore.datasets.as2 import read_wikiqa
     from qascore.records import Record
-    from qascore.train import ava_layouts
-    from qascore.train.verifier import TrainConfig, Verifier, VerifierSpec, train
+    from qascore.runtime import ava_layouts
+    from qascore.runtime.verifier import Verifier, VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
 
     layout = ava_layouts.make_layout("q,t")
     path = out / "as2-qt.safetensors"
@@ -299,7 +300,7 @@ def default_systems(data: Path, out: Path, seed: int, threads: int,
 
 def model_scorer(model: str | None) -> tuple[Callable[[list[Any]], np.ndarray], str]:
     """P(correct) for single-reference records from a verifier delta or the SVM JSON."""
-    from qascore.metrics.verifiers import AVA_DIR, load_verifier
+    from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
 
     path = Path(model) if model else AVA_DIR / "ava.safetensors"
     if path.suffix == ".json":

@@ -29,8 +29,16 @@ from qascore.datasets.as2 import AS2Question, read_trecqa, read_wikiqa
 from qascore.meta.classification import auroc, binary_scores, tune_threshold
 from qascore.meta.correlation import pearson
 from qascore.runtime import defaults
-from qascore.train.square_data import (CONFIGS, BuildStats, Config, RefSpec, build_examples, layout_func,
-                                       sample_targets, with_composition)
+from qascore.runtime.square_layouts import layout_func
+from qascore.train.square_data import (
+    CONFIGS,
+    BuildStats,
+    Config,
+    RefSpec,
+    build_examples,
+    sample_targets,
+    with_composition,
+)
 
 RESOURCE_DIR = defaults.RESOURCES / "square"
 DEFAULT_DELTA = RESOURCE_DIR / "square.safetensors"
@@ -240,7 +248,8 @@ def run(args: argparse.Namespace) -> int:
         print(leak_check(args.data_root, args.n_test, args.n_trec))
         return 0
 
-    from qascore.train.verifier import TrainConfig, Verifier, VerifierSpec, train
+    from qascore.runtime.verifier import Verifier, VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
 
     torch.set_num_threads(args.threads)
     cfg = with_composition(CONFIGS[args.config], args.composition)

@@ -16,9 +16,8 @@ always get the same number of positive and negative references.
 `composition="greedy"` (use what exists for each target) is kept for
 measuring that leak; see docs/square.md.
 
-The layouts (SQuArE's prompt string and the AVA baselines) are views for the
-generic cross-encoder in `train.verifier`, whose truncation keeps the question,
-the target and the Pos_Ref/Neg_Ref markers whole and trims references evenly.
+The input layouts (SQuArE's prompt string and the AVA baselines) live in
+`runtime.square_layouts`; a configuration below names one.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from typing import Iterable, Sequence
 
 from qascore.datasets.as2 import AS2Question
 from qascore.records import Record
-from qascore.train.verifier import Layout, Part, View, view
 
 # --------------------------------------------------------------------------
 # Examples built from AS2 questions (qascore.datasets.as2.AS2Question)
@@ -177,55 +175,6 @@ def sample_targets(questions: Sequence[AS2Question], n: int, *, seed: int = 0,
     for qid, i in sorted(picked, key=lambda x: (x[0], x[1])):
         out.setdefault(qid, []).append(i)
     return out
-
-
-# --------------------------------------------------------------------------
-# Layouts: a Record -> verifier views (the AVA helper's generic cross-encoder)
-
-POS_PROMPT, NEG_PROMPT = "Pos_Ref:", "Neg_Ref:"
-LAYOUTS = ("square", "qt", "tr", "tqr")
-
-
-def _refs(rec: Record, marked: bool) -> list[Part]:
-    """References as trimmable parts, each after its kept Pos_Ref/Neg_Ref marker."""
-    out: list[Part] = []
-    for prompt, texts in ((POS_PROMPT, rec.references), (NEG_PROMPT, rec.negatives)):
-        for c in texts:
-            if marked:
-                out.append(Part(prompt, keep=True))
-            out.append(Part(c))
-    return out
-
-
-def square_layout(rec: Record) -> list[View]:
-    """The paper's single input: "Question: q Target: a Pos_Ref: c+ ... Neg_Ref: c- ..."."""
-    head = [Part("Question:", True), Part(rec.question, True), Part("Target:", True), Part(rec.candidate, True)]
-    return [view(head + _refs(rec, marked=True))]
-
-
-def qt_layout(rec: Record) -> list[View]:
-    """AVA-QT: the sentence pair (question, target)."""
-    return [view(Part(rec.question, True), Part(rec.candidate, True))]
-
-
-def tr_layout(rec: Record) -> list[View]:
-    """AVA-TR: the sentence pair (target, reference); B is empty when there is no reference."""
-    return [view(Part(rec.candidate, True), _refs(rec, marked=False))]
-
-
-def tqr_layout(rec: Record) -> list[View]:
-    """AVA-TQR: AVA's A1 pair (t, q o r); the reference keeps its Pos_Ref/Neg_Ref marker so
-    one layout serves AVA-TQR (a positive) and AVA-TQR(-) (a negative)."""
-    return [view(Part(rec.candidate, True), [Part(rec.question, True)] + _refs(rec, marked=True))]
-
-
-LAYOUT_FUNCS: dict[str, Layout] = {"square": square_layout, "qt": qt_layout, "tr": tr_layout, "tqr": tqr_layout}
-
-
-def layout_func(name: str) -> Layout:
-    if name not in LAYOUT_FUNCS:
-        raise ValueError(f"unknown layout {name!r}; choose from {LAYOUTS}")
-    return LAYOUT_FUNCS[name]
 
 
 # --------------------------------------------------------------------------

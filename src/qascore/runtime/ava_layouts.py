@@ -14,10 +14,14 @@ The question is kept whole on truncation; r and t are trimmed evenly.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from qascore.records import Record
-from qascore.train.verifier import Part, View
+from qascore.runtime import defaults
+from qascore.runtime.verifier import Part, Verifier, View, load_shared
+
+AVA_DIR = defaults.RESOURCES / "ava"   # shipped deltas (ava.safetensors = the `ava` metric) and configs/
 
 MEMBERS = {"q": "question", "r": "reference", "t": "target"}
 
@@ -62,3 +66,8 @@ def n_views(layout: str) -> int:
 
 def uses_reference(layout: str) -> bool:
     return any("r" in a + b for a, b in parse(layout))
+
+
+def load_verifier(path: str | Path) -> Verifier:
+    """The AVA verifier stored at `path`, with the layout its metadata names, created once per process."""
+    return load_shared(path, make_layout)

@@ -1,0 +1,333 @@
+"""Generic cross-encoder verifier: the model, its inputs, scoring, save and load, over any input layout.
+
+AVA's A0/A1/A2 models and SQuArE are all "encode some texts with a BERT-style
+encoder, read the [CLS] states, one logit: is the candidate correct?". They
+differ only in which texts go into which input. This module holds everything
+they share; a model family supplies a *layout*.
+
+Interface (for model families building on this)
+------------------------------------------------
+- A **layout** is a function ``Record -> list[View]`` that always returns the
+  same number of views. Each view is one encoder input (one Transformer
+  instance in the papers' terms).
+- A **View** is ``(segment_a, segment_b)``; each segment is a list of
+  :class:`Part`. Parts of one segment are joined (the papers' ``∘``) with
+  a space; segment B may be empty (single-segment input, as in SQuArE's
+  "Question: .. Target: .. Pos_Ref: .. Neg_Ref: .."). Build views with
+  :func:`view`, e.g. ``view([q], [r, t])`` is AVA's ``(q, r∘t)``.
+- A **Part** is a text plus ``keep``: when the input exceeds ``max_len``
+  tokens, kept parts stay whole and the others are trimmed evenly (the longest
+  first). Use ``keep=True`` for labels such as "Question:" and for the texts
+  that must survive (question, target).
+- :class:`VerifierSpec` says how to build the model: encoder spec (default
+  ``runtime.defaults.ENCODER``), ``max_len``, ``train_layers`` (the top layers
+  that are fine-tuned; the rest are frozen and cached by ``runtime.partial``),
+  ``share_top`` (one trained top stack for every view instead of one each)
+  and ``peer`` (AVA's peer attention, two views).
+- ``qascore.train.verifier.train`` fits a model on ``records`` + 0/1
+  ``labels`` (seeded, with early stopping on dev F1) and returns a
+  :class:`Verifier`; this module holds what scoring needs, so metrics load
+  verifiers without the training code.
+- :class:`Verifier`: ``predict(records) -> np.ndarray`` of P(correct);
+  ``save(path)`` writes a small fp16 safetensors delta (top layers + head)
+  with JSON metadata; ``Verifier.load(path, layout)`` rebuilds it on the
+  pinned base encoder. A record's reference for a single-reference layout is
+  ``record.references[0]``; multi-reference aggregation is the metric's job.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from qascore.records import Record
+from qascore.runtime import defaults
+from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
+from qascore.runtime.encoder import load_tokenizer
+from qascore.runtime.partial import LowerStack, StateCache, Tokens, lower_states, pad_states, run_stack
+
+
+@dataclass(frozen=True)
+class Part:
+    """One text of a segment; `keep` protects it from truncation."""
+
+    text: str
+    keep: bool = False
+
+
+View = tuple[list[Part], list[Part]]
+Layout = Callable[[Record], list[View]]
+
+
+def _parts(seg: Sequence[Part | str] | Part | str | None) -> list[Part]:
+    if seg is None:
+        return []
+    if isinstance(seg, (Part, str)):
+        seg = [seg]
+    return [p if isinstance(p, Part) else Part(p) for p in seg]
+
+
+def view(a: Sequence[Part | str] | Part | str, b: Sequence[Part | str] | Part | str | None = None) -> View:
+    """A view from plain strings or Parts: ``view(q, [r, t])`` is (q, r∘t)."""
+    return (_parts(a), _parts(b))
+
+
+# -- tokenisation ------------------------------------------------------------
+
+def fit_lengths(lengths: Sequence[int], keep: Sequence[bool], budget: int) -> list[int]:
+    """New lengths so the total fits `budget`: kept parts whole, others trimmed evenly.
+
+    Even trimming = water-filling: the free parts are cut to a common cap
+    (longest first), so a short part is never cut while a longer one is
+    longer than it. If kept parts alone exceed the budget they are trimmed
+    the same way as a last resort.
+    """
+    lengths = list(lengths)
+    if sum(lengths) <= budget:
+        return lengths
+    fixed = sum(n for n, k in zip(lengths, keep) if k)
+    free = [i for i, k in enumerate(keep) if not k]
+    room = budget - fixed
+    if room < 0 or not free:
+        out = [0 if not k else n for n, k in zip(lengths, keep)]
+        kept = [i for i, k in enumerate(keep) if k]
+        capped = _water_fill([lengths[i] for i in kept], max(budget, 0))
+        for i, n in zip(kept, capped):
+            out[i] = n
+        return out
+    capped = _water_fill([lengths[i] for i in free], room)
+    out = list(lengths)
+    for i, n in zip(free, capped):
+        out[i] = n
+    return out
+
+
+def _water_fill(lengths: Sequence[int], room: int) -> list[int]:
+    """Largest per-part cap c with sum(min(n, c)) <= room; leftover tokens go to the earliest longest parts."""
+    if sum(lengths) <= room:
+        return list(lengths)
+    lo, hi = 0, max(lengths)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sum(min(n, mid) for n in lengths) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    out = [min(n, lo) for n in lengths]
+    spare = room - sum(out)
+    for i, n in enumerate(lengths):
+        if spare <= 0:
+            break
+        if n > lo:
+            out[i] += 1
+            spare -= 1
+    return out
+
+
+def encode_view(tokenizer: Any, v: View, max_len: int) -> Tokens:
+    """[CLS] A-parts [SEP] (B-parts [SEP]) as ids and type ids, truncated to max_len."""
+    seg_a, seg_b = v
+    parts = seg_a + seg_b
+    toks = [tokenizer.encode(p.text, add_special_tokens=False) if p.text else [] for p in parts]
+    budget = max_len - (3 if seg_b else 2)
+    lens = fit_lengths([len(t) for t in toks], [p.keep for p in parts], budget)
+    toks = [t[:n] for t, n in zip(toks, lens)]
+    a = [tok for t in toks[:len(seg_a)] for tok in t]
+    b = [tok for t in toks[len(seg_a):] for tok in t]
+    cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
+    ids = [cls] + a + [sep]
+    types = [0] * len(ids)
+    if seg_b:
+        ids += b + [sep]
+        types += [1] * (len(b) + 1)
+    return tuple(ids), tuple(types)
+
+
+# -- model -------------------------------------------------------------------
+
+@dataclass
+class VerifierSpec:
+    """Everything that defines a verifier model (stored in the delta's metadata)."""
+
+    layout: str                       # layout name, checked when loading
+    n_views: int
+    encoder: str = defaults.ENCODER
+    max_len: int = 128
+    train_layers: int = 2             # top layers fine-tuned; the rest frozen and cached
+    share_top: bool = False           # one top stack for all views (smaller delta)
+    peer: bool = False                # AVA peer attention (A2): a second pass per view
+    pool: str = "cls"                 # "cls" ([CLS] state, as the papers) or "mean" (masked mean of tokens)
+    dropout: float = 0.1
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "VerifierSpec":
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+
+class VerifierModel(nn.Module):
+    """Frozen lower stack + per-view (or shared) trainable top stacks + a linear head.
+
+    With `peer`, each view gets a second top stack (the papers' decoding
+    instance B_x1) whose input is the view's lower states with the other
+    views' first-pass [CLS] vectors appended as extra positions, so a view
+    attends over its peers' representations. The head reads every [CLS].
+    """
+
+    def __init__(self, spec: VerifierSpec, base: nn.Module) -> None:
+        super().__init__()
+        self.spec = spec
+        layers = list(base.encoder.layer)
+        n_low = len(layers) - spec.train_layers
+        if not 0 <= n_low < len(layers):
+            raise ValueError(f"train_layers must be 1..{len(layers)}, got {spec.train_layers}")
+        self.lower = LowerStack(base.embeddings, layers[:n_low])
+        top = layers[n_low:]
+        n_stacks = (1 if spec.share_top else spec.n_views) * (2 if spec.peer else 1)
+        self.top = nn.ModuleList(nn.ModuleList(copy.deepcopy(top)) for _ in range(n_stacks))
+        hidden = base.config.hidden_size
+        n_cls = spec.n_views * (2 if spec.peer else 1)
+        self.drop = nn.Dropout(spec.dropout)
+        self.head = nn.Linear(n_cls * hidden, 1)
+        if spec.peer and spec.n_views < 2:
+            raise ValueError("peer attention needs at least two views")
+        if spec.pool not in ("cls", "mean"):
+            raise ValueError(f"pool must be 'cls' or 'mean', got {spec.pool!r}")
+
+    def _pool(self, h: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+        if self.spec.pool == "cls":
+            return h[:, 0]
+        w = m.to(h.dtype).unsqueeze(-1)
+        return (h * w).sum(1) / w.sum(1).clamp(min=1.0)
+
+    def _stack(self, view: int, second: bool) -> nn.ModuleList:
+        k = 0 if self.spec.share_top else view
+        if self.spec.peer and second:
+            k += 1 if self.spec.share_top else self.spec.n_views
+        return self.top[k]
+
+    def upper(self, states: Sequence[tuple[torch.Tensor, torch.Tensor]]) -> torch.Tensor:
+        """Logits from per-view (padded lower states, mask)."""
+        cls0 = []
+        for v, (h, m) in enumerate(states):
+            cls0.append(self._pool(run_stack(self._stack(v, False), h, m), m))
+        feats = list(cls0)
+        if self.spec.peer:
+            for v, (h, m) in enumerate(states):
+                peers = torch.stack([c for u, c in enumerate(cls0) if u != v], dim=1)
+                h2 = torch.cat([h, peers], dim=1)
+                m2 = torch.cat([m, torch.ones(m.shape[0], peers.shape[1], dtype=m.dtype)], dim=1)
+                feats.append(self._pool(run_stack(self._stack(v, True), h2, m2), m2))
+        return self.head(self.drop(torch.cat(feats, dim=-1))).squeeze(-1)
+
+    def trained_names(self) -> list[str]:
+        """Parameter names a delta must hold: every top stack and the head."""
+        return [n for n in self.state_dict() if n.startswith(("top.", "head."))]
+
+
+def load_base(spec: VerifierSpec) -> nn.Module:
+    """A private (trainable) copy of the base encoder; never the shared inference model."""
+    from transformers import AutoModel
+
+    return AutoModel.from_pretrained(defaults.resolve(spec.encoder), attn_implementation="eager",
+                                     dtype=torch.float32)
+
+
+# -- the trained object -------------------------------------------------------
+
+class Verifier:
+    """A model + tokenizer + layout: P(candidate correct) for records."""
+
+    def __init__(self, spec: VerifierSpec, layout: Layout, model: VerifierModel | None = None,
+                 threshold: float = 0.5, info: dict[str, Any] | None = None, tokenizer: Any = None) -> None:
+        self.spec, self.layout = spec, layout
+        self.tokenizer = tokenizer if tokenizer is not None else load_tokenizer(spec.encoder)
+        self.model = model if model is not None else VerifierModel(spec, load_base(spec))
+        self.model.eval()
+        self.threshold = threshold
+        self.info = dict(info or {})
+
+    def tokens(self, records: Sequence[Record]) -> list[list[Tokens]]:
+        """Per record, one token sequence per view (layout checked for its view count)."""
+        out = []
+        for rec in records:
+            views = self.layout(rec)
+            if len(views) != self.spec.n_views:
+                raise ValueError(f"layout {self.spec.layout} gave {len(views)} views, model expects "
+                                 f"{self.spec.n_views}")
+            out.append([encode_view(self.tokenizer, v, self.spec.max_len) for v in views])
+        return out
+
+    def cache_key(self) -> tuple[str, int]:
+        """What a StateCache of this model's lower stack is valid for."""
+        return (self.spec.encoder, len(self.model.lower.layers))
+
+    @torch.no_grad()
+    def predict(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
+                cache: StateCache | None = None, tick: Callable[[int], None] | None = None) -> np.ndarray:
+        """P(correct) per record. Views are de-duplicated and run longest-first per chunk."""
+        self.model.eval()
+        if cache is not None:
+            cache.bind(self.cache_key())
+        probs = np.zeros(len(records), dtype=np.float64)
+        for start in range(0, len(records), chunk):
+            part = records[start:start + chunk]
+            toks = self.tokens(part)
+            states = [lower_states(self.model.lower, [t[v] for t in toks], self.tokenizer.pad_token_id,
+                                   batch_size=batch_size, store_dtype=torch.float32, cache=cache)
+                      for v in range(self.spec.n_views)]
+            logits = upper_logits(self.model, states, batch_size)
+            probs[start:start + len(part)] = torch.sigmoid(logits).numpy()
+            if tick:
+                tick(len(part))
+        return probs
+
+    def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
+        meta = {"spec": asdict(self.spec), "threshold": self.threshold,
+                "base_hash": base_hash(defaults.resolve(self.spec.encoder)), "info": self.info}
+        meta.update(extra or {})
+        save_delta(self.model, path, self.model.trained_names(), meta)
+
+    @classmethod
+    def load(cls, path: str | Path, layout: Layout, *, layout_name: str | None = None) -> "Verifier":
+        """Rebuild a saved verifier on its pinned base encoder."""
+        meta = read_meta(path)
+        spec = VerifierSpec.from_dict(meta["spec"])
+        if layout_name is not None and layout_name != spec.layout:
+            raise ValueError(f"{path} holds layout '{spec.layout}', not '{layout_name}'")
+        model = VerifierModel(spec, load_base(spec))
+        apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
+        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}))
+
+
+def load_shared(path: str | Path, make_layout: Callable[[str], Layout]) -> Verifier:
+    """The verifier saved at `path` with the layout its metadata names, created once per process."""
+    from qascore.runtime.cache import shared
+
+    key = str(Path(path).resolve())
+    layout = read_meta(key)["spec"]["layout"]
+    return shared(("verifier", key), lambda: Verifier.load(key, make_layout(layout), layout_name=layout))
+
+
+def upper_logits(model: VerifierModel, states: list[list[torch.Tensor]], batch_size: int) -> torch.Tensor:
+    """Run the top stacks + head over cached lower states, in length-sorted batches."""
+    n = len(states[0])
+    order = sorted(range(n), key=lambda i: -sum(s[i].shape[0] for s in states))
+    out = torch.zeros(n)
+    dtype = next(model.head.parameters()).dtype
+    for start in range(0, n, batch_size):
+        idx = order[start:start + batch_size]
+        batch = [pad_states([s[i] for i in idx], dtype) for s in states]
+        out[idx] = model.upper(batch).float()
+    return out
+
+
+def describe(path: str | Path) -> str:
+    """Human-readable metadata of a saved verifier delta."""
+    return json.dumps(read_meta(path), indent=2, sort_keys=True)
