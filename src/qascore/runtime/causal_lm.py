@@ -100,16 +100,25 @@ class CausalLM:
 
     @torch.inference_mode()
     def token_logprobs(self, sequences: Sequence[Sequence[int]], *, max_tokens: int = 8192,
-                       progress_desc: str = "") -> list[np.ndarray]:
-        """log p(s_t | s_<t) for t >= 1 of every id sequence (length len-1 each).
+                       progress_desc: str = "", last: Sequence[int] | None = None,
+                       dtype: str | torch.dtype | None = None) -> list[np.ndarray]:
+        """log p(s_t | s_<t) of the last `last[i]` tokens of every id sequence (default: every t >= 1).
 
         Sequences are sorted by length and packed into right-padded batches of
         at most `max_tokens` padded tokens; the attention mask hides padding
         and, with right padding, positions are those of an unpadded run, so
-        a batched result equals the one-by-one result (tested).
+        a batched result equals the one-by-one result (tested). The LM head
+        (hidden x vocabulary, ~15 % of SmolLM2's compute) runs only at the
+        positions that predict a scored token (`logits_to_keep`). `dtype`
+        bf16/fp16 runs the forward under autocast (weights stay fp32; the
+        log-softmax is taken in fp32); None/fp32 is plain fp32.
         """
         from qascore.progress import progress
 
+        want = [len(s) - 1 for s in sequences] if last is None else [int(n) for n in last]
+        for seq, n in zip(sequences, want):
+            if not 0 <= n <= len(seq) - 1:
+                raise ValueError(f"cannot score the last {n} tokens of a {len(seq)}-token sequence")
         out: list[np.ndarray | None] = [None] * len(sequences)
         order = sorted(range(len(sequences)), key=lambda i: -len(sequences[i]))
         batches: list[list[int]] = []
@@ -123,23 +132,46 @@ class CausalLM:
         if cur:
             batches.append(cur)
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        for batch in progress(batches, desc=progress_desc or "causal LM", min_total=8):
-            width = max(len(sequences[i]) for i in batch)
-            ids = torch.full((len(batch), width), pad, dtype=torch.long)
-            mask = torch.zeros((len(batch), width), dtype=torch.long)
-            for r, i in enumerate(batch):
-                seq = sequences[i]
-                ids[r, :len(seq)] = torch.tensor(list(seq), dtype=torch.long)
-                mask[r, :len(seq)] = 1
-            ids, mask = ids.to(self.device), mask.to(self.device)
-            logits = self.model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
-            # gather - logsumexp: one pass over the (batch x width x vocab) logits, no second copy
-            target = logits.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
-            picked = (target - torch.logsumexp(logits, dim=-1)).cpu().numpy()
-            del logits
-            for r, i in enumerate(batch):
-                out[i] = picked[r, :len(sequences[i]) - 1].astype(np.float64)
+        with autocast(self.device, dtype):  # one context: fp32 weights are cast to bf16 once per call, not per pass
+            for batch in progress(batches, desc=progress_desc or "causal LM", min_total=8):
+                live = [i for i in batch if want[i] > 0]
+                for i in batch:
+                    if want[i] == 0:
+                        out[i] = np.zeros(0)
+                if not live:
+                    continue
+                width = max(len(sequences[i]) for i in live)
+                ids = torch.full((len(live), width), pad, dtype=torch.long)
+                mask = torch.zeros((len(live), width), dtype=torch.long)
+                for r, i in enumerate(live):
+                    seq = sequences[i]
+                    ids[r, :len(seq)] = torch.tensor(list(seq), dtype=torch.long)
+                    mask[r, :len(seq)] = 1
+                # hidden position t predicts token t+1; keep the span every row of the batch needs
+                lo = min(len(sequences[i]) - 1 - want[i] for i in live)
+                hi = max(len(sequences[i]) - 1 for i in live)  # exclusive
+                ids, mask = ids.to(self.device), mask.to(self.device)
+                logits = self.model(input_ids=ids, attention_mask=mask, use_cache=False,
+                                    logits_to_keep=torch.arange(lo, hi, device=self.device)).logits
+                logits = logits.float()
+                # gather - logsumexp: one pass over the (batch x kept positions x vocab) logits
+                target = logits.gather(-1, ids[:, lo + 1:hi + 1].unsqueeze(-1)).squeeze(-1)
+                picked = (target - torch.logsumexp(logits, dim=-1)).cpu().numpy()
+                del logits
+                for r, i in enumerate(live):
+                    end = len(sequences[i]) - 1 - lo
+                    out[i] = picked[r, end - want[i]:end].astype(np.float64)
         return [o if o is not None else np.zeros(0) for o in out]
+
+
+def autocast(device: str, dtype: str | torch.dtype | None) -> Any:
+    """Mixed precision for a forward pass: a no-op for None/fp32, else torch.autocast (weights stay fp32)."""
+    import contextlib
+
+    dt = pick_dtype(dtype, device)
+    if dt == torch.float32:
+        return contextlib.nullcontext()
+    return torch.autocast(device_type=torch.device(device).type, dtype=dt)
 
 
 def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,

@@ -56,8 +56,14 @@ def load_tokenizer(spec: str = defaults.ENCODER) -> Any:
 
 
 def load_encoder(spec: str = defaults.ENCODER, *, device: str | None = None,
-                 dtype: str | torch.dtype | None = None, model_class: Any = None) -> Any:
-    """The shared inference model for `spec` (one per spec/device/dtype/class per process)."""
+                 dtype: str | torch.dtype | None = None, model_class: Any = None,
+                 attn_implementation: str = "eager") -> Any:
+    """The shared inference model for `spec` (one per spec/device/dtype/class/attention per process).
+
+    Eager attention by default, so attention maps can be asked for; another
+    registered implementation (e.g. "sdpa", or a metric's own) gives a
+    separate shared instance.
+    """
     from transformers import AutoModel
 
     cls = model_class or AutoModel
@@ -66,10 +72,11 @@ def load_encoder(spec: str = defaults.ENCODER, *, device: str | None = None,
     dt = pick_dtype(dtype, dev)
 
     def make() -> Any:
-        model = cls.from_pretrained(path, attn_implementation="eager", dtype=dt)
+        model = cls.from_pretrained(path, attn_implementation=attn_implementation, dtype=dt)
         return model.to(dev).eval()
 
-    return shared(("encoder", path, dev, str(dt), cls.__name__), make)
+    key = ("encoder", path, dev, str(dt), cls.__name__)
+    return shared(key if attn_implementation == "eager" else (*key, attn_implementation), make)
 
 
 def model_id(spec: str = defaults.ENCODER) -> str:

@@ -57,8 +57,11 @@ class Engine:
     grg_max_length: int | None = None
     dedupe: bool = True
     max_batch: int = 64
-    max_cells: int = 1 << 20
-    lm_max_tokens: int = 2048
+    max_cells: int | None = None  # attention cells per LRM batch; None: 1<<18 on CPU (cache-sized), 1<<22 on GPU
+    lm_max_tokens: int | None = None  # padded tokens per LM batch; None: 1 (one sequence) on CPU, 2048 on GPU
+    dtype: str | None = None        # None/fp32 (default, exact); bf16: both models under autocast
+    lrm_attention: str = "rows"     # rows: sdpa + question-row attention maps; full: eager, every map (reference)
+    lm_full_logits: bool = False    # True: logits at every position, as the authors' scorer (reference)
     stats: dict[str, int] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- LRM
@@ -73,10 +76,10 @@ class Engine:
                       variants: Sequence[tuple[str, str]] | None = None,
                       layers: str | Sequence[int] | None = None) -> np.ndarray:
         """Eq. 4 per example, layer and (agg, weighting) variant, averaged over chunks: (N, layers, variants)."""
-        from qascore.runtime.encoder import load_encoder, load_tokenizer
+        from qascore.runtime.encoder import load_tokenizer
 
         tok = load_tokenizer(self.encoder)
-        model = load_encoder(self.encoder, device=self.device)
+        model = lrm_mod.load_lrm_encoder(self.encoder, device=self.device, attention=self.lrm_attention)
         chosen = lrm_mod.select_layers(self.layers if layers is None else layers, int(model.config.num_hidden_layers))
         limit = self.lrm_limit(tok, model)
         special = lrm_mod.n_special(tok)
@@ -100,7 +103,8 @@ class Engine:
         self.stats.update(lrm_inputs=len(pairs), lrm_chunks=sum(len(s) for s in per_example))
         dev = next(model.parameters()).device
         raw = lrm_mod.score_pairs(model, tok, pairs, chosen, variants or [(self.agg, self.weighting)],
-                                  max_cells=self.max_cells, max_batch=self.max_batch, device=str(dev))
+                                  max_cells=self.max_cells, max_batch=self.max_batch, device=str(dev),
+                                  dtype=self.dtype)
         return np.stack([raw[s].mean(axis=0) for s in per_example]) if per_example else raw
 
     def lrm_raw(self, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
@@ -142,7 +146,15 @@ class Engine:
                 items.append((b, pr, len(ch)))
             plan.append(items)
         self.stats.update(grg_sequences=len(seqs), grg_tokens=sum(map(len, seqs)))
-        logps = lm.token_logprobs(seqs, max_tokens=self.lm_max_tokens, progress_desc="QRel GRG")
+        # only the context tokens are scored: the LM head runs at those positions alone
+        last = [0] * len(seqs)
+        for items in plan:
+            for b, pr, n in items:
+                last[b], last[pr] = n, n
+        # CPU: one sequence per pass; padded batches ran 1.2-1.4x slower per token here (masked attention, big logits)
+        budget = self.lm_max_tokens or (1 if str(lm.device).startswith("cpu") else 2048)
+        logps = lm.token_logprobs(seqs, max_tokens=budget, progress_desc="QRel GRG",
+                                  last=None if self.lm_full_logits else last, dtype=self.dtype)
         return [[(grg_mod.context_confidence(logps[b], n), grg_mod.context_confidence(logps[pr], n))
                  for b, pr, n in items] for items in plan]
 

@@ -12,6 +12,7 @@ separate from running the model so it can be tested on hand-made inputs.
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -82,8 +83,10 @@ def layer_precision(hidden: torch.Tensor, attn: torch.Tensor, mask_q: torch.Tens
                     agg: str = "max", weighting: str = "attention") -> torch.Tensor:
     """Eq. 4 for one layer of a batch: (B,) precision of question tokens against context tokens.
 
-    hidden: (B, T, D) the layer's output states; attn: (B, H, T, T) its attention
-    probabilities; mask_q / mask_c: (B, T) booleans marking question and context
+    hidden: (B, T, D) the layer's output states; attn: (B, H, R, T) its attention
+    probabilities from the first R positions (R = T: the full maps; R < T: only
+    the rows of the question tokens, which must all lie in the first R
+    positions); mask_q / mask_c: (B, T) booleans marking question and context
     tokens. weighting 'attention' = a_mn * cos (the paper's eq. 4), 'argmax' =
     cos of the context token the question token attends to most (the authors'
     released code), 'none' = cos alone.
@@ -92,8 +95,12 @@ def layer_precision(hidden: torch.Tensor, attn: torch.Tensor, mask_q: torch.Tens
         raise ValueError(f"agg must be one of {AGGS}, got '{agg}'")
     if weighting not in WEIGHTINGS:
         raise ValueError(f"weighting must be one of {WEIGHTINGS}, got '{weighting}'")
+    rows = attn.shape[-2]
+    if bool(mask_q[:, rows:].any()):
+        raise ValueError(f"question tokens beyond the {rows} attention rows given")
+    mask_q = mask_q[:, :rows]
     h = torch.nn.functional.normalize(hidden.float(), dim=-1)
-    cos = h @ h.transpose(1, 2)  # (B, T, T)
+    cos = h[:, :rows] @ h.transpose(1, 2)  # (B, R, T)
     a = attn.float().max(dim=1).values  # max over heads
     pair = mask_q.unsqueeze(-1) & mask_c.unsqueeze(-2)
     if weighting == "argmax":
@@ -190,18 +197,101 @@ def n_special(tokenizer: Any) -> int:
     return pair_layout(tokenizer).n_special
 
 
+# ---------------------------------------------------------------------------
+# Attention maps of the question rows only
+# ---------------------------------------------------------------------------
+# Eq. 4 reads the attention FROM question tokens only, and the question sits at
+# the front of the input. Asking transformers for attentions forces the eager
+# kernel and materialises every (T x T) map of every layer; instead the encoder
+# runs with PyTorch's fused attention (sdpa) and this hook recomputes
+# softmax(q k^T / sqrt(d) + mask) for the first R rows, in fp32, into a
+# per-call sink. Same maths as eager attention; differences are float rounding.
+
+ROWS_ATTENTION = "qrel_rows"
+_SINK: contextvars.ContextVar[tuple[int, list[torch.Tensor]] | None] = contextvars.ContextVar("qrel_sink", default=None)
+
+
+def _rows_attention(module: Any, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                    attention_mask: torch.Tensor | None, scaling: float | None = None, dropout: float = 0.0,
+                    **kwargs: Any) -> tuple[torch.Tensor, None]:
+    from transformers.integrations.sdpa_attention import sdpa_attention_forward
+
+    out, _ = sdpa_attention_forward(module, query, key, value, attention_mask, scaling=scaling,
+                                    dropout=dropout, **kwargs)
+    sink = _SINK.get()
+    if sink is not None:
+        rows, store = sink
+        scale = scaling if scaling is not None else query.size(-1) ** -0.5
+        with torch.autocast(device_type=query.device.type, enabled=False):  # maps in fp32 under any dtype
+            w = torch.matmul(query[:, :, :rows].float(), key.float().transpose(2, 3)) * scale
+            if attention_mask is not None:
+                m = attention_mask if attention_mask.shape[-2] == 1 else attention_mask[..., :rows, :]
+                w = w + m.float()
+            store.append(torch.softmax(w, dim=-1))
+    return out, None
+
+
+def _register() -> None:
+    from transformers import AttentionInterface
+    from transformers.masking_utils import AttentionMaskInterface, eager_mask
+
+    AttentionInterface.register(ROWS_ATTENTION, _rows_attention)
+    AttentionMaskInterface.register(ROWS_ATTENTION, eager_mask)  # additive float masks, as eager gets
+
+
+def load_lrm_encoder(spec: str, *, device: str | None = None, attention: str = "rows") -> Any:
+    """The encoder LRM runs: 'rows' (sdpa + question-row maps) when the model supports it, else 'full' (eager)."""
+    from qascore.runtime.cache import shared
+    from qascore.runtime.encoder import load_encoder, load_tokenizer
+
+    if attention not in ("rows", "full"):
+        raise ValueError(f"lrm attention must be 'rows' or 'full', got '{attention}'")
+    if attention == "full":
+        return load_encoder(spec, device=device)
+    _register()
+    model = load_encoder(spec, device=device, attn_implementation=ROWS_ATTENTION)
+    if shared(("qrel_rows_ok", id(model)), lambda: _rows_supported(model, load_tokenizer(spec))):
+        return model
+    return load_encoder(spec, device=device)  # a model whose attention bypasses the interface
+
+
+@torch.inference_mode()
+def _rows_supported(model: Any, tokenizer: Any) -> bool:
+    """One tiny probe: does every attention layer report its rows through the hook?"""
+    ids = tokenizer("apple", "river", return_tensors="pt")
+    store: list[torch.Tensor] = []
+    token = _SINK.set((2, store))
+    try:
+        dev = next(model.parameters()).device
+        model(**{k: v.to(dev) for k, v in ids.items()})
+    finally:
+        _SINK.reset(token)
+    return len(store) == int(model.config.num_hidden_layers)
+
+
+def uses_rows(model: Any) -> bool:
+    return getattr(model.config, "_attn_implementation", "eager") == ROWS_ATTENTION
+
+
 @torch.inference_mode()
 def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Sequence[int],
-                variants: Sequence[tuple[str, str]], *, max_cells: int = 1 << 20, max_batch: int = 64,
-                device: str = "cpu", desc: str = "QRel LRM") -> np.ndarray:
+                variants: Sequence[tuple[str, str]], *, max_cells: int | None = None, max_batch: int = 64,
+                device: str = "cpu", desc: str = "QRel LRM", dtype: str | torch.dtype | None = None) -> np.ndarray:
     """Eq. 4 per pair, per layer in `layers`, per (agg, weighting) variant: (pairs, layers, variants).
 
     One forward pass serves every layer and variant. Batches hold at most
-    `max_batch` inputs and `max_cells` = batch x width^2 attention cells
-    (attention maps dominate memory).
+    `max_batch` inputs and `max_cells` = batch x width^2 attention cells.
+    On a CPU the default budget (1<<18, e.g. one 500-token input or eight of
+    180) keeps a batch's attention scores inside the cache: measured with
+    MiniLM at one thread, four 450-token inputs per batch cost 1.4x as much
+    per input as one at a time with eager attention. `dtype` bf16/fp16 runs
+    the encoder under autocast; the matching itself stays fp32.
     """
     from qascore.progress import progress
+    from qascore.runtime.causal_lm import autocast
 
+    if max_cells is None:
+        max_cells = 1 << 18 if torch.device(device).type == "cpu" else 1 << 22
     layout = pair_layout(tokenizer)
     built = [build_input(layout, pr.q, pr.c) for pr in pairs]
     order = sorted(range(len(pairs)), key=lambda i: -len(built[i][0]))
@@ -217,28 +307,49 @@ def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Seque
         batches.append(cur)
     out = np.zeros((len(pairs), len(layers), len(variants)))
     pad = tokenizer.pad_token_id or 0
-    for batch in progress(batches, desc=desc, min_total=8):
-        width = max(len(built[i][0]) for i in batch)
-        ids = torch.full((len(batch), width), pad, dtype=torch.long)
-        types = torch.zeros_like(ids)
-        att = torch.zeros_like(ids)
-        mq = torch.zeros((len(batch), width), dtype=torch.bool)
-        mc = torch.zeros_like(mq)
-        for r, i in enumerate(batch):
-            b_ids, b_types, b_q, b_c = built[i]
-            n = len(b_ids)
-            ids[r, :n] = torch.tensor(b_ids)
-            types[r, :n] = torch.tensor(b_types)
-            att[r, :n] = 1
-            mq[r, :n] = torch.tensor(b_q)
-            mc[r, :n] = torch.tensor(b_c)
-        kw = {"input_ids": ids.to(device), "attention_mask": att.to(device)}
-        if getattr(model.config, "type_vocab_size", 1) > 1:
-            kw["token_type_ids"] = types.to(device)
-        res = model(**kw, output_hidden_states=True, output_attentions=True)
-        mq_d, mc_d = mq.to(device), mc.to(device)
-        for j, l in enumerate(layers):
-            for v, (agg, weighting) in enumerate(variants):
-                out[batch, j, v] = layer_precision(res.hidden_states[l + 1], res.attentions[l], mq_d, mc_d,
-                                                   agg=agg, weighting=weighting).cpu().numpy()
+    rows_mode = uses_rows(model)
+    with autocast(device, dtype):  # one context for the call: fp32 weights are cast once, not per batch
+        for batch in progress(batches, desc=desc, min_total=8):
+            res, maps, mq, mc = _forward(model, layout, built, pairs, batch, pad, device, rows_mode)
+            with torch.autocast(device_type=torch.device(device).type, enabled=False):  # matching in fp32
+                for j, l in enumerate(layers):
+                    for v, (agg, weighting) in enumerate(variants):
+                        out[batch, j, v] = layer_precision(res.hidden_states[l + 1], maps[l], mq, mc,
+                                                           agg=agg, weighting=weighting).cpu().numpy()
     return out
+
+
+def _forward(model: Any, layout: Layout, built: list[tuple[list[int], list[int], list[bool], list[bool]]],
+             pairs: Sequence[Pair], batch: list[int], pad: int, device: str,
+             rows_mode: bool) -> tuple[Any, list[torch.Tensor], torch.Tensor, torch.Tensor]:
+    """One padded batch through the encoder: outputs, per-layer attention maps, question and context masks."""
+    width = max(len(built[i][0]) for i in batch)
+    ids = torch.full((len(batch), width), pad, dtype=torch.long)
+    types = torch.zeros_like(ids)
+    att = torch.zeros_like(ids)
+    mq = torch.zeros((len(batch), width), dtype=torch.bool)
+    mc = torch.zeros_like(mq)
+    for r, i in enumerate(batch):
+        b_ids, b_types, b_q, b_c = built[i]
+        n = len(b_ids)
+        ids[r, :n] = torch.tensor(b_ids)
+        types[r, :n] = torch.tensor(b_types)
+        att[r, :n] = 1
+        mq[r, :n] = torch.tensor(b_q)
+        mc[r, :n] = torch.tensor(b_c)
+    kw = {"input_ids": ids.to(device), "attention_mask": att.to(device)}
+    if getattr(model.config, "type_vocab_size", 1) > 1:
+        kw["token_type_ids"] = types.to(device)
+    if not rows_mode:
+        res = model(**kw, output_hidden_states=True, output_attentions=True)
+        return res, list(res.attentions), mq.to(device), mc.to(device)
+    rows = len(layout.prefix) + max(len(pairs[i].q) for i in batch)
+    maps: list[torch.Tensor] = []
+    token = _SINK.set((rows, maps))
+    try:
+        res = model(**kw, output_hidden_states=True)
+    finally:
+        _SINK.reset(token)
+    if len(maps) != int(model.config.num_hidden_layers):
+        raise RuntimeError(f"attention hook saw {len(maps)} layers, expected {model.config.num_hidden_layers}")
+    return res, maps, mq.to(device), mc.to(device)

@@ -46,7 +46,8 @@ class _QRel(Metric):
             "device": None,
             "lrm_max_length": None,        # default: the encoder's limit (512)
             "grg_max_length": None,        # default: the LM's limit
-            "batch_tokens": 2048,          # LM batch size in padded tokens (logits are tokens x 49k floats)
+            "batch_tokens": None,          # LM batch size in padded tokens; None: one sequence at a time on CPU, 2048 on GPU
+            "dtype": None,                 # None/fp32 (exact); bf16: both models under autocast (faster on CPUs with bf16 units)
         }
 
     def __init__(self, **options: Any) -> None:
@@ -55,7 +56,8 @@ class _QRel(Metric):
         self.engine = Engine(encoder=o["encoder"], lm=o["lm"], layers=o["layers"], agg=o["agg"],
                              weighting=o["weighting"], p=float(o["p"]), gain=o["gain"], device=o["device"],
                              lrm_max_length=o["lrm_max_length"], grg_max_length=o["grg_max_length"],
-                             lm_max_tokens=int(o["batch_tokens"]))
+                             lm_max_tokens=None if o["batch_tokens"] is None else int(o["batch_tokens"]),
+                             dtype=o["dtype"])
         self._b: dict[str, float | None] = {}
 
     # -- baselines ---------------------------------------------------------
