@@ -249,7 +249,10 @@ def load_lrm_encoder(spec: str, *, device: str | None = None, attention: str = "
     if attention == "full":
         return load_encoder(spec, device=device)
     _register()
-    model = load_encoder(spec, device=device, attn_implementation=ROWS_ATTENTION)
+    try:
+        model = load_encoder(spec, device=device, attn_implementation=ROWS_ATTENTION)
+    except (ValueError, NotImplementedError):  # a model class without pluggable attention
+        return load_encoder(spec, device=device)
     if shared(("qrel_rows_ok", id(model)), lambda: _rows_supported(model, load_tokenizer(spec))):
         return model
     return load_encoder(spec, device=device)  # a model whose attention bypasses the interface
