@@ -5,7 +5,10 @@ encoder layers stay frozen, so their output is computed once (no grad) and
 cached; only the top `--train-layers` layers and the FC/tanh/softmax head are
 trained, for a few epochs over the cache, with length-bucketed batches. The
 delta holds exactly those trained tensors (fp16). The epoch with the lowest dev
-loss is kept (paper, appendix C: "the minimum evaluation loss").
+loss is kept (paper, appendix C: "the minimum evaluation loss"), the loss over
+the dev examples of the sources themselves: the derived yes/no examples
+(`train/polar.py`) are near-perfect from the first epoch, so in the pooled loss
+they would only blur the choice. The card records the figures of every epoch.
 
 Seeded: the head's initialisation, dropout and batch order follow --seed; the
 train/dev split follows --split-seed (fixed, so dev figures of different seeds
@@ -43,6 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--lr", type=float, default=2e-4, help="lr of the trained layers; the head gets 10x (default 2e-4)")
     p.add_argument("--max-len", type=int, default=128, help="WordPieces per [CLS] q [SEP] a [SEP] input")
+    p.add_argument("--polar-share", type=float, default=kpqa_data.POLAR_SHARE,
+                   help="share of derived yes/no examples in the data (default 0 = none; the recipe tried: 0.12; train/polar.py)")
     p.add_argument("--limit", type=int, default=0, help="use only the first N examples (smoke tests)")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/ and wikiqa/ (default ../shared/data)")
@@ -72,7 +77,7 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
 
     base = defaults.resolve(args.encoder)
     tok = AutoTokenizer.from_pretrained(base)
-    examples = kpqa_data.load_examples(args.data_root)
+    examples = kpqa_data.load_examples(args.data_root, polar_share=_polar_share(args))
     if args.limit:
         examples = examples[:args.limit]
     train_ex, dev_ex = kpqa_data.split(examples, args.dev_percent, args.split_seed)
@@ -103,7 +108,8 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / max(1, total // 10)) * max(0.0, (total - s) / total))
     rng = random.Random(args.seed)
-    best: dict[str, Any] = {"loss": float("inf")}
+    best: dict[str, Any] = {}
+    best_key = float("inf")
     history = []
     for epoch in range(1, args.epochs + 1):
         model.train()
@@ -120,17 +126,26 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
             losses.append(float(loss.detach()))
         dev = evaluate(model, dev_h, dev_enc, n_frozen)
         dev["epoch"], dev["train_loss"] = epoch, float(np.mean(losses))
+        dev["subsets"] = subsets(model, dev_h, dev_enc, n_frozen)
         history.append(dev)
         print(f"epoch {epoch}: train loss {dev['train_loss']:.4f} dev loss {dev['loss']:.4f} "
               f"dev token F1 {dev['f1']:.4f} (P {dev['precision']:.4f} R {dev['recall']:.4f}) "
               f"{time.time() - t0:.0f}s", file=sys.stderr, flush=True)
-        if dev["loss"] < best["loss"]:
-            best = dict(dev)
+        key = selection_loss(dev)
+        if key < best_key:
+            best, best_key = dict(dev), key
             best_state = {n: p.detach().clone() for n, p in model.named_parameters() if n in names}
-            # written at every improvement, so a run stopped early still leaves its best delta
-            card = _save(model, names, best_state, args, command, n_frozen, use_q, base, t0, t_cache,
-                         examples, train_ex, dev_ex, train_enc, dev_enc, best, history)
+        # written at every epoch (the best delta so far, every epoch's figures), so a run
+        # stopped early still leaves its best delta and a card that tells all
+        card = _save(model, names, best_state, args, command, n_frozen, use_q, base, t0, t_cache,
+                     examples, train_ex, dev_ex, train_enc, dev_enc, best, history)
     return card
+
+
+def selection_loss(dev: dict[str, Any]) -> float:
+    """The dev loss an epoch is chosen by: over the source examples (non-polar) when there are polar ones."""
+    sub = dev.get("subsets", {})
+    return float(sub["non_polar"]["loss"] if "non_polar" in sub and "polar" in sub else dev["loss"])
 
 
 def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.Tensor], args: argparse.Namespace,
@@ -153,6 +168,8 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
         "dev_percent": args.dev_percent, "epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr,
         "threads": args.threads, "command": command,
     }
+    if _polar_share(args) > 0:   # absent otherwise: a run without them writes the same delta as before they existed
+        meta.update(polar_share=_polar_share(args), selected_by="dev loss of the non-polar examples")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     save_delta(model, out, names, meta)
@@ -172,6 +189,10 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
             if n in live:
                 p.copy_(live[n])
     return card
+
+
+def _polar_share(args: argparse.Namespace) -> float:
+    return getattr(args, "polar_share", kpqa_data.POLAR_SHARE)
 
 
 def _count(ex: Sequence[kpqa_data.Example]) -> dict[str, int]:
@@ -217,6 +238,17 @@ def _upper(model: KeyphraseTagger, hidden: Sequence[torch.Tensor], rows: Sequenc
     mask = pad([[1] * len(r.input_ids) for r in rows], 0)
     labels = pad([r.labels for r in rows], IGNORE)
     return model.upper(h, mask, n_frozen), labels
+
+
+def subsets(model: KeyphraseTagger, hidden: Sequence[torch.Tensor], enc: Sequence[kpqa_data.Encoded],
+            n_frozen: int) -> dict[str, dict[str, float]]:
+    """Dev figures of the derived yes/no examples and of the others, apart."""
+    out = {}
+    for name, keep in (("polar", True), ("non_polar", False)):
+        idx = [i for i, e in enumerate(enc) if e.extra.get("source", "").endswith("-polar") == keep]
+        if idx:
+            out[name] = evaluate(model, [hidden[i] for i in idx], [enc[i] for i in idx], n_frozen)
+    return out
 
 
 @torch.no_grad()
