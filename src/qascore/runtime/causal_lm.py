@@ -18,18 +18,9 @@ import numpy as np
 import torch
 
 from qascore.runtime import defaults
-from qascore.runtime.cache import shared
+from qascore.runtime.cache import cache_root, shared
 from qascore.runtime.delta import base_hash, file_sha256
 from qascore.runtime.encoder import pick_device, pick_dtype
-
-
-def cache_root() -> Path:
-    """Where dequantised copies live: $QASCORE_CACHE, else $XDG_CACHE_HOME/qascore, else ~/.cache/qascore."""
-    env = os.environ.get("QASCORE_CACHE")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "qascore"
 
 
 def _gguf_local_copy(gguf_path: Path) -> Path:

@@ -93,6 +93,11 @@ class _QRel(Metric):
             out[f"{part}_model"] = model
             b = self.baseline(part)
             out[f"b_{part}"] = "none" if b is None else f"{b:.4f}"
+        from qascore.runtime.encoder import pick_dtype
+
+        out["dtype"] = str(pick_dtype(self.options["dtype"], "cpu")).removeprefix("torch.")
+        if self.options["batch_tokens"] is None:
+            out["batch_tokens"] = "auto"
         return out
 
     # -- validation --------------------------------------------------------
