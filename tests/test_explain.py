@@ -79,7 +79,8 @@ def test_command_end_to_end(tmp_path, capsys):
         pytest.skip(str(err))
     out = tmp_path / "x.html"
     rc = main(["explain", "-q", "How long do i need to walk in order to loose a pound ?",
-               "-c", "You need to walk for 5 to 20 hours in order to loose a pound .",
+               # "reheating" is several WordPieces: its IDF is their mean
+               "-c", "You need to walk for 5 to 20 hours reheating in order to loose a pound .",
                "-r", "Walk for 5 to 20 hours to lose 1 pound .", "--html", str(out), "--color", "never"])
     assert rc == 0
     text = capsys.readouterr().out

@@ -98,9 +98,13 @@ class Explainer:
     def row(self, label: str, question: str, text: str) -> Row:
         words = self.words(text)
         kpw = self.kpw.weigh(question, words)
-        idf = np.array([np.mean(self.idf.weigh(question, self.tok.tokenize(w)) or [0.0]) if self.tok.tokenize(w)
-                        else 0.0 for w in words])
+        idf = np.array([self.word_idf(question, w) for w in words])
         return Row(label, words, kpw, idf)
+
+    def word_idf(self, question: str, word: str) -> float:
+        """A word's IDF: the mean over its WordPieces (as its KPW is), 0 for a word with none."""
+        pieces = self.tok.tokenize(word)
+        return float(np.mean(self.idf.weigh(question, pieces))) if pieces else 0.0
 
     def explain(self, rec: Record) -> list[Row]:
         rows = [self.row(f"reference {i + 1}" if len(rec.references) > 1 else "reference", rec.question, r)
