@@ -20,7 +20,7 @@ import torch
 from qascore.runtime import defaults
 from qascore.runtime.cache import cache_root, shared
 from qascore.runtime.delta import base_hash, file_sha256
-from qascore.runtime.encoder import pick_device, pick_dtype
+from qascore.runtime.encoder import autocast, pick_device, pick_dtype
 
 
 def _gguf_local_copy(gguf_path: Path) -> Path:
@@ -153,16 +153,6 @@ class CausalLM:
                     end = len(sequences[i]) - 1 - lo
                     out[i] = picked[r, end - want[i]:end].astype(np.float64)
         return [o if o is not None else np.zeros(0) for o in out]
-
-
-def autocast(device: str, dtype: str | torch.dtype | None) -> Any:
-    """Mixed precision for a forward pass: a no-op for None/fp32, else torch.autocast (weights stay fp32)."""
-    import contextlib
-
-    dt = pick_dtype(dtype, device)
-    if dt == torch.float32:
-        return contextlib.nullcontext()
-    return torch.autocast(device_type=torch.device(device).type, dtype=dt)
 
 
 def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,

@@ -48,6 +48,14 @@ def pick_dtype(dtype: str | torch.dtype | None, device: str) -> torch.dtype:
     return table[dtype]
 
 
+def autocast(device: str, dtype: str | torch.dtype | None) -> Any:
+    """Mixed precision for a forward pass: a no-op for None/fp32, else torch.autocast (weights stay fp32)."""
+    dt = pick_dtype(dtype, device)
+    if dt == torch.float32:
+        return contextlib.nullcontext()
+    return torch.autocast(device_type=torch.device(device).type, dtype=dt)
+
+
 def load_tokenizer(spec: str = defaults.ENCODER) -> Any:
     from transformers import AutoTokenizer
 

@@ -291,7 +291,7 @@ def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Seque
     the encoder under autocast; the matching itself stays fp32.
     """
     from qascore.progress import progress
-    from qascore.runtime.causal_lm import autocast
+    from qascore.runtime.encoder import autocast
 
     if max_cells is None:
         max_cells = 1 << 18 if torch.device(device).type == "cpu" else 1 << 22
