@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from qascore.meta.classification import auroc
+from qascore.train.square import paired_auroc_diff
 
 DATASETS = {"wikiqa-test": "WikiQA test", "trecqa-clean-dev": "TREC-QA clean-dev"}
 NAMES = {"square": "SQuArE (5)", "ava-qt": "AVA-QT", "ava-tqr": "AVA-TQR", "ava-tr": "AVA-TR",
@@ -73,13 +74,6 @@ class Ordering:
         return sum(d > 0 for d in self.diffs)
 
 
-def _same_targets(evals: Sequence[dict[str, Any]]) -> None:
-    first = evals[0]
-    for e in evals[1:]:
-        if e["ids"] != first["ids"] or e["labels"] != first["labels"]:
-            raise ValueError("evaluations are not on the same targets")
-
-
 def ordering(runs: Runs, better: str, worse: str, dataset: str, n_boot: int = 1000, seed: int = 0) -> Ordering:
     """Paired per-seed AUROC differences and a question-bootstrap CI of their mean."""
     seeds = tuple(s for s in sorted(runs.get(better, {})) if s in runs.get(worse, {}))
@@ -87,23 +81,10 @@ def ordering(runs: Runs, better: str, worse: str, dataset: str, n_boot: int = 10
         raise ValueError(f"no seed where both {better} and {worse} ran")
     a = [runs[better][s]["eval"][dataset] for s in seeds]
     b = [runs[worse][s]["eval"][dataset] for s in seeds]
-    _same_targets(a + b)
+    _, lo, hi = paired_auroc_diff(a, b, n_boot, seed)
     y = np.asarray(a[0]["labels"])
-    pa = [np.asarray(e["probs"]) for e in a]
-    pb = [np.asarray(e["probs"]) for e in b]
-    diffs = tuple(auroc(p, y) - auroc(q, y) for p, q in zip(pa, pb))
-    groups: dict[str, list[int]] = {}
-    for i, tid in enumerate(a[0]["ids"]):
-        groups.setdefault(tid.split("|", 1)[0], []).append(i)
-    idx = [np.asarray(g) for g in groups.values()]
-    rng = np.random.default_rng(seed)
-    boots = []
-    for _ in range(n_boot):
-        pick = np.concatenate([idx[k] for k in rng.integers(0, len(idx), len(idx))])
-        if 0 < y[pick].sum() < len(pick):
-            boots.append(np.mean([auroc(p[pick], y[pick]) - auroc(q[pick], y[pick]) for p, q in zip(pa, pb)]))
-    lo, hi = (np.percentile(boots, [2.5, 97.5]) if boots else (float("nan"), float("nan")))
-    return Ordering(better, worse, dataset, seeds, diffs, (float(lo), float(hi)))
+    diffs = tuple(auroc(np.asarray(p["probs"]), y) - auroc(np.asarray(q["probs"]), y) for p, q in zip(a, b))
+    return Ordering(better, worse, dataset, seeds, diffs, (lo, hi))
 
 
 def kept_epoch(history: Sequence[Mapping[str, float]]) -> int:

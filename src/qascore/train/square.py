@@ -163,27 +163,30 @@ ABLATION_ROWS = [("ava-tqr-neg", "AVA-TQR(-)", "1"), ("square-pos", "SQuArE(+)",
 SET_LABELS = {"wikiqa-test": "WikiQA test (in domain)", "trecqa-clean-dev": "TREC-QA clean-dev (zero-shot)"}
 
 
-def paired_auroc_diff(a: dict[str, Any], b: dict[str, Any], n_boot: int = 1000,
+def paired_auroc_diff(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]], n_boot: int = 1000,
                       seed: int = 0) -> tuple[float, float, float]:
-    """AUROC(a) - AUROC(b) on the same targets, with a 95% CI from resampling *questions*
-    (targets of one question are not independent)."""
-    if a["ids"] != b["ids"]:
-        raise ValueError("the two evaluations are not on the same targets")
-    y = np.asarray(a["labels"])
-    pa, pb = np.asarray(a["probs"]), np.asarray(b["probs"])
-    qids = [i.split("|", 1)[0] for i in a["ids"]]
+    """Mean over runs k of AUROC(a[k]) - AUROC(b[k]), all on the same targets, with a 95% CI from
+    resampling *questions* (targets of one question are not independent). One run per side is the
+    single-seed comparison; several (a[k], b[k] = one training seed) give the seed-mean difference."""
+    first = a[0]
+    if any(e["ids"] != first["ids"] or e["labels"] != first["labels"] for e in (*a, *b)):
+        raise ValueError("the evaluations are not on the same targets")
+    y = np.asarray(first["labels"])
+    pa = [np.asarray(e["probs"]) for e in a]
+    pb = [np.asarray(e["probs"]) for e in b]
     groups: dict[str, list[int]] = {}
-    for i, q in enumerate(qids):
-        groups.setdefault(q, []).append(i)
+    for i, tid in enumerate(first["ids"]):
+        groups.setdefault(tid.split("|", 1)[0], []).append(i)
     idx = list(groups.values())
     rng = np.random.default_rng(seed)
     diffs = []
     for _ in range(n_boot):
         pick = np.concatenate([idx[k] for k in rng.integers(0, len(idx), len(idx))])
         if 0 < y[pick].sum() < len(pick):
-            diffs.append(auroc(pa[pick], y[pick]) - auroc(pb[pick], y[pick]))
-    lo, hi = np.percentile(diffs, [2.5, 97.5])
-    return auroc(pa, y) - auroc(pb, y), float(lo), float(hi)
+            diffs.append(np.mean([auroc(p[pick], y[pick]) - auroc(q[pick], y[pick]) for p, q in zip(pa, pb)]))
+    lo, hi = np.percentile(diffs, [2.5, 97.5]) if diffs else (float("nan"), float("nan"))
+    mean = float(np.mean([auroc(p, y) - auroc(q, y) for p, q in zip(pa, pb)]))
+    return mean, float(lo), float(hi)
 
 
 def report(results_dir: str | Path) -> str:
@@ -214,7 +217,7 @@ def report(results_dir: str | Path) -> str:
                 continue
             cells = []
             for ds in SET_LABELS:
-                d, lo, hi = paired_auroc_diff(res["square"]["eval"][ds], res[name]["eval"][ds])
+                d, lo, hi = paired_auroc_diff([res["square"]["eval"][ds]], [res[name]["eval"][ds]])
                 cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]")
             lines.append(f"| {tech} ({refs}) | " + " | ".join(cells) + " |")
         lines.append("")
