@@ -22,15 +22,13 @@ first `dev_percent` of 100 buckets. Deterministic for a given `split_seed`.
 from __future__ import annotations
 
 import csv
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from qascore.datasets import benchmark_dir
-from qascore.datasets import squad
+from qascore.datasets import benchmark_dir, squad
 from qascore.progress import progress
 from qascore.records import InputError
 from qascore.train import polar
@@ -193,8 +191,7 @@ def split(examples: Sequence[Example], dev_percent: int = 10, split_seed: int = 
     """(train, dev) by group: all examples of a passage/question land on the same side."""
     train, dev = [], []
     for ex in examples:
-        h = hashlib.sha1(f"{split_seed}:{ex.group}".encode()).digest()
-        (dev if int.from_bytes(h[:4], "big") % 100 < dev_percent else train).append(ex)
+        (dev if polar.salted_bucket(split_seed, ex.group, 100) < dev_percent else train).append(ex)
     return train, dev
 
 

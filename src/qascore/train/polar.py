@@ -207,9 +207,14 @@ def _maybe_person(toks: Sequence[Tok], lo: int, hi: int) -> bool:
     return all(toks[j].pos == "PROPN" for j in range(lo, hi + 1))
 
 
+def salted_bucket(salt: object, key: str, buckets: int) -> int:
+    """A deterministic bucket in [0, buckets) for `key`: the rule behind every seeded choice of the tagger data."""
+    return int.from_bytes(hashlib.sha1(f"{salt}:{key}".encode()).digest()[:4], "big") % buckets
+
+
 def pick(key: str, salt: str, table: Sequence[tuple[str, int]]) -> str:
     """Deterministic weighted choice by a salted hash of `key` (weights sum to 1000)."""
-    x = int.from_bytes(hashlib.sha1(f"{salt}:{key}".encode()).digest()[:4], "big") % 1000
+    x = salted_bucket(salt, key, 1000)
     for name, w in table:
         if x < w:
             return name
