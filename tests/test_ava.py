@@ -168,3 +168,117 @@ def test_system_threshold_tuning_fits_dev_p_at_1():
     est = {s: measures(r, [a >= thr for a in ava]) for s, r in rankings.items()}
     assert est["good"]["P@1"] == gold["good"]["P@1"] == 1.0
     assert est["bad"]["P@1"] == gold["bad"]["P@1"] == 0.0
+
+
+# -- extra training corpora (`qascore train ava --extra-train trecqa`) -----------------------------
+
+TREC = FIX / "trecqa" / "dev"
+
+
+def test_combined_keeps_base_and_adds_tagged_extra(tiny):
+    from qascore.datasets.as2 import read_trecqa
+    from qascore.train.ava_data import build_combined
+
+    base = build_triples(tiny)
+    # TREC fixture: 1.1 has C={0,1}, C̄={2} -> 2 positives, 2 negatives; 2.1 has one correct -> dropped
+    both = build_combined(base, {"trecqa": read_trecqa(TREC)})
+    assert both[:len(base)] == base
+    extra = both[len(base):]
+    assert stats(extra) == {"questions": 1, "positives": 2, "negatives": 2, "total": 4}
+    assert stats(both) == {"questions": 3, "positives": 8, "negatives": 9, "total": 17}
+    assert {t.qid for t in extra} == {"trecqa:1.1"}
+    assert {(t.ref_id, t.target_id, t.label) for t in extra} == {("0", "1", 1), ("1", "0", 1),
+                                                                  ("0", "2", 0), ("1", "2", 0)}
+
+
+@pytest.mark.parametrize("neg_ratio, max_pos, expected", [
+    # 3 correct (0, 1, 2), 4 incorrect: 3*2 = 6 ordered positive pairs, 3*4 = 12 negatives
+    (None, None, {"positives": 6, "negatives": 12}),
+    (0.5, None, {"positives": 6, "negatives": 3}),     # the neg ratio of the extra corpus's own positives
+    (1.5, 2, {"positives": 2, "negatives": 3}),
+])
+def test_combined_extra_follows_the_same_sampling_rules(neg_ratio, max_pos, expected):
+    from qascore.train.ava_data import build_combined
+
+    q = AS2Question("7.1", "who ?", ["a .", "b .", "c .", "d .", "e .", "f .", "g ."], [1, 1, 1, 0, 0, 0, 0],
+                    [str(i) for i in range(7)])
+    run = lambda: build_combined([], {"trecqa": [q]}, neg_ratio=neg_ratio,  # noqa: E731
+                                 max_pos_per_question=max_pos, seed=5)
+    a = run()
+    assert {k: stats(a)[k] for k in expected} == expected
+    assert a == run()  # seeded
+
+
+def test_combined_extra_never_uses_a_candidate_as_its_own_reference():
+    from qascore.train.ava_data import build_combined
+
+    # 1 and 2 are the same sentence text: (1, 2) and (2, 1) are not positives
+    q = AS2Question("3.1", "when ?", ["in 1993 .", "1993 .", "1993 .", "never ."], [1, 1, 1, 0], ["0", "1", "2", "3"])
+    tr = build_combined([], {"trecqa": [q]})
+    assert all(t.reference.strip() != t.target.strip() for t in tr)
+    assert stats(tr) == {"questions": 1, "positives": 4, "negatives": 3, "total": 7}
+
+
+def test_combined_refuses_an_id_already_in_the_base():
+    from qascore.train.ava_data import build_combined
+
+    q = AS2Question("1", "who ?", ["a .", "b ."], [1, 1], ["0", "1"])
+    base = build_combined([], {"trecqa": [q]})
+    with pytest.raises(ValueError, match="already"):
+        build_combined(base, {"trecqa": [q]})
+
+
+@pytest.mark.parametrize("trec, wiki, leaks", [
+    ("who is x ?", "Who is X?", True),                   # TREC-QA is tokenised and lower-cased
+    ("what is rohm and haas 's revenue ?", "What is Rohm and Haas's revenue?", True),
+    ("how did james dean die ?", "how did James Dean die?", True),
+    ("who is x ?", "who is y?", False),
+])
+def test_extra_corpus_question_in_wikiqa_dev_is_refused(trec, wiki, leaks):
+    from qascore.train.ava_data import tag
+
+    train = tag([AS2Question("1.1", trec)], "trecqa")
+    splits = {"train": train, "dev": [AS2Question("Q5", wiki)]}
+    if leaks:
+        with pytest.raises(ValueError, match="both train and dev"):
+            check_disjoint(splits)
+    else:
+        check_disjoint(splits)
+
+
+def _tiny_data(root: Path, trec_question: str = "who is x ?") -> Path:
+    """A data folder: wikiqa/ (train = the tiny fixture, small dev/test) and trecqa/train."""
+    import shutil
+
+    wiki = root / "wikiqa"
+    wiki.mkdir(parents=True)
+    shutil.copy(FIX / "wikiqa" / "WikiQA-tiny.tsv", wiki / "WikiQA-train.tsv")
+    shutil.copy(FIX / "wikiqa" / "WikiQASent.pos.ans.tsv", wiki / "WikiQASent.pos.ans.tsv")
+    head = "QuestionID\tQuestion\tDocumentID\tDocumentTitle\tSentenceID\tSentence\tLabel\n"
+    for split, q in (("dev", "who sang yesterday"), ("test", "where is paris")):
+        rows = [f"{split}1\t{q}\tD\tT\t{split}-{i}\tsentence {i} .\t{int(i < 2)}\n" for i in range(3)]
+        (wiki / f"WikiQA-{split}.tsv").write_text(head + "".join(rows), encoding="utf-8")
+    trec = root / "trecqa" / "train"
+    shutil.copytree(TREC, trec)
+    (trec / "a.toks").write_text((trec / "a.toks").read_text().replace("who is x ?", trec_question))
+    return root
+
+
+def test_load_splits_adds_trec_train(tmp_path):
+    from qascore.train.ava import load_splits
+
+    data = _tiny_data(tmp_path)
+    plain = load_splits(data, {"seed": 13})
+    more = load_splits(data, {"seed": 13, "extra_train": ["trecqa"]})
+    assert more["train"][:len(plain["train"])] == plain["train"]
+    assert stats(more["train"])["total"] == stats(plain["train"])["total"] + 4
+    assert more["dev"] == plain["dev"] and more["test"] == plain["test"]
+
+
+def test_load_splits_refuses_trec_train_question_in_wikiqa_test(tmp_path):
+    from qascore.train.ava import load_splits
+
+    data = _tiny_data(tmp_path, trec_question="where is paris ?")
+    load_splits(data, {"seed": 13})  # without the extra corpus there is no leak
+    with pytest.raises(ValueError, match="both train and test"):
+        load_splits(data, {"seed": 13, "extra_train": ["trecqa"]})

@@ -5,6 +5,10 @@ A configuration (JSON, in resources/ava/configs/ or a path) names a model
 AVA-Pos/Neg triples from WikiQA train; the dev-F1 threshold and early stopping
 use WikiQA dev; the report gives precision / recall / F1 / accuracy / AUROC on
 WikiQA test triples and, out of domain, on TREC-QA clean-dev triples.
+
+`--extra-train trecqa` adds triples built by the same rules from TREC-QA train
+(a model for the system-wise study, not for the zero-shot check): its
+TREC-QA clean-dev figures are then marked as not zero-shot.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from qascore.runtime import defaults
 from qascore.runtime.ava_layouts import AVA_DIR
 
 CONFIG_DIR = AVA_DIR / "configs"
+EXTRA_CORPORA = {"trecqa": "trecqa/train"}  # extra training corpus -> folder under --data
 
 
 def load_config(name: str) -> dict[str, Any]:
@@ -52,30 +57,61 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="folder to keep frozen lower-layer states between runs (safetensors; speeds up re-runs)")
     p.add_argument("--table", action="store_true",
                    help="do not train: print the Table-4-style table of the configs' reports found in --out")
+    p.add_argument("--extra-train", default="", metavar="CORPORA",
+                   help="also train on AVA triples from these corpora (comma-separated; known: "
+                        f"{', '.join(EXTRA_CORPORA)}); the model is named <config>-<corpus> and its "
+                        "TREC-QA clean-dev figures are not zero-shot")
+    p.add_argument("--extra-max-pos", type=int, default=None, metavar="N",
+                   help="at most N positive pairs per question of an extra corpus (seeded); negatives "
+                        "then follow the config's neg_ratio")
     p.add_argument("--ship", action="store_true",
                    help="also copy the trained model into the package as the `ava-<name>` resource")
 
 
 # -- data -------------------------------------------------------------------
 
+def read_extra(data: Path, name: str) -> list[Any]:
+    """The AS2 questions of an extra training corpus."""
+    from qascore.datasets.as2 import read_trecqa
+
+    if name not in EXTRA_CORPORA:
+        raise SystemExit(f"unknown extra training corpus '{name}'; known: {', '.join(EXTRA_CORPORA)}")
+    folder = data / EXTRA_CORPORA[name]
+    if not folder.exists():
+        raise SystemExit(f"{folder} not found; pass --data pointing at the folder with wikiqa/ and trecqa/")
+    return read_trecqa(folder)
+
+
 def load_splits(data: Path, cfg: dict[str, Any]) -> dict[str, Any]:
-    """Triples for train (subsampled as configured), dev, test and TREC-QA clean-dev."""
+    """Triples for train (subsampled as configured, plus any extra corpora), dev, test and TREC-QA clean-dev.
+
+    Every training question (WikiQA train and the extra corpora) must be absent from WikiQA dev/test
+    and from TREC-QA clean-dev, by id and by normalised text.
+    """
     from qascore.datasets.as2 import read_answer_phrases, read_trecqa, read_wikiqa
-    from qascore.train.ava_data import build_triples, check_disjoint
+    from qascore.train.ava_data import build_combined, build_triples, check_disjoint, tag
 
     wiki = data / "wikiqa"
     if not wiki.exists():
         raise SystemExit(f"{wiki} not found; pass --data pointing at the folder with wikiqa/ and trecqa/")
     splits = {s: read_wikiqa(wiki, s) for s in ("train", "dev", "test")}
-    check_disjoint(splits)
+    extra = {n: read_extra(data, n) for n in cfg.get("extra_train") or []}
+    train_qs = splits["train"] + [q for n, qs in extra.items() for q in tag(qs, n)]
+    check_disjoint({"train": train_qs, "dev": splits["dev"], "test": splits["test"]})
     phrases = read_answer_phrases(wiki / "WikiQASent.pos.ans.tsv")
     seed = int(cfg.get("seed", 13))
-    out = {"train": build_triples(splits["train"], short=phrases, neg_ratio=cfg.get("neg_ratio"), seed=seed),
+    train = build_triples(splits["train"], short=phrases, neg_ratio=cfg.get("neg_ratio"), seed=seed)
+    if extra:
+        train = build_combined(train, extra, neg_ratio=cfg.get("neg_ratio"),
+                               max_pos_per_question=cfg.get("extra_max_pos"), seed=seed)
+    out = {"train": train,
            "dev": build_triples(splits["dev"], short=phrases),
            "test": build_triples(splits["test"], short=phrases)}
     trec_dir = data / "trecqa" / "clean-dev"
     if trec_dir.exists():
-        trec = build_triples(read_trecqa(trec_dir))
+        trec_qs = read_trecqa(trec_dir)
+        check_disjoint({"train": train_qs, "trec-clean-dev": trec_qs})
+        trec = build_triples(trec_qs)
         cap = int(cfg.get("trec_sample", 1500))
         if len(trec) > cap:
             keep = sorted(np.random.default_rng(seed).choice(len(trec), cap, replace=False).tolist())
@@ -116,6 +152,12 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
     data_splits = load_splits(data, cfg)
     report: dict[str, Any] = {"name": name, "config": cfg,
                               "data": {k: stats(v) for k, v in data_splits.items()}}
+    if cfg.get("extra_train"):
+        report["extra_train"] = list(cfg["extra_train"])
+        report["data"]["train-wikiqa"] = stats([t for t in data_splits["train"] if ":" not in t.qid])
+        for corpus in cfg["extra_train"]:
+            report["data"][f"train-{corpus}"] = stats([t for t in data_splits["train"]
+                                                       if t.qid.startswith(f"{corpus}:")])
     log(f"[{name}] data: {json.dumps(report['data'])}")
     dev_labels = [t.label for t in data_splits["dev"]]
     if cfg["model"] == "svm":
@@ -168,6 +210,9 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
         probs = predict(data_splits[split])
         report[split] = pointwise(probs, [t.label for t in data_splits[split]], threshold)
         report[split]["seconds"] = round(time.time() - t1, 1)
+        if split == "trec-clean-dev" and "trecqa" in (cfg.get("extra_train") or []):
+            report[split]["zero_shot"] = False
+            report[split]["note"] = "not zero-shot: TREC-QA train was in the training data (TREC domain seen)"
         log(f"[{name}] {split}: " + ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}"
                                                for k, v in report[split].items()))
     report["total_seconds"] = round(time.time() - t0, 1)
@@ -185,7 +230,8 @@ def format_table(reports: Sequence[dict[str, Any]]) -> str:
         t, o = r["test"], r.get("trec-clean-dev", {})
         f = lambda d, k: f"{d[k]:.4f}" if k in d else "-"  # noqa: E731
         layout = str(r["config"].get("layout", "4 features")).replace("|", "\\|")  # markdown cell
-        lines.append(f"| {r['name']} | {layout}"
+        seen = " (TREC not zero-shot)" if o.get("zero_shot") is False else ""
+        lines.append(f"| {r['name']}{seen} | {layout}"
                      f"{' (peer)' if r['config'].get('peer') else ''} | {f(t, 'precision')} | {f(t, 'recall')} "
                      f"| {f(t, 'f1')} | {f(t, 'accuracy')} | {f(t, 'auroc')} | {f(o, 'precision')} "
                      f"| {f(o, 'recall')} | {f(o, 'f1')} | {f(o, 'auroc')} | {r['train_seconds']} "
@@ -236,10 +282,16 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     caches: dict[int, StateCache] = {}  # one per number of frozen layers
+    extra = [c.strip() for c in args.extra_train.split(",") if c.strip()]
     for name in args.config.split(","):
         cfg = load_config(name.strip())
         if args.seed is not None:
             cfg["seed"] = args.seed
+        if extra:
+            cfg["extra_train"] = extra
+            cfg["name"] = "-".join([cfg["name"], *extra])
+            if args.extra_max_pos is not None:
+                cfg["extra_max_pos"] = args.extra_max_pos
         cache = caches.setdefault(int(cfg.get("train_layers", 1)),
                                   StateCache(Path(args.cache) if args.cache else None))
         report = train_config(cfg, data_root(args.data), Path(args.out), threads=args.threads,

@@ -10,12 +10,18 @@ A candidate is never its own reference: pairs of the same sentence, or of two
 candidates with identical text, are skipped. Optional seeded subsampling of
 negatives keeps CPU training affordable; the order of triples is fixed by the
 corpus order, so the same seed always gives the same data.
+
+Training may add triples from other AS2 corpora (e.g. TREC-QA train) built by
+the same rules; their question ids are prefixed with the corpus name, and
+`check_disjoint` compares question texts with case, spacing and punctuation
+removed, so a tokenised TREC-QA question ("who is x ?") still matches its
+WikiQA form ("Who is X?").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -84,12 +90,46 @@ def to_records(triples: Sequence[Triple]) -> tuple[list[Record], list[int]]:
     return recs, [t.label for t in triples]
 
 
-def check_disjoint(splits: dict[str, Sequence[AS2Question]]) -> None:
-    """Raise if a question (by id or by text) appears in two splits."""
+def build_combined(base: Sequence[Triple], extra: Mapping[str, Sequence[AS2Question]], *,
+                   neg_ratio: float | None = None, max_pos_per_question: int | None = None,
+                   seed: int = 13) -> list[Triple]:
+    """`base` triples followed by those of each extra corpus, built by the same rules.
+
+    Each extra corpus is built on its own (its negatives subsampled to `neg_ratio`
+    per positive of that corpus, seeded), so adding a corpus never changes the
+    base triples; its question ids become '<name>:<id>' so corpora never share an id.
+    """
+    out = list(base)
+    base_ids = {t.qid for t in base}
+    for name, qs in extra.items():
+        tagged = tag(qs, name)
+        clash = base_ids & {q.qid for q in tagged}
+        if clash:
+            raise ValueError(f"question ids {sorted(clash)[:3]} of {name} are already in the base triples")
+        out.extend(build_triples(tagged, neg_ratio=neg_ratio, max_pos_per_question=max_pos_per_question,
+                                 seed=seed))
+    return out
+
+
+def tag(questions: Iterable[AS2Question], name: str) -> list[AS2Question]:
+    """Copies with ids '<name>:<id>' (an extra corpus's questions, as they appear in its triples)."""
+    return [replace(q, qid=f"{name}:{q.qid}") for q in questions]
+
+
+def question_key(text: str) -> str:
+    """Question text for split checks: case-folded letters and digits only (tokenisation-proof)."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def check_disjoint(splits: Mapping[str, Sequence[AS2Question]]) -> None:
+    """Raise if a question (by id or by normalised text) appears in two splits."""
     seen: dict[str, str] = {}
     for name, qs in splits.items():
         for q in qs:
-            for key in (f"id:{q.qid}", "text:" + " ".join(q.question.lower().split())):
+            keys = [f"id:{q.qid}"]
+            if question_key(q.question):
+                keys.append("text:" + question_key(q.question))
+            for key in keys:
                 if key in seen and seen[key] != name:
                     raise ValueError(f"question {key!r} is in both {seen[key]} and {name}")
                 seen[key] = name
