@@ -18,8 +18,9 @@ import argparse
 import json
 import statistics
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -69,7 +70,10 @@ def seed_dir(seed: int) -> Path:
 
 def load(seed: int, key: str) -> dict[str, Any] | None:
     name = RUNS[key][1]
-    path = seed_dir(seed) / f"{name[1:]}.eval.json" if name.startswith("@") else HERE / f"seed{seed}" / f"{name}.eval.json"
+    if name.startswith("@"):
+        path = seed_dir(seed) / f"{name[1:]}.eval.json"
+    else:
+        path = HERE / f"seed{seed}" / f"{name}.eval.json"
     return json.loads(path.read_text())["eval"] if path.exists() else None
 
 
@@ -180,7 +184,8 @@ def shift_table(runs: dict[str, dict[int, Any]], offered: dict[str, dict[str, np
     the targets whose input changed: > 0.5 = the references raise correct targets relative to wrong
     ones (used in the right direction), < 0.5 = against the label, 0.5 = a label-blind shift."""
     lines = ["### Direction of the reference effect: AUROC of (score with - score without) vs the gold label", "",
-             "| references added | data set | s13 | s14 | s15 | targets whose input changed |", "|---|---|---|---|---|---|"]
+             "| references added | data set | s13 | s14 | s15 | targets whose input changed |",
+             "|---|---|---|---|---|---|"]
     for a, b, kind, label in SHIFTS:
         for ds, dlab in DATASETS.items():
             cells, m = [], offered[ds][kind]
@@ -197,7 +202,8 @@ def shift_table(runs: dict[str, dict[int, Any]], offered: dict[str, dict[str, np
 
 def within_table(runs: dict[str, dict[int, Any]], n_boot: int) -> list[str]:
     lines = ["### Within-question AUROC (pairs of a correct and a wrong target of the same question)", "",
-             "| model, references | WikiQA s13 | s14 | s15 | TREC-QA s13 | s14 | s15 |", "|---|---|---|---|---|---|---|"]
+             "| model, references | WikiQA s13 | s14 | s15 | TREC-QA s13 | s14 | s15 |",
+             "|---|---|---|---|---|---|---|"]
     for key, (label, _) in RUNS.items():
         cells = [fmt(within_question_auroc(runs[key][s][ds])) if runs[key].get(s) else "(not run)"
                  for ds in DATASETS for s in SEEDS]
@@ -211,6 +217,27 @@ def within_table(runs: dict[str, dict[int, Any]], n_boot: int) -> list[str]:
                    for s in SEEDS]
             d, lo, hi = paired_within_diff([runs[a][s][ds] for s in seeds], [runs[b][s][ds] for s in seeds], n_boot)
             lines.append(f"| {label} | {dlab} | " + " | ".join("(not run)" if v is None else f"{v:+.3f}" for v in per)
+                         + f" | {d:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
+    return lines
+
+
+# the seed study's must-show orderings (as-trained runs), compared within questions
+ORDERINGS = [("square", "ava-tqr"), ("square", "ava-qt"), ("square", "ava-tr"), ("ava-tqr-neg", "ava-qt"),
+             ("square", "square-pos"), ("square", "square-3")]
+
+
+def orderings_within_table(n_boot: int) -> list[str]:
+    """The seed study's orderings on within-question AUROC: do they hold inside a question, where
+    reference counts (the same for all targets of a question) cannot help?"""
+    lines = ["### Seed-study orderings, within-question AUROC (a - b, as-trained runs)", "",
+             "| ordering | data set | s13 | s14 | s15 | mean [95% CI] |", "|---|---|---|---|---|---|"]
+    for a, b in ORDERINGS:
+        ea = [json.loads((seed_dir(s) / f"{a}.eval.json").read_text())["eval"] for s in SEEDS]
+        eb = [json.loads((seed_dir(s) / f"{b}.eval.json").read_text())["eval"] for s in SEEDS]
+        for ds, dlab in DATASETS.items():
+            per = [paired_within_diff([x[ds]], [z[ds]], 0)[0] for x, z in zip(ea, eb)]
+            d, lo, hi = paired_within_diff([x[ds] for x in ea], [z[ds] for z in eb], n_boot)
+            lines.append(f"| {a} > {b} | {dlab} | " + " | ".join(f"{v:+.3f}" for v in per)
                          + f" | {d:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
     return lines
 
@@ -235,7 +262,8 @@ def count_prior_table() -> list[str]:
             qs = load_split(ds)
             ex = build_examples(qs, spec, seed=EVAL_SEED, targets=eval_targets(qs, n))
             y = [x.label for x in ex]
-            cells.append(f"{auroc([-len(x.negatives) for x in ex], y):.3f} / {auroc([len(x.positives) for x in ex], y):.3f}")
+            neg = auroc([-len(x.negatives) for x in ex], y)
+            cells.append(f"{neg:.3f} / {auroc([len(x.positives) for x in ex], y):.3f}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
 
@@ -249,7 +277,8 @@ def subgroup_table(runs: dict[str, dict[int, Any]]) -> list[str]:
         y = np.asarray(ref["labels"])
         groups = {"all": np.ones_like(has), "question offers >= 1 positive": has, "offers none": ~has}
         lines += [f"{dlab}: " + "; ".join(
-            f"{g}: {int(m.sum())} targets, {int(y[m].sum())} correct, {len({t.split('|')[0] for t, k in zip(ref['ids'], m) if k})} questions"
+            f"{g}: {int(m.sum())} targets, {int(y[m].sum())} correct, "
+            f"{len({t.split('|')[0] for t, k in zip(ref['ids'], m) if k})} questions"
             for g, m in groups.items()), "",
             "| model, references | " + " | ".join(groups) + " |", "|---|" + "---|" * len(groups)]
         for key in keys:
@@ -271,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     runs = {key: {s: e for s in SEEDS if (e := load(s, key)) is not None} for key in RUNS}
     lines = (auroc_table(runs) + [""] + diff_table(runs, args.n_boot) + [""] + within_table(runs, args.n_boot)
-             + [""])
+             + [""] + orderings_within_table(args.n_boot) + [""])
     if not args.no_subgroups:
         ref = runs["ava-qt"][SEEDS[0]]
         lines += shift_table(runs, {ds: offers(ref[ds], ds) for ds in DATASETS}) + [""]
