@@ -88,7 +88,7 @@ def within_question_auroc(e: dict[str, Any], mask: np.ndarray | None = None) -> 
     """P(correct target scored above a wrong target of the SAME question) (+0.5 ties): a
     question-level shift of the scores cannot change it, unlike the pooled AUROC."""
     if mask is not None:
-        e = {k: [v for v, m in zip(e[k], mask) if m] for k in ("ids", "labels", "probs")}
+        e = _subset(e, mask)
     _, wins, pairs = _within_parts(e)
     return float(wins.sum() / pairs.sum()) if pairs.sum() else float("nan")
 
@@ -247,7 +247,31 @@ def offers(e: dict[str, Any], ds: str) -> dict[str, np.ndarray]:
     a question with P correct and N wrong candidates offers P-1 positives and N-1 negatives.)"""
     n = {q.qid: (sum(int(v) for v in q.labels), len(q.labels)) for q in load_split(ds)}
     per = [n[tid.split("|", 1)[0]] for tid in e["ids"]]
-    return {"pos": np.array([p >= 2 for p, _ in per]), "neg": np.array([t - p >= 2 for p, t in per])}
+    return {"pos": np.array([p >= 2 for p, _ in per]), "neg": np.array([t - p >= 2 for p, t in per]),
+            "neg5": np.array([t - p >= 6 for p, t in per])}
+
+
+def _subset(e: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:
+    return {k: [v for v, m in zip(e[k], mask) if m] for k in ("ids", "labels", "probs")}
+
+
+def fixed_count_table(runs: dict[str, dict[int, Any]], offered: dict[str, dict[str, np.ndarray]],
+                      n_boot: int) -> list[str]:
+    """Negatives vs none on the targets whose question offers >= 5 negatives, where `neg=5`
+    gives every target exactly 5: what is left of the gain once the count cannot vary."""
+    lines = ["### Targets offered exactly 5 negatives under neg=5 (the count held fixed): pooled AUROC, a - b", "",
+             "| comparison | data set | targets (correct) | s13 | s14 | s15 | mean [95% CI] |",
+             "|---|---|---|---|---|---|---|"]
+    for a, b in (("square-neg5", "square-none"), ("square-neg5", "ava-qt"), ("square-none", "ava-qt")):
+        for ds, dlab in DATASETS.items():
+            m = offered[ds]["neg5"]
+            ea = [_subset(runs[a][s][ds], m) for s in SEEDS]
+            eb = [_subset(runs[b][s][ds], m) for s in SEEDS]
+            per = [auc(x) - auc(z) for x, z in zip(ea, eb)]
+            d, lo, hi = paired_auroc_diff(ea, eb, n_boot)
+            lines.append(f"| {RUNS[a][0]} - {RUNS[b][0]} | {dlab} | {int(m.sum())} ({sum(ea[0]['labels'])}) | "
+                         + " | ".join(f"{v:+.3f}" for v in per) + f" | {d:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
+    return lines
 
 
 def count_prior_table() -> list[str]:
@@ -303,7 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
              + [""] + orderings_within_table(args.n_boot) + [""])
     if not args.no_subgroups:
         ref = runs["ava-qt"][SEEDS[0]]
-        lines += shift_table(runs, {ds: offers(ref[ds], ds) for ds in DATASETS}) + [""]
+        offered = {ds: offers(ref[ds], ds) for ds in DATASETS}
+        lines += shift_table(runs, offered) + [""] + fixed_count_table(runs, offered, args.n_boot) + [""]
         lines += count_prior_table() + [""] + subgroup_table(runs)
     print("\n".join(lines))
     return 0
