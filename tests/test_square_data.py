@@ -219,3 +219,54 @@ def test_parse_eval_refs_rejects_unknown_items():
 
     with pytest.raises(ValueError, match="unknown item"):
         parse_refs("positives=2", "blind")
+
+
+# -- an extra training corpus (`qascore train square --extra-train`) -----------------------------
+
+EXTRA = [_q("x", 3, 4), _q("y", 2, 5), _q("z", 1, 3)]
+
+
+def test_extra_corpus_follows_the_same_rules_and_is_tagged():
+    from qascore.train.square_data import extra_examples
+
+    spec = CONFIGS["square"].refs
+    stats = BuildStats()
+    ex = extra_examples(EXTRA, {"test": QUESTIONS}, spec, name="trec", n=8, seed=5, pos_fraction=0.25,
+                        stats=stats)
+    assert len(ex) == stats.targets == 8 and sum(e.label for e in ex) == 2   # round(8 * 0.25)
+    assert {e.qid for e in ex} <= {"trec:x", "trec:y", "trec:z"}
+    # blind composition, counted by hand: x offers 2+/3-, y 1+/4-, z 0+/2- (total 5: ceil(5/2) = 3
+    # positives capped, negatives fill): every target of a question gets the same counts
+    want = {"trec:x": (2, 3), "trec:y": (1, 4), "trec:z": (0, 2)}
+    assert all((len(e.positives), len(e.negatives)) == want[e.qid] for e in ex)
+    assert stats.no_pos == sum(e.qid == "trec:z" for e in ex)
+    # seeded: the same call gives the same examples; the rule is that of sample_targets + build_examples
+    again = extra_examples(EXTRA, {"test": QUESTIONS}, spec, name="trec", n=8, seed=5, pos_fraction=0.25)
+    assert [(e.qid, e.target, e.positives, e.negatives) for e in again] == \
+           [(e.qid, e.target, e.positives, e.negatives) for e in ex]
+
+
+@pytest.mark.parametrize("held_question, clash", [
+    ("Question X", True),          # same text up to case and punctuation ("question x?")
+    ("question  x ?", True),       # tokenised form
+    ("question xy?", False),
+])
+def test_extra_corpus_sharing_a_held_out_question_is_refused(held_question, clash):
+    from qascore.train.square_data import extra_examples
+
+    held = AS2Question("h1", held_question, ["a", "b"], [1, 0])
+    call = lambda: extra_examples(EXTRA, {"test": QUESTIONS, "dev": [held]},
+                                  CONFIGS["square"].refs, name="trec", n=4, seed=0, pos_fraction=0.5)
+    if clash:
+        with pytest.raises(ValueError, match="question"):
+            call()
+    else:
+        assert len(call()) == 4
+
+
+def test_extra_corpus_sharing_a_question_id_is_refused():
+    from qascore.train.square_data import extra_examples
+
+    with pytest.raises(ValueError):
+        extra_examples(EXTRA, {"dev": [AS2Question("y", "another question", ["a", "b"], [1, 0])]},
+                       CONFIGS["square"].refs, name="trec", n=4, seed=0, pos_fraction=0.5)

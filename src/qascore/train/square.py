@@ -11,6 +11,10 @@ what makes CPU training affordable, and what the saved delta holds.
 Evaluation (`--eval`): accuracy (threshold tuned for accuracy on WikiQA dev),
 AUROC and Pearson correlation of P(correct) with the gold labels, on WikiQA
 test (in domain) and TREC-QA clean-dev (zero-shot: never trained on).
+
+`--extra-train trecqa` (a diagnostic, never the shipped model) adds seeded
+TREC-QA-train targets built by the same rules; TREC-QA clean-dev is then not
+zero-shot, and the evaluation JSON says so.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from qascore.train.square_data import (
     Config,
     RefSpec,
     build_examples,
+    extra_examples,
     sample_targets,
     with_composition,
 )
@@ -50,7 +55,10 @@ SPLITS: dict[str, tuple[str, Callable[[Path, str], list[AS2Question]], str]] = {
     "wikiqa-dev": ("wikiqa", read_wikiqa, "dev"),
     "wikiqa-test": ("wikiqa", read_wikiqa, "test"),
     "trecqa-clean-dev": ("trecqa", lambda root, split: read_trecqa(root / split), "clean-dev"),
+    "trecqa-train": ("trecqa", lambda root, split: read_trecqa(root / split), "train"),
 }
+EXTRA_CORPORA = {"trecqa": "trecqa-train"}  # --extra-train name -> split of SPLITS
+HELD_OUT = ("wikiqa-dev", "wikiqa-test", "trecqa-clean-dev")  # an extra corpus must share no question
 EVAL_SEED = 0
 
 
@@ -72,6 +80,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-dev", type=int, default=200, help="WikiQA-dev targets for epoch choice and threshold")
     p.add_argument("--n-test", type=int, default=800, help="WikiQA-test targets evaluated (0 = all)")
     p.add_argument("--n-trec", type=int, default=700, help="TREC-QA clean-dev targets evaluated (0 = all)")
+    p.add_argument("--extra-train", default=None, choices=sorted(EXTRA_CORPORA),
+                   help="diagnostic: also train on this corpus's targets (same builder and sampling rules; "
+                        "model named CONFIG-CORPUS; TREC-QA clean-dev then not zero-shot)")
+    p.add_argument("--n-extra", type=int, default=1000, help="targets sampled from --extra-train (seeded)")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--lr", type=float, default=2e-4)
@@ -93,8 +105,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _records(questions: list[AS2Question], cfg: Config, seed: int, targets: dict[str, list[int]] | None,
-             log: Callable[[str], None], what: str) -> tuple[list, list[int]]:
-    stats = BuildStats()
+             log: Callable[[str], None], what: str, stats: BuildStats | None = None) -> tuple[list, list[int]]:
+    stats = stats if stats is not None else BuildStats()
     ex = build_examples(questions, cfg.refs, seed=seed, targets=targets, stats=stats)
     log(f"{what}: {stats.summary()}")
     return [e.to_record() for e in ex], [e.label for e in ex]
@@ -147,6 +159,26 @@ def evaluate(ver: Any, cfg: Config, args: argparse.Namespace, log: Callable[[str
         res["probs"] = [round(float(p), 6) for p in probs]
         out[name] = res
     return out
+
+
+def pos_ref_share(stats: BuildStats) -> float:
+    """Share of built inputs holding at least one positive reference."""
+    return (stats.targets - stats.no_pos) / max(stats.targets, 1)
+
+
+def extra_training(cfg: Config, args: argparse.Namespace, log: Callable[[str], None]
+                   ) -> tuple[list, list[int], BuildStats]:
+    """Records of the --extra-train corpus (refused if it shares a question with a held-out split)."""
+    qs = load_split(EXTRA_CORPORA[args.extra_train], args.data_root)
+    held = {name: load_split(name, args.data_root) for name in HELD_OUT}
+    stats = BuildStats()
+    try:
+        ex = extra_examples(qs, held, cfg.refs, name=args.extra_train, n=args.n_extra, seed=args.seed,
+                            pos_fraction=args.pos_fraction, stats=stats)
+    except ValueError as err:
+        raise SystemExit(f"--extra-train {args.extra_train}: {err}") from err
+    log(f"{args.extra_train} (extra): {stats.summary()}; no question shared with {', '.join(HELD_OUT)}")
+    return [e.to_record() for e in ex], [e.label for e in ex], stats
 
 
 def default_out(name: str) -> Path:
@@ -256,7 +288,8 @@ def run(args: argparse.Namespace) -> int:
 
     torch.set_num_threads(args.threads)
     cfg = with_composition(CONFIGS[args.config], args.composition)
-    out = Path(args.out) if args.out else default_out(cfg.name)
+    name = f"{cfg.name}-{args.extra_train}" if args.extra_train else cfg.name
+    out = Path(args.out) if args.out else default_out(name)
     out.parent.mkdir(parents=True, exist_ok=True)
     log_lines: list[str] = []
 
@@ -273,13 +306,28 @@ def run(args: argparse.Namespace) -> int:
         train_qs = load_split("wikiqa-train", args.data_root)
         dev_qs = load_split("wikiqa-dev", args.data_root)
         tr_targets = sample_targets(train_qs, args.n_train, seed=args.seed, pos_fraction=args.pos_fraction)
-        recs, y = _records(train_qs, cfg, args.seed, tr_targets, log, "wikiqa-train")
+        wstats = BuildStats()
+        recs, y = _records(train_qs, cfg, args.seed, tr_targets, log, "wikiqa-train", wstats)
+        extra_info: dict[str, Any] = {}
+        if args.extra_train:
+            xrecs, xy, xstats = extra_training(cfg, args, log)
+            recs, y = recs + xrecs, y + xy
+            both = BuildStats(targets=wstats.targets + xstats.targets, no_pos=wstats.no_pos + xstats.no_pos)
+            extra_info = {"extra_train": {"corpus": args.extra_train, "n_extra": args.n_extra,
+                                          "checked_disjoint_from": list(HELD_OUT),
+                                          "targets": xstats.targets, "positives": sum(xy),
+                                          "pos_ref_share": {"wikiqa-train": pos_ref_share(wstats),
+                                                            args.extra_train: pos_ref_share(xstats),
+                                                            "all": pos_ref_share(both)}}}
+            log("training inputs holding a Pos_Ref: " + ", ".join(
+                f"{k} {v:.3f}" for k, v in extra_info["extra_train"]["pos_ref_share"].items()))
         dev_recs, dev_y = _records(dev_qs, cfg, EVAL_SEED, eval_targets(dev_qs, args.n_dev), log, "wikiqa-dev")
         spec = VerifierSpec(layout=cfg.layout, n_views=1, max_len=args.max_len, train_layers=args.train_layers)
         tcfg = TrainConfig(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, head_lr=args.head_lr,
                            seed=args.seed, threads=args.threads,
                            extra={"config": cfg.name, "refs": asdict(cfg.refs), "n_train": args.n_train,
-                                  "pos_fraction": args.pos_fraction, "n_dev": args.n_dev, "data": "WikiQA-train"})
+                                  "pos_fraction": args.pos_fraction, "n_dev": args.n_dev, "data": "WikiQA-train",
+                                  **extra_info})
         t0 = time.time()
         ver = train(spec, layout, recs, y, tcfg, dev=(dev_recs, dev_y), log=log)
         dev_p = ver.predict(dev_recs)
@@ -299,6 +347,12 @@ def run(args: argparse.Namespace) -> int:
                    "train": {k: ver.info.get(k) for k in ("train_seconds", "dev_auroc", "acc_threshold",
                                                             "train_examples", "train_positives", "history")},
                    "eval": evaluate(ver, cfg, args, log), "eval_seconds": 0.0}
+        extra = ver.info.get("config", {}).get("extra", {}).get("extra_train")
+        if extra:
+            results["extra_train"] = extra
+            if extra["corpus"] == "trecqa":
+                results["eval"]["trecqa-clean-dev"]["zero_shot"] = False
+                results["eval"]["trecqa-clean-dev"]["note"] = "not zero-shot: TREC-QA train was in the training data"
         results["eval_seconds"] = round(time.time() - t0, 1)
         path = Path(args.eval_out) if args.eval_out else out.with_suffix(".eval.json")
         path.write_text(json.dumps(results, indent=2) + "\n")

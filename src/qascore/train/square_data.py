@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from qascore.datasets.as2 import AS2Question
 from qascore.records import Record
@@ -175,6 +175,24 @@ def sample_targets(questions: Sequence[AS2Question], n: int, *, seed: int = 0,
     for qid, i in sorted(picked, key=lambda x: (x[0], x[1])):
         out.setdefault(qid, []).append(i)
     return out
+
+
+def extra_examples(questions: Sequence[AS2Question], held_out: Mapping[str, Sequence[AS2Question]],
+                   spec: RefSpec, *, name: str, n: int, seed: int, pos_fraction: float | None,
+                   stats: BuildStats | None = None) -> list[Example]:
+    """Training examples from an extra corpus (e.g. TREC-QA train), by the rules of the main one.
+
+    Refuses (ValueError) a corpus sharing a question, by id or normalised text, with any held-out
+    split; samples n targets with the same seeded rule; builds on its own, so the main corpus's
+    examples stay exactly as without it; ids become '<name>:<id>'.
+    """
+    from qascore.train.ava_data import check_disjoint, tag
+
+    for split, qs in held_out.items():
+        check_disjoint({name: questions, split: qs})
+    tagged = tag(questions, name)
+    targets = sample_targets(tagged, n, seed=seed, pos_fraction=pos_fraction)
+    return build_examples(tagged, spec, seed=seed, targets=targets, stats=stats)
 
 
 # --------------------------------------------------------------------------
