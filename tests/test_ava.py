@@ -275,10 +275,27 @@ def test_load_splits_adds_trec_train(tmp_path):
     assert more["dev"] == plain["dev"] and more["test"] == plain["test"]
 
 
-def test_load_splits_refuses_trec_train_question_in_wikiqa_test(tmp_path):
+def test_load_splits_drops_a_trec_train_question_that_is_in_wikiqa_test(tmp_path):
     from qascore.train.ava import load_splits
 
     data = _tiny_data(tmp_path, trec_question="where is paris ?")
-    load_splits(data, {"seed": 13})  # without the extra corpus there is no leak
-    with pytest.raises(ValueError, match="both train and test"):
-        load_splits(data, {"seed": 13, "extra_train": ["trecqa"]})
+    plain = load_splits(data, {"seed": 13})
+    info: dict = {}
+    more = load_splits(data, {"seed": 13, "extra_train": ["trecqa"]}, info)
+    assert info["dropped_from_train"] == ["trecqa:1.1: where is paris ?"]
+    assert more["train"] == plain["train"]  # 1.1 was the only eligible TREC question
+
+
+@pytest.mark.parametrize("train_q, dropped", [
+    ("what is homebrew for wii?", True),        # WikiQA train Q2079 vs test Q2940
+    ("What is homebrew for Wii", True),
+    ("what is homebrew for the wii", False),
+])
+def test_drop_overlap(train_q, dropped):
+    from qascore.train.ava_data import drop_overlap
+
+    held = [[AS2Question("Q2940", "what is homebrew for wii")], [AS2Question("1.1", "who is x ?")]]
+    kept, gone = drop_overlap([AS2Question("Q2079", train_q), AS2Question("Q7", "who is y")], held)
+    assert [q.qid for q in gone] == (["Q2079"] if dropped else [])
+    assert [q.qid for q in kept] == ([] if dropped else ["Q2079"]) + ["Q7"]
+    check_disjoint({"train": kept, "test": held[0], "trec-clean-dev": held[1]})

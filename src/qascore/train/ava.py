@@ -82,20 +82,30 @@ def read_extra(data: Path, name: str) -> list[Any]:
     return read_trecqa(folder)
 
 
-def load_splits(data: Path, cfg: dict[str, Any]) -> dict[str, Any]:
+def load_splits(data: Path, cfg: dict[str, Any], info: dict[str, Any] | None = None) -> dict[str, Any]:
     """Triples for train (subsampled as configured, plus any extra corpora), dev, test and TREC-QA clean-dev.
 
-    Every training question (WikiQA train and the extra corpora) must be absent from WikiQA dev/test
-    and from TREC-QA clean-dev, by id and by normalised text.
+    A training question (WikiQA train or an extra corpus) that an evaluation split (WikiQA dev/test,
+    TREC-QA clean-dev) also holds, by id or normalised text, is dropped and listed in `info`;
+    `check_disjoint` then guards the result.
     """
     from qascore.datasets.as2 import read_answer_phrases, read_trecqa, read_wikiqa
-    from qascore.train.ava_data import build_combined, build_triples, check_disjoint, tag
+    from qascore.train.ava_data import build_combined, build_triples, check_disjoint, drop_overlap, tag
 
     wiki = data / "wikiqa"
     if not wiki.exists():
         raise SystemExit(f"{wiki} not found; pass --data pointing at the folder with wikiqa/ and trecqa/")
     splits = {s: read_wikiqa(wiki, s) for s in ("train", "dev", "test")}
-    extra = {n: read_extra(data, n) for n in cfg.get("extra_train") or []}
+    trec_dir = data / "trecqa" / "clean-dev"
+    trec_qs = read_trecqa(trec_dir) if trec_dir.exists() else []
+    held_out = (splits["dev"], splits["test"], trec_qs)
+    splits["train"], dropped = drop_overlap(splits["train"], held_out)
+    extra = {}
+    for n in cfg.get("extra_train") or []:
+        extra[n], gone = drop_overlap(read_extra(data, n), held_out)
+        dropped += tag(gone, n)
+    if info is not None:
+        info["dropped_from_train"] = [f"{q.qid}: {q.question}" for q in dropped]
     train_qs = splits["train"] + [q for n, qs in extra.items() for q in tag(qs, n)]
     check_disjoint({"train": train_qs, "dev": splits["dev"], "test": splits["test"]})
     phrases = read_answer_phrases(wiki / "WikiQASent.pos.ans.tsv")
@@ -107,9 +117,7 @@ def load_splits(data: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     out = {"train": train,
            "dev": build_triples(splits["dev"], short=phrases),
            "test": build_triples(splits["test"], short=phrases)}
-    trec_dir = data / "trecqa" / "clean-dev"
     if trec_dir.exists():
-        trec_qs = read_trecqa(trec_dir)
         check_disjoint({"train": train_qs, "trec-clean-dev": trec_qs})
         trec = build_triples(trec_qs)
         cap = int(cfg.get("trec_sample", 1500))
@@ -149,9 +157,10 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
     out.mkdir(parents=True, exist_ok=True)
     name = cfg["name"]
     t0 = time.time()
-    data_splits = load_splits(data, cfg)
+    info: dict[str, Any] = {}
+    data_splits = load_splits(data, cfg, info)
     report: dict[str, Any] = {"name": name, "config": cfg,
-                              "data": {k: stats(v) for k, v in data_splits.items()}}
+                              "data": {k: stats(v) for k, v in data_splits.items()}, **info}
     if cfg.get("extra_train"):
         report["extra_train"] = list(cfg["extra_train"])
         report["data"]["train-wikiqa"] = stats([t for t in data_splits["train"] if ":" not in t.qid])

@@ -116,6 +116,22 @@ def tag(questions: Iterable[AS2Question], name: str) -> list[AS2Question]:
     return [replace(q, qid=f"{name}:{q.qid}") for q in questions]
 
 
+def drop_overlap(train: Sequence[AS2Question], held_out: Iterable[Sequence[AS2Question]]
+                 ) -> tuple[list[AS2Question], list[AS2Question]]:
+    """Training questions kept, and those dropped because an evaluation split holds the same question.
+
+    Same = same id or same `question_key`. WikiQA itself ships one such pair (train Q2079 "what is
+    homebrew for wii?" = test Q2940 "what is homebrew for wii"), so the loaders drop before they
+    run `check_disjoint` as the guard.
+    """
+    keys = {k for qs in held_out for q in qs for k in (f"id:{q.qid}", "text:" + question_key(q.question))}
+    kept, dropped = [], []
+    for q in train:
+        hit = f"id:{q.qid}" in keys or (question_key(q.question) and "text:" + question_key(q.question) in keys)
+        (dropped if hit else kept).append(q)
+    return kept, dropped
+
+
 def question_key(text: str) -> str:
     """Question text for split checks: case-folded letters and digits only (tokenisation-proof)."""
     return "".join(ch for ch in text.casefold() if ch.isalnum())
