@@ -10,7 +10,7 @@ import torch
 
 from qascore.train import kpqa as tk
 from qascore.train.kpqa_data import Encoded
-from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, additive_mask, layout, pad
+from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, additive_mask, layout
 
 
 @pytest.fixture(scope="module")
