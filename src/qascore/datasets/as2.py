@@ -106,6 +106,23 @@ def read_trecqa(split_dir: str | Path) -> list[AS2Question]:
     return list(out.values())
 
 
+# Extra AS2 training corpora (`--extra-train` of `train ava` / `train square`): name -> (benchmark folder, split)
+EXTRA_TRAIN = {"trecqa": ("trecqa", "train")}
+
+
+def read_extra_train(name: str, root: str | Path | None = None) -> list[AS2Question]:
+    """The questions of an extra training corpus, read from the benchmark data root."""
+    from qascore.datasets import benchmark_dir
+
+    if name not in EXTRA_TRAIN:
+        raise ValueError(f"unknown extra training corpus '{name}'; known: {', '.join(EXTRA_TRAIN)}")
+    folder, split = EXTRA_TRAIN[name]
+    path = benchmark_dir(folder, root) / split
+    if not path.is_dir():
+        raise FileNotFoundError(f"{path} not found (extra training corpus '{name}')")
+    return read_trecqa(path)
+
+
 def read_rank(path: str | Path, questions: list[AS2Question]) -> list[list[float]]:
     """An emnlp-table `.rank` file (`qidx 0 sidx 0 score 0`) as per-question candidate scores.
 

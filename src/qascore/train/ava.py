@@ -23,11 +23,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from qascore.datasets import data_root
+from qascore.datasets.as2 import EXTRA_TRAIN
 from qascore.runtime import defaults
 from qascore.runtime.ava_layouts import AVA_DIR
 
 CONFIG_DIR = AVA_DIR / "configs"
-EXTRA_CORPORA = {"trecqa": "trecqa/train"}  # extra training corpus -> folder under --data
 
 
 def load_config(name: str) -> dict[str, Any]:
@@ -59,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="do not train: print the Table-4-style table of the configs' reports found in --out")
     p.add_argument("--extra-train", default="", metavar="CORPORA",
                    help="also train on AVA triples from these corpora (comma-separated; known: "
-                        f"{', '.join(EXTRA_CORPORA)}); the model is named <config>-<corpus> and its "
+                        f"{', '.join(EXTRA_TRAIN)}); the model is named <config>-<corpus> and its "
                         "TREC-QA clean-dev figures are not zero-shot")
     p.add_argument("--extra-max-pos", type=int, default=None, metavar="N",
                    help="at most N positive pairs per question of an extra corpus (seeded); negatives "
@@ -72,14 +72,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def read_extra(data: Path, name: str) -> list[Any]:
     """The AS2 questions of an extra training corpus."""
-    from qascore.datasets.as2 import read_trecqa
+    from qascore.datasets import DataNotFound
+    from qascore.datasets.as2 import read_extra_train
 
-    if name not in EXTRA_CORPORA:
-        raise SystemExit(f"unknown extra training corpus '{name}'; known: {', '.join(EXTRA_CORPORA)}")
-    folder = data / EXTRA_CORPORA[name]
-    if not folder.exists():
-        raise SystemExit(f"{folder} not found; pass --data pointing at the folder with wikiqa/ and trecqa/")
-    return read_trecqa(folder)
+    try:
+        return read_extra_train(name, data)
+    except (ValueError, DataNotFound, FileNotFoundError) as err:
+        raise SystemExit(f"--extra-train {name}: {err}") from err
 
 
 def load_splits(data: Path, cfg: dict[str, Any], info: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -29,7 +29,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from qascore.datasets import benchmark_dir
-from qascore.datasets.as2 import AS2Question, read_trecqa, read_wikiqa
+from qascore.datasets.as2 import (
+    EXTRA_TRAIN,
+    AS2Question,
+    read_extra_train,
+    read_trecqa,
+    read_wikiqa,
+)
 from qascore.meta.classification import auroc, binary_scores, tune_threshold
 from qascore.meta.correlation import pearson
 from qascore.runtime import defaults
@@ -55,9 +61,7 @@ SPLITS: dict[str, tuple[str, Callable[[Path, str], list[AS2Question]], str]] = {
     "wikiqa-dev": ("wikiqa", read_wikiqa, "dev"),
     "wikiqa-test": ("wikiqa", read_wikiqa, "test"),
     "trecqa-clean-dev": ("trecqa", lambda root, split: read_trecqa(root / split), "clean-dev"),
-    "trecqa-train": ("trecqa", lambda root, split: read_trecqa(root / split), "train"),
 }
-EXTRA_CORPORA = {"trecqa": "trecqa-train"}  # --extra-train name -> split of SPLITS
 HELD_OUT = ("wikiqa-dev", "wikiqa-test", "trecqa-clean-dev")  # an extra corpus must share no question
 EVAL_SEED = 0
 
@@ -80,7 +84,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-dev", type=int, default=200, help="WikiQA-dev targets for epoch choice and threshold")
     p.add_argument("--n-test", type=int, default=800, help="WikiQA-test targets evaluated (0 = all)")
     p.add_argument("--n-trec", type=int, default=700, help="TREC-QA clean-dev targets evaluated (0 = all)")
-    p.add_argument("--extra-train", default=None, choices=sorted(EXTRA_CORPORA),
+    p.add_argument("--extra-train", default=None, choices=sorted(EXTRA_TRAIN),
                    help="diagnostic: also train on this corpus's targets (same builder and sampling rules; "
                         "model named CONFIG-CORPUS; TREC-QA clean-dev then not zero-shot)")
     p.add_argument("--n-extra", type=int, default=1000, help="targets sampled from --extra-train (seeded)")
@@ -169,7 +173,7 @@ def pos_ref_share(stats: BuildStats) -> float:
 def extra_training(cfg: Config, args: argparse.Namespace, log: Callable[[str], None]
                    ) -> tuple[list, list[int], BuildStats]:
     """Records of the --extra-train corpus (refused if it shares a question with a held-out split)."""
-    qs = load_split(EXTRA_CORPORA[args.extra_train], args.data_root)
+    qs = read_extra_train(args.extra_train, args.data_root)
     held = {name: load_split(name, args.data_root) for name in HELD_OUT}
     stats = BuildStats()
     try:
