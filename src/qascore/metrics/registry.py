@@ -28,6 +28,7 @@ _REGISTRY: dict[str, str] = {
     "qrelscore-grg": "qascore.metrics.qrelscore:QRelGRG",
     "ref-qrelscore": "qascore.metrics.qrelscore:RefQRelScore",
     "square": "qascore.metrics.square:Square",
+    "judge": "qascore.metrics.judge:Judge",
     "bertscore": "qascore.metrics.bertscore:BertScore",
     "kpqa-bleu1": "qascore.metrics.kpqa:KpqaBleu1",
     "kpqa-rougeL": "qascore.metrics.kpqa:KpqaRougeL",

@@ -3,9 +3,11 @@
 One cross-encoder reads "Question: q Target: a Pos_Ref: c+ ... Neg_Ref: c- ..."
 (`runtime.square_layouts.square_layout`): `references` are the positive
 references, `negatives` the optional incorrect ones. The default model is
-the delta trained here by `qascore train square` (MiniLM-L6 base, top two
-layers + head) and shipped in resources/square/; see docs/square.md for how
-it was trained and how well it does.
+the delta trained here by `qascore train verifier --model square` (MiniLM-L6
+base, LoRA on every layer + head, on the verification corpus) and shipped in
+resources/square/; see docs/square.md for how it was trained and how well it
+does. Over-long inputs are trimmed (question and target kept whole, the
+references cut evenly) and flagged in `details.truncated`.
 """
 
 from __future__ import annotations
@@ -51,8 +53,9 @@ class Square(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         ver = load_verifier(self.options["model"])
-        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]))
-        return [float(p) for p in probs], {}
+        cut: list[bool] = []
+        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut)
+        return [float(p) for p in probs], {"correct": [bool(p >= ver.threshold) for p in probs], "truncated": cut}
 
     def signature_fields(self) -> dict[str, Any]:
         from qascore.runtime.encoder import model_id
