@@ -28,3 +28,19 @@ def test_predict_by_hand():
     # z = [[1, 1], [0, 0]]; logit = [0.5 - 1 + 0.25, 0.25] = [-0.25, 0.25]; platt: [-1.0, 0.0]
     expected = [1 / (1 + math.exp(1.0)), 0.5]
     assert np.allclose(predict(card, x), expected)
+
+
+def test_out_of_fold_probabilities():
+    """Out-of-fold (folds by question) probabilities of an informative feature rank the classes; all in (0, 1)."""
+    from qascore.meta.classification import auroc
+    from qascore.train.judge import out_of_fold
+
+    rng = np.random.default_rng(0)
+    n = 400
+    y = rng.integers(0, 2, n)
+    informative = y + rng.normal(0, 0.3, n)           # separates the classes in every fold
+    x = np.column_stack([informative, rng.normal(size=n)])
+    groups = [f"q{i // 4}" for i in range(n)]
+    probs = out_of_fold(x, list(y), groups, c=1.0)
+    assert auroc(probs, list(y)) > 0.95
+    assert ((probs > 0) & (probs < 1)).all()
