@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from qascore.cli.options import parse_metric_spec
+from qascore.cli.options import load_metric
 from qascore.meta import benchmarks as bm
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
@@ -92,9 +92,7 @@ class _Scorer:
 
     def __call__(self, spec: str, records: Sequence[Record]) -> list[float]:
         if spec not in self._metrics:
-            from qascore.metrics.registry import load
-            name, opts = parse_metric_spec(spec)
-            self._metrics[spec] = load(name, **opts)
+            self._metrics[spec] = load_metric(spec)
         result = self._metrics[spec].score(records)
         self.signatures[spec] = result.signature
         return result.scores

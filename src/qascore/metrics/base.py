@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 import numpy as np
 
 from qascore import __version__
+from qascore.metrics.options import Option, format_value, resolve
 from qascore.records import InputError, Record, as_records
 
 AGGREGATIONS = ("max", "mean")
@@ -49,15 +50,16 @@ class Metric(ABC):
     description: ClassVar[str] = ""
 
     def __init__(self, **options: Any) -> None:
-        unknown = set(options) - set(self.option_defaults())
-        if unknown:
-            raise TypeError(f"{self.name}: unknown option(s) {sorted(unknown)}; "
-                            f"known: {sorted(self.option_defaults())}")
-        self.options = {**self.option_defaults(), **options}
+        self.options = resolve(self.name, self.option_specs(), options)
+
+    @classmethod
+    def option_specs(cls) -> dict[str, Option]:
+        """Every option with its type, default and help (`qascore list NAME` prints them)."""
+        return {}
 
     @classmethod
     def option_defaults(cls) -> dict[str, Any]:
-        return {}
+        return {k: o.default for k, o in cls.option_specs().items()}
 
     # -- contract -------------------------------------------------------
     def score(self, examples: Iterable[Record | Mapping[str, Any]]) -> MetricResult:

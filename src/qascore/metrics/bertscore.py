@@ -28,9 +28,10 @@ import torch
 
 from qascore import __version__
 from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, _fmt, aggregate
+from qascore.metrics.options import WEIGHTS_OPTION, Option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
-from qascore.runtime.encoder import Encoded, Encoder, get_encoder
+from qascore.runtime.encoder import DTYPES, Encoded, Encoder, get_encoder
 from qascore.weights.base import TokenWeighter, UniformWeighter
 from qascore.weights.idf import IdfWeighter
 
@@ -53,19 +54,28 @@ class BertScore(Metric):
     description = "BERTScore F (greedy cosine matching of encoder token states; P/R/F in details)"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {"model": defaults.ENCODER, "layer": None, "idf": False, "weights": None, "rescale": False,
-                "baseline": None, "agg": "max", "batch_size": 64, "device": None, "dtype": None}
+    def option_specs(cls) -> dict[str, Option]:
+        return {
+            "model": Option("str", defaults.ENCODER, "encoder: package spec, local directory or Hugging Face id"),
+            "layer": Option("int", None, "encoder layer whose states are matched (0 = embeddings)", min=0,
+                            none="auto"),
+            "idf": Option("bool", False, "weigh tokens by IDF over the references being scored"),
+            "weights": WEIGHTS_OPTION,
+            "rescale": Option("bool", False, "rescale with the baseline of random pairs: (x - b) / (1 - b)"),
+            "baseline": Option("str", None, "baseline CSV for rescale (LAYER,P,R,F)", none="shipped"),
+            "agg": Option("choice", "max", "several references: best (max) or mean", choices=AGGREGATIONS),
+            "batch_size": Option("int", 64, "texts per encoder batch", min=1),
+            "device": Option("str", None, "torch device (cpu, cuda, cuda:1)", none="auto"),
+            "dtype": Option("choice", None, "encoder precision", choices=DTYPES, none="fp32"),
+        }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         o = self.options
-        if o["agg"] not in AGGREGATIONS:
-            raise ValueError(f"{self.name}: agg must be one of {AGGREGATIONS} (got {o['agg']!r})")
-        if o["weights"] is not None and not isinstance(o["weights"], TokenWeighter):
+        if o.get("weights") is not None and not isinstance(o["weights"], TokenWeighter):
             raise TypeError(f"{self.name}: weights must be a qascore.weights.TokenWeighter "
-                            f"(use idf=true for IDF, or the bertscore-kpqa metric for keyphrase weights)")
-        if o["weights"] is not None and o["idf"]:
+                            f"(use idf=true for IDF, or the kpqa-bertscore metric for keyphrase weights)")
+        if o.get("weights") is not None and o.get("idf"):
             raise ValueError(f"{self.name}: give either idf=true or weights=..., not both")
         self._encoder: Encoder | None = None
         self._baseline: dict[int, np.ndarray] | None = None
@@ -87,15 +97,15 @@ class BertScore(Metric):
     # -- weighting ------------------------------------------------------
     def weighter(self, records: Sequence[Record], ref_tokens: Sequence[Sequence[str]]) -> TokenWeighter:
         """The TokenWeighter for this call; IDF is fitted on the references of the call."""
-        if self.options["weights"] is not None:
+        if self.options.get("weights") is not None:
             return self.options["weights"]
-        if self.options["idf"]:
+        if self.options.get("idf"):
             return IdfWeighter.from_documents(ref_tokens)
         return UniformWeighter()
 
     def weights_name(self) -> str:
-        w = self.options["weights"]
-        return w.signature() if w is not None else ("idf" if self.options["idf"] else "uniform")
+        w = self.options.get("weights")
+        return w.signature() if w is not None else ("idf" if self.options.get("idf") else "uniform")
 
     # -- scoring --------------------------------------------------------
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
@@ -123,7 +133,7 @@ class BertScore(Metric):
                       ) -> dict[int, dict[str, list[float]]]:
         pairs = [(i, r) for i, rec in enumerate(records) for r in range(len(rec.references))]
         refs = [records[i].references[r] for i, r in pairs]
-        if self.options["idf"] and self.options["weights"] is None:  # IDF needs every reference first
+        if self.options.get("idf") and self.options.get("weights") is None:  # IDF needs every reference first
             ref_tokens = [[t.tokens[k] for k in t.content()] for t in self.encoder.tokenize(refs, warn=False)]
         else:
             ref_tokens = []
