@@ -56,9 +56,12 @@ def load_metrics(specs: Sequence[str]) -> list[tuple[str, Metric]]:
 
 
 def score_all(metrics: Sequence[tuple[str, Metric]], records: Sequence[Record]) -> list[tuple[str, MetricResult]]:
+    from qascore.progress import enabled
+
     results = []
     for label, metric in metrics:
-        print(f"scoring {len(records)} records with {label}...", file=sys.stderr)
+        if enabled():  # a terminal is watching (or QASCORE_PROGRESS=1); logs stay quiet
+            print(f"scoring {len(records)} records with {label}...", file=sys.stderr)
         results.append((label, metric.score(records)))
     return results
 
