@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
+from qascore import jsonio
+
 CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context")
 _LIST_FIELDS = ("references", "negatives")
 
@@ -302,7 +304,7 @@ def write_jsonl(records: Iterable[Mapping[str, Any]], path: str | Path) -> None:
 
 def dump_jsonl(records: Iterable[Mapping[str, Any]], fh: IO[str]) -> None:
     for obj in records:
-        fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        fh.write(jsonio.dumps(obj, ensure_ascii=False) + "\n")
 
 
 def check_unique_ids(records: Sequence[Record], *, strict: bool = False) -> None:

@@ -9,13 +9,13 @@ Everything here calls qascore.meta; this module only parses, scores and prints.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import Any, Sequence
 
 import numpy as np
 
+from qascore import jsonio
 from qascore.cli.options import load_metric
 from qascore.meta import benchmarks as bm
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
@@ -208,7 +208,7 @@ def _run_file(args: argparse.Namespace) -> int:
             out["compare"] = compare
         if classification:
             out["classification"] = classification
-        json.dump(out, sys.stdout, indent=2)
+        jsonio.dump(out, sys.stdout, indent=2)
         print()
         return 0
     width = max(6, *(len(k) for k in table))
@@ -264,7 +264,7 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
 
 def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: argparse.Namespace) -> int:
     if args.format == "json" and scorer is not None:
-        json.dump({"input": args.input, "classification": res, "signatures": scorer.signatures}, sys.stdout,
+        jsonio.dump({"input": args.input, "classification": res, "signatures": scorer.signatures}, sys.stdout,
                   indent=2)
         print()
         return 0
@@ -319,7 +319,7 @@ def _run_benchmark(args: argparse.Namespace) -> int:
             out["pair_options"] = pair_options
         if compare:
             out["compare"] = compare
-        json.dump(out, sys.stdout, indent=2)
+        jsonio.dump(out, sys.stdout, indent=2)
         print()
         return 0
     print(bench.title)

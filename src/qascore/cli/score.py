@@ -8,10 +8,10 @@ anything is read or scored; the output file appears only when complete.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import IO, Any, Sequence
 
+from qascore import jsonio
 from qascore.cli.options import load_metric
 from qascore.cli.output import STDOUT, check_writable, write_whole
 from qascore.errors import UsageError
@@ -81,7 +81,7 @@ def scored_rows(records: Sequence[Record], results: Sequence[tuple[str, MetricRe
 
 def print_corpus(results: Sequence[tuple[str, MetricResult]], n: int, fmt: str, out: IO[str]) -> None:
     if fmt == "json":
-        json.dump({label: {"corpus": r.corpus, "n": len(r), "signature": r.signature} for label, r in results},
+        jsonio.dump({label: {"corpus": r.corpus, "n": len(r), "signature": r.signature} for label, r in results},
                   out, indent=2)
         print(file=out)
         return

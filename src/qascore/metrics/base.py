@@ -48,6 +48,8 @@ class Metric(ABC):
     name: ClassVar[str]
     requires: ClassVar[tuple[str, ...]] = ("candidate", "references")
     description: ClassVar[str] = ""
+    # Parts that are yes/no decisions: written as JSON true/false, not 1.0/0.0.
+    boolean_parts: ClassVar[tuple[str, ...]] = ("correct", "truncated")
 
     def __init__(self, **options: Any) -> None:
         self.options = resolve(self.name, self.option_specs(), options)
@@ -67,6 +69,7 @@ class Metric(ABC):
         self.validate(records)
         main, details = self._score(records)
         main = [float(x) for x in main]
+        details = {k: [bool(x) for x in v] if k in self.boolean_parts else v for k, v in details.items()}
         if any(np.isnan(x) for x in main):
             raise RuntimeError(f"{self.name} produced NaN; this is a bug, please report the input")
         return MetricResult(self.name, main, self.corpus(records, main, details), self.signature, details)
@@ -92,19 +95,31 @@ class Metric(ABC):
 
     @property
     def signature(self) -> str:
+        """metric, then `signature_fields`, then every signed option that is set, then the version.
+
+        Unset (None) options and options that cannot change the numbers (`signed=False`:
+        batch sizes, devices, model specs that `signature_fields` already names by hash) are left out.
+        """
+        specs = self.option_specs()
         parts: dict[str, Any] = {"metric": self.name}
         parts.update(self.signature_fields())
-        parts.update({k: v for k, v in sorted(self.options.items()) if k not in parts})
+        for k, v in sorted(self.options.items()):
+            spec = specs.get(k)
+            if k not in parts and v is not None and spec is not None and spec.signed and spec.type != "object":
+                parts[k] = v
         parts["version"] = __version__
-        return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items())
+        return join_signature(parts)
+
+
+def join_signature(parts: Mapping[str, Any]) -> str:
+    """key:value|key:value, booleans as true/false, None fields dropped."""
+    return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items() if v is not None)
 
 
 def _fmt(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ",".join(map(str, value))
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    return format_value(value)
 
 
 def aggregate(per_reference: Sequence[Mapping[str, float]], main: str, how: str) -> dict[str, float]:

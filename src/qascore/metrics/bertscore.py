@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from qascore import __version__
-from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, _fmt, aggregate
+from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, join_signature
 from qascore.metrics.options import WEIGHTS_OPTION, Option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
@@ -39,7 +39,8 @@ from qascore.weights.idf import IdfWeighter
 # (without IDF; also with IDF) among layers 0-6; `qascore bench bertscore-layers`, docs/bertscore.md.
 DEFAULT_LAYERS: dict[str, int] = {defaults.ENCODER: 6}
 BASELINES = defaults.RESOURCES / "bertscore"
-PARTS = ("P", "R", "F")
+PARTS = ("P", "R", "F")  # column names of a baseline CSV (bert_score's layout)
+DETAILS = ("p", "r", "f")  # names of the parts in results, as every other metric with P/R/F
 _MATCH_CHUNK = 256  # candidate-reference pairs per batched similarity computation
 
 
@@ -64,8 +65,8 @@ class BertScore(Metric):
             "rescale": Option("bool", False, "rescale with the baseline of random pairs: (x - b) / (1 - b)"),
             "baseline": Option("str", None, "baseline CSV for rescale (LAYER,P,R,F)", none="shipped"),
             "agg": Option("choice", "max", "several references: best (max) or mean", choices=AGGREGATIONS),
-            "batch_size": Option("int", 64, "texts per encoder batch", min=1),
-            "device": Option("str", None, "torch device (cpu, cuda, cuda:1)", none="auto"),
+            "batch_size": Option("int", 64, "texts per encoder batch", min=1, signed=False),
+            "device": Option("str", None, "torch device (cpu, cuda, cuda:1)", none="auto", signed=False),
             "dtype": Option("choice", None, "encoder precision", choices=DTYPES, none="fp32"),
         }
 
@@ -110,7 +111,7 @@ class BertScore(Metric):
     # -- scoring --------------------------------------------------------
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         details = self._score_layers(records, [self.layer], chunk=None)[self.layer]
-        return details["F"], details
+        return details["f"], details
 
     def score_layers(self, examples: Sequence[Record | dict], layers: Sequence[int], *, chunk: int = 512
                      ) -> dict[int, MetricResult]:
@@ -125,7 +126,7 @@ class BertScore(Metric):
         out = {}
         for layer, details in self._score_layers(records, layers, chunk=chunk).items():
             sig = self.signature.replace(f"|layer:{self.layer}|", f"|layer:{layer}|")
-            out[layer] = MetricResult(self.name, details["F"], float(np.mean(details["F"])) if records else 0.0,
+            out[layer] = MetricResult(self.name, details["f"], float(np.mean(details["f"])) if records else 0.0,
                                       sig, details)
         return out
 
@@ -165,12 +166,12 @@ class BertScore(Metric):
         """Aggregate over references, rescale, and flag truncation."""
         per_record: list[list[dict[str, float]]] = [[] for _ in records]
         for (i, _), (p, r, f) in zip(pairs, prf):
-            per_record[i].append({"P": p, "R": r, "F": f})
+            per_record[i].append({"p": p, "r": r, "f": f})
         base = self.baseline(layer) if self.options["rescale"] else None
-        details: dict[str, list[float]] = {k: [] for k in PARTS}
+        details: dict[str, list[float]] = {k: [] for k in DETAILS}
         for parts in per_record:
-            agg = aggregate(parts, "F", self.options["agg"])
-            for j, k in enumerate(PARTS):
+            agg = aggregate(parts, "f", self.options["agg"])
+            for j, k in enumerate(DETAILS):
                 v = agg[k]
                 details[k].append((v - base[j]) / (1 - base[j]) if base is not None else v)
         if any(truncated):  # reported, never silent (the encoder also warns)
@@ -219,7 +220,7 @@ class BertScore(Metric):
     # -- signature ------------------------------------------------------
     def signature_fields(self) -> dict[str, Any]:
         o = self.options
-        resc = f"{self.baseline_path().name}" if o["rescale"] else "no"
+        resc = self.baseline_path().name if o["rescale"] else False
         return {"model": self.encoder.model_id, "layer": self.layer, "weights": self.weights_name(),
                 "rescale": resc, "agg": o["agg"], "dtype": str(self.encoder.dtype).replace("torch.", ""),
                 "tokenizer": "wordpiece" if "bert" in type(self.encoder.tokenizer).__name__.lower()
@@ -227,8 +228,7 @@ class BertScore(Metric):
 
     @property
     def signature(self) -> str:
-        parts: dict[str, Any] = {"metric": self.name, **self.signature_fields(), "version": __version__}
-        return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items())
+        return join_signature({"metric": self.name, **self.signature_fields(), "version": __version__})
 
 
 def greedy_match(cands: Sequence[Encoded], refs: Sequence[Encoded], w_c: Sequence[np.ndarray],

@@ -34,18 +34,13 @@ class _Kpw:
         # KPW replaces the base metric's `weights` (and BERTScore's `idf`): those are not options here.
         base = {k: o for k, o in super().option_specs().items() if k not in ("weights", "idf")}  # type: ignore[misc]
         return {**base, "tagger": Option("str", None, "keyphrase tagger: delta file or checkpoint folder",
-                                         none="shipped")}
+                                         none="shipped", signed=False)}  # signed by hash in `weights`
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)  # type: ignore[call-arg]
         tagger = self.options["tagger"] if self.options["tagger"] is not None else self.tagger_kind
         device = self.options.get("device")
         self.options["weights"] = KpwWeighter(tagger, device=device)
-
-    def signature_fields(self) -> dict[str, Any]:
-        fields = dict(super().signature_fields())  # type: ignore[misc]
-        fields["tagger"] = self.options["weights"].ident
-        return fields
 
 
 class KpqaBleu1(_Kpw, Bleu1):

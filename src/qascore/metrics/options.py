@@ -43,6 +43,7 @@ class Option:
     none: str = ""
     python_only: str = ""  # why the option cannot be given as text, and what to use instead
     validate: Callable[[Any], None] | None = None  # extra syntax check of a parsed value (raises ValueError)
+    signed: bool = True  # False: cannot change the numbers (batch size, device) or is signed another way
 
     def __post_init__(self) -> None:
         if self.type not in TYPES:

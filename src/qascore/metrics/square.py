@@ -41,7 +41,7 @@ class Square(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore train square`"),
-                "batch_size": Option("int", 32, "inputs per model batch", min=1)}
+                "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False)}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)

@@ -35,7 +35,7 @@ class AVA(Metric):
     def option_specs(cls) -> dict[str, Option]:
         return {"aggregate": Option("choice", "mean", "several references: mean or max probability",
                                     choices=("mean", "max")),
-                "batch_size": Option("int", 32, "pairs per model batch", min=1),
+                "batch_size": Option("int", 32, "pairs per model batch", min=1, signed=False),
                 "model": Option("str", None, "verifier delta written by `qascore train ava`", none="shipped"),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored")}

@@ -37,8 +37,8 @@ class _QRel(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {
-            "encoder": Option("str", defaults.ENCODER, "LRM encoder (paper: bert-base-cased)"),
-            "lm": Option("str", defaults.CAUSAL_LM, "GRG causal LM (paper: gpt2)"),
+            "encoder": Option("str", defaults.ENCODER, "LRM encoder (paper: bert-base-cased)", signed=False),
+            "lm": Option("str", defaults.CAUSAL_LM, "GRG causal LM (paper: gpt2)", signed=False),
             "layers": Option("str", "all", "LRM layers: all, first, middle, last, specific, or indices "
                              "joined by + (0+3+7+11)", validate=check_layers),
             "agg": Option("choice", "max", "LRM token aggregation (paper: max)", choices=AGGS),
@@ -49,7 +49,7 @@ class _QRel(Metric):
             "rescale": Option("bool", True, "rescale with the shipped baselines b_LRM / b_GRG"),
             "b_lrm": Option("float", None, "override the LRM baseline", none="shipped"),
             "b_grg": Option("float", None, "override the GRG baseline", none="shipped"),
-            "device": Option("str", None, "torch device (cpu, cuda)", none="auto"),
+            "device": Option("str", None, "torch device (cpu, cuda)", none="auto", signed=False),
             "lrm_max_length": Option("int", None, "LRM input limit in tokens", min=32, none="auto"),
             "grg_max_length": Option("int", None, "GRG input limit in tokens", min=32, none="auto"),
             "batch_tokens": Option("int", None, "LM batch size in padded tokens (auto: one sequence on CPU, "
