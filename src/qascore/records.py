@@ -94,11 +94,11 @@ class Record:
         out.update(self.extra)
         return out
 
-    def require(self, *names: str) -> None:
-        """Raise an InputError unless every named field was given."""
+    def require(self, *names: str, needed_by: str = "") -> None:
+        """Raise an InputError unless every named field was given; `needed_by` names who needs it."""
         for name in names:
             if self.present and name not in self.present:
-                raise InputError("is required by this metric but missing",
+                raise InputError(f"is missing; {needed_by or 'this metric'} needs it",
                                  source=self.source, line=self.line, field=name)
 
 

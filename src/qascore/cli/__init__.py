@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("qascore.cli.train", "train a learned component (kpqa, ava, square)"),
     "bench": ("qascore.cli.bench", "time metrics against reference implementations"),
     "explain": ("qascore.cli.explain", "show per-token KPW and IDF weights (terminal and HTML)"),
+    "models": ("qascore.cli.models", "install or list the packages that carry model weights"),
 }
 
 

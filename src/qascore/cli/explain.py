@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from qascore.cli.output import check_writable, write_whole
 from qascore.records import InputError, Record, parse_mapping, read_records
 
 
@@ -47,6 +48,7 @@ class Row:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_writable(args.html, "--html")
     records = _records(args)
     idf_docs = records if not args.idf_from else read_records(args.idf_from, mapping=parse_mapping(args.map),
                                                               fmt=args.input_format)
@@ -59,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"KPW: {explainer.kpw.signature()}   IDF: {explainer.idf.signature()} over "
           f"{explainer.idf.num_docs} references")
     if args.html:
-        with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(to_html(list(zip(shown, blocks)), explainer))
+        page = to_html(list(zip(shown, blocks)), explainer)
+        write_whole(args.html, lambda fh: fh.write(page))
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
 
@@ -76,7 +78,8 @@ def _records(args: argparse.Namespace) -> list[Record]:
         records = [Record(id="1", question=args.question, candidate=args.candidate, references=args.reference,
                           present=frozenset({"id", "question", "candidate", "references"}))]
     for rec in records:
-        rec.require("question", "candidate", "references")
+        rec.require("question", "candidate", "references",
+                    needed_by="explain (keyphrase weights of candidate and references given the question)")
     return records
 
 

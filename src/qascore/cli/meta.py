@@ -323,7 +323,8 @@ def _run_benchmark(args: argparse.Namespace) -> int:
         print()
         return 0
     print(bench.title)
-    print(f"(paper) = the number printed in {bench.paper_label}; '-' where the paper has none")
+    if bench.paper_label:  # benchmarks without paper figures (qgeval) print no paper column
+        print(f"(paper) = the number printed in {bench.paper_label}; '-' where the paper has none")
     if bench.kind == "correlation":
         _print_correlation_rows(bench, rows, ci, args)
     else:
@@ -351,8 +352,9 @@ def _print_correlation_rows(bench: bm.Benchmark, rows: list[bm.Row], ci: bool, a
     mw = max(6, *(len(r.metric) for r in rows))
     cellw = 24 if ci else 7
     head = f"{'data set':<{dw}}  {'metric':<{mw}}  {'n':>5}"
+    paper = bool(bench.paper_label)
     for m in bench.methods:
-        head += f"  {_SYMBOL[m]:>{cellw}} {'(paper)':>8}"
+        head += f"  {_SYMBOL[m]:>{cellw}}" + (f" {'(paper)':>8}" if paper else "")
     print(head)
     last = None
     for r in rows:
@@ -360,7 +362,7 @@ def _print_correlation_rows(bench: bm.Benchmark, rows: list[bm.Row], ci: bool, a
         line = f"{ds if ds != last else '':<{dw}}  {r.metric:<{mw}}  {r.n:>5}"
         last = ds
         for m in bench.methods:
-            line += f"  {_cell(r.correlations[m], ci):>{cellw}} {_paper(r.paper.get(m)):>8}"
+            line += f"  {_cell(r.correlations[m], ci):>{cellw}}" + (f" {_paper(r.paper.get(m)):>8}" if paper else "")
         print(line)
 
 

@@ -76,7 +76,7 @@ class Metric(ABC):
 
     def validate(self, records: Sequence[Record]) -> None:
         for rec in records:
-            rec.require(*self.requires)
+            rec.require(*self.requires, needed_by=f"metric '{self.name}'")
             if "references" in self.requires and not rec.references:
                 raise InputError("needs at least one reference (got an empty list)",
                                  source=rec.source, line=rec.line, field="references")
