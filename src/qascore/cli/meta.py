@@ -20,9 +20,10 @@ from qascore.cli.options import load_metric
 from qascore.meta import benchmarks as bm
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
-from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, Correlation, correlate_all
+from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, SMALL_N, Correlation, correlate_all
 from qascore.meta.fields import human_scores, labels, number_field, text_field
 from qascore.meta.pairs import TIES
+from qascore.messages import warn
 from qascore.records import InputError, Record, parse_mapping, read_records
 
 _NAN_NOTE = "n/a: the metric (or the human score) is constant on these items, so no correlation is defined"
@@ -90,10 +91,17 @@ class _Scorer:
         self._metrics: dict[str, Any] = {}
         self.signatures: dict[str, str] = {}
 
-    def __call__(self, spec: str, records: Sequence[Record]) -> list[float]:
+    def metric(self, spec: str) -> Any:
         if spec not in self._metrics:
             self._metrics[spec] = load_metric(spec)
-        result = self._metrics[spec].score(records)
+        return self._metrics[spec]
+
+    def threshold(self, spec: str) -> float | None:
+        """The stored correct/incorrect threshold of a loaded metric (e.g. a verifier's), else None."""
+        return self._metrics[spec].decision_threshold() if spec in self._metrics else None
+
+    def __call__(self, spec: str, records: Sequence[Record]) -> list[float]:
+        result = self.metric(spec).score(records)
         self.signatures[spec] = result.signature
         return result.scores
 
@@ -180,17 +188,21 @@ def _run_file(args: argparse.Namespace) -> int:
     for name in args.compare or ():
         if name not in names:
             raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
+    scorer = _Scorer()
+    for spec in args.metric:  # options are checked before anything is read
+        scorer.metric(spec)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
     human = human_scores(records, args.human) if args.human else None
+    if human is not None:
+        _warn_small_n(len(records))
     gold = labels(records, args.label) if args.label else None
     columns: dict[str, np.ndarray] = {}
     for field in args.score_field:
         columns[field] = np.array([number_field(r, field) for r in records])
-    scorer = _Scorer()
     for spec in args.metric:
         _say(f"scoring {len(records)} records with {spec}...")
         columns[spec] = np.asarray(scorer(spec, records), dtype=float)
-    classification = _classify(records, gold, columns, args) if gold is not None else None
+    classification = _classify(records, gold, columns, args, scorer) if gold is not None else None
     if human is None:
         return _print_classification(classification, scorer, args)
     if len(records) < 3:
@@ -233,9 +245,16 @@ def _run_file(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warn_small_n(n: int) -> None:
+    if n < SMALL_N:
+        warn(f"only {n} items: bootstrap CIs and p-values are unreliable below {SMALL_N} items "
+             f"(an interval may reach 1.000); see docs/meta.md")
+
+
 def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np.ndarray],
-              args: argparse.Namespace) -> dict[str, Any]:
-    """AUROC on the test items; accuracy/P/R/F1 at a fixed or dev-tuned threshold."""
+              args: argparse.Namespace, scorer: _Scorer) -> dict[str, Any]:
+    """AUROC on the test items; accuracy/P/R/F1 at a threshold: --threshold, else tuned on the dev
+    split, else the metric's own stored threshold (a verifier's), else none."""
     if args.split:
         dev = np.array([text_field(r, args.split) == args.dev_value for r in records])
         if not dev.any() or dev.all():
@@ -253,11 +272,14 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
             row["auroc"] = auroc(vals[test], gold[test])
         except ValueError as err:
             row["auroc"], row["auroc_error"] = None, str(err)
-        threshold = args.threshold
+        threshold, source = args.threshold, "--threshold"
         if threshold is None and args.split:
-            threshold = tune_threshold(vals[dev], gold[dev], args.objective)
+            threshold, source = tune_threshold(vals[dev], gold[dev], args.objective), "dev"
+        if threshold is None:
+            threshold, source = scorer.threshold(name), "stored with the model"
         if threshold is not None:
             row.update(binary_scores(vals[test], gold[test], threshold).as_dict())
+            row["threshold_from"] = source
         out["metrics"][name] = row
     return out
 
@@ -268,8 +290,10 @@ def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: arg
                   indent=2)
         print()
         return 0
+    stored = any(r.get("threshold_from") == "stored with the model" for r in res["metrics"].values())
     how = (f"threshold {args.threshold:g}" if args.threshold is not None else
            f"threshold tuned on {res['n_dev']} dev items for {res['objective']}" if res["objective"] else
+           "each verifier's threshold stored with its model (others: give --threshold or --split)" if stored else
            "no threshold (give --threshold or --split)")
     print(f"label field '{res['label']}': {res['n_test']} test items; {how}; predicted correct = score >= threshold")
     width = max(6, *(len(k) for k in res["metrics"]))

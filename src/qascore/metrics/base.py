@@ -88,6 +88,14 @@ class Metric(ABC):
     def corpus(self, records: Sequence[Record], main: list[float], details: dict[str, list[float]]) -> float:
         return float(np.mean(main)) if main else 0.0
 
+    def decision_threshold(self) -> float | None:
+        """The metric's own correct/incorrect cut-off, if it has one: a `threshold` option, else the one
+        stored with its model (a verifier's dev-tuned threshold, which its signature names)."""
+        value = self.options.get("threshold")
+        if value is None:
+            value = self.signature_fields().get("threshold")
+        return None if value is None else float(value)
+
     # -- signature ------------------------------------------------------
     def signature_fields(self) -> dict[str, Any]:
         """What changes the numbers beyond the options (model hash, tokenizer...)."""
