@@ -214,3 +214,10 @@ def test_ctrl_c_prints_one_line_and_exits_130():
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert err.decode().strip() == "qascore: interrupted"
+
+
+def test_a_bad_byte_right_after_a_bom_is_located(tmp_path, capsys):
+    # found by tests/test_properties.py: the BOM made the column arithmetic index past the data
+    p = tmp_path / "bom.jsonl"
+    p.write_bytes(b"\xef\xbb\xbf\x80")
+    assert f"{p}:1: byte 0x80 at column 1 is not UTF-8" in _fail(["score", str(p), "-m", "em"], capsys)

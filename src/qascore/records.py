@@ -275,11 +275,11 @@ def decode_text(data: bytes, src: str) -> str:
         except UnicodeDecodeError as err:
             raise InputError(f"starts with a UTF-16 byte-order mark but is not valid UTF-16 ({err.reason})",
                              source=src) from None
+    body = data[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) else data
     try:
-        return data.decode("utf-8-sig")
+        return body.decode("utf-8")
     except UnicodeDecodeError as err:
-        body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
-        start = err.start - (len(data) - len(body))
+        start = err.start
         line = body.count(b"\n", 0, start) + 1
         column = start - (body.rfind(b"\n", 0, start) + 1) + 1
         raise InputError(f"byte 0x{body[start]:02x} at column {column} is not UTF-8; save the file as UTF-8 "
