@@ -17,3 +17,8 @@ def warn(message: str, *, once: bool = True) -> None:
         return
     _seen.add(message)
     print(f"qascore: warning: {message}", file=sys.stderr, flush=True)
+
+
+def reset() -> None:
+    """Forget which warnings were printed (each command run starts afresh)."""
+    _seen.clear()

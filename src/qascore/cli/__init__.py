@@ -12,8 +12,9 @@ import argparse
 import importlib
 import sys
 
-from qascore import __version__
+from qascore import __version__, messages
 from qascore.cli.errors import debug_requested, guarded
+from qascore.cli.quiet import quiet
 
 # name -> (module, one-line help). Each module defines add_arguments(p) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -47,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     """Parse and run one command; errors end as one line and exit 2 (`--debug`: the traceback)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = debug_requested(argv)
+    quiet(debug)
+    messages.reset()
     # --debug is accepted anywhere on the line, so it can be added to any failing command.
     sys.argv = [sys.argv[0], *(a for a in argv if a != "--debug")]
 

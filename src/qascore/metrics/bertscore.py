@@ -31,7 +31,7 @@ from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, 
 from qascore.metrics.options import WEIGHTS_OPTION, Option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
-from qascore.runtime.encoder import DTYPES, Encoded, Encoder, get_encoder
+from qascore.runtime.encoder import DTYPES, Encoded, Encoder, TruncationWarning, get_encoder
 from qascore.weights.base import TokenWeighter, UniformWeighter
 from qascore.weights.idf import IdfWeighter
 
@@ -146,10 +146,12 @@ class BertScore(Metric):
             sub = [(i, r) for i, r in pairs if s <= i < s + step]
             cands = [records[i].candidate for i in range(s, min(s + step, len(records)))]
             sub_refs = [records[i].references[r] for i, r in sub]
-            if len(layers) == 1:
-                encoded = self.encoder.embed(cands + sub_refs, layer=layers[0])
-            else:
-                encoded = self.encoder.embed(cands + sub_refs, all_layers=True)
+            with warnings.catch_warnings():  # reported once below, per record, with ids
+                warnings.simplefilter("ignore", TruncationWarning)
+                if len(layers) == 1:
+                    encoded = self.encoder.embed(cands + sub_refs, layer=layers[0])
+                else:
+                    encoded = self.encoder.embed(cands + sub_refs, all_layers=True)
             enc_c, enc_r = encoded[: len(cands)], encoded[len(cands):]
             c_of_pair = [enc_c[i - s] for i, _ in sub]
             w_c = self._weigh(weighter, [(records[i].question, e) for (i, _), e in zip(sub, c_of_pair)])
@@ -159,6 +161,8 @@ class BertScore(Metric):
             for layer in layers:
                 cc, rr = (c_of_pair, enc_r) if len(layers) == 1 else (_at(c_of_pair, layer), _at(enc_r, layer))
                 prf[layer].extend(greedy_match(cc, rr, w_c, w_r))
+        if any(truncated):
+            warn_truncated(self.name, records, truncated, self.encoder.max_length)
         return {layer: self._finish(records, pairs, prf[layer], layer, truncated) for layer in layers}
 
     def _finish(self, records: Sequence[Record], pairs: list[tuple[int, int]], prf: list[tuple[float, float, float]],
@@ -174,7 +178,7 @@ class BertScore(Metric):
             for j, k in enumerate(DETAILS):
                 v = agg[k]
                 details[k].append((v - base[j]) / (1 - base[j]) if base is not None else v)
-        if any(truncated):  # reported, never silent (the encoder also warns)
+        if any(truncated):  # reported, never silent (warn_truncated names the records)
             details["truncated"] = [float(t) for t in truncated]
         return details
 
@@ -229,6 +233,15 @@ class BertScore(Metric):
     @property
     def signature(self) -> str:
         return join_signature({"metric": self.name, **self.signature_fields(), "version": __version__})
+
+
+def warn_truncated(metric: str, records: Sequence[Record], truncated: Sequence[bool], limit: int) -> None:
+    """One warning naming the records whose candidate or a reference was cut to the encoder's limit."""
+    cut = [r for r, t in zip(records, truncated) if t]
+    ids = ", ".join(r.id or "?" for r in cut[:10]) + (f" and {len(cut) - 10} more" if len(cut) > 10 else "")
+    warnings.warn(f"{metric}: {len(cut)} of {len(records)} records had a text longer than {limit} tokens, "
+                  f"scored on its first {limit} (ids: {ids}; details.truncated marks them)",
+                  TruncationWarning, stacklevel=4)
 
 
 def greedy_match(cands: Sequence[Encoded], refs: Sequence[Encoded], w_c: Sequence[np.ndarray],
