@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from qascore.cli import main
 from qascore.meta import benchmarks as bm

@@ -11,7 +11,7 @@ Formulas: docs/lexical.md.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
 from qascore.metrics.lcs import lcs_length, lcs_weights
 from qascore.metrics.ngrams import bleu_sentence, bleu_sentence_weighted
