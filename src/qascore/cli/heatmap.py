@@ -74,7 +74,7 @@ def ansi(word: str, level: float) -> str:
 
 
 _CSS = """body{font-family:sans-serif;margin:2em;max-width:60em;line-height:1.3}
-section{margin-bottom:2em}.row{margin:.3em 0}.h{display:inline-block;width:9em;font-weight:bold;vertical-align:top}
+section{margin-bottom:2em}.row{margin:.3em 0;display:flex}.h{flex:0 0 9em;font-weight:bold}.ws{flex:1}
 .w{display:inline-block;margin:1px;padding:1px 4px;border-radius:3px;text-align:center;overflow-wrap:anywhere}
 .w small{display:block;font-size:70%}.legend span{display:inline-block;width:2.2em;height:1.2em}
 table.scores td{padding:1px 8px}"""
@@ -87,7 +87,7 @@ def legend() -> str:
 
 
 def _words(head: str, words: Sequence[str], vals: np.ndarray | None) -> str:
-    parts = [f"<div class='row'><span class='h'>{html.escape(head)}</span>"]
+    parts = [f"<div class='row'><span class='h'>{html.escape(head)}</span><div class='ws'>"]
     levels = normalise(vals) if vals is not None else None
     for i, w in enumerate(words):
         if vals is None or levels is None:
@@ -96,7 +96,7 @@ def _words(head: str, words: Sequence[str], vals: np.ndarray | None) -> str:
         bg = shade(float(levels[i]))
         parts.append(f"<span class='w' style='background:{bg};color:{text_colour(bg)}' title='{vals[i]:.3f}'>"
                      f"{html.escape(w)}<small>{vals[i]:.2f}</small></span>")
-    return " ".join(parts) + "</div>"
+    return " ".join(parts) + "</div></div>"
 
 
 def _scores(scores: Mapping[str, float]) -> str:

@@ -17,6 +17,8 @@ import numpy as np
 
 from qascore import jsonio
 from qascore.cli.options import load_metric
+from qascore.cli.output import check_writable, write_whole
+from qascore.errors import UsageError
 from qascore.meta import benchmarks as bm
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
@@ -24,6 +26,7 @@ from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, S
 from qascore.meta.fields import human_scores, labels, number_field, text_field
 from qascore.meta.pairs import TIES
 from qascore.messages import warn
+from qascore.progress import enabled as progress_enabled
 from qascore.records import InputError, Record, parse_mapping, read_records
 
 _NAN_NOTE = "n/a: the metric (or the human score) is constant on these items, so no correlation is defined"
@@ -71,9 +74,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--objective", choices=OBJECTIVES, default="accuracy", help="what the tuned threshold maximises")
     c.add_argument("--threshold", type=float, help="a fixed threshold instead of tuning one")
     p.add_argument("--data-root", help="folder holding kpqa_human_eval/ etc. (benchmarks)")
+    p.add_argument("--html", metavar="OUT.html", help="INPUT mode with --human: also write a self-contained "
+                   "report (table with CIs, scatter plots, pairwise test matrix; needs matplotlib)")
 
 
 def run(args: argparse.Namespace) -> int:
+    check_writable(args.html, "--html")
+    if args.html and (args.benchmark or not args.human):
+        raise UsageError("--html needs INPUT and --human (the report plots metrics against the human score)")
     if args.benchmark and args.input:
         raise ValueError("give either INPUT or --benchmark, not both")
     if args.benchmark:
@@ -200,7 +208,8 @@ def _run_file(args: argparse.Namespace) -> int:
     for field in args.score_field:
         columns[field] = np.array([number_field(r, field) for r in records])
     for spec in args.metric:
-        _say(f"scoring {len(records)} records with {spec}...")
+        if progress_enabled():
+            _say(f"scoring {len(records)} records with {spec}...")
         columns[spec] = np.asarray(scorer(spec, records), dtype=float)
     classification = _classify(records, gold, columns, args, scorer) if gold is not None else None
     if human is None:
@@ -212,6 +221,8 @@ def _run_file(args: argparse.Namespace) -> int:
     table = {name: correlate_all(human, vals, methods, ci=ci, n_resamples=args.resamples, seed=args.seed,
                                  level=args.level) for name, vals in columns.items()}
     compare = _compare_all(human, columns, args) if args.compare else []
+    if args.html:
+        _write_report(args, human, columns, table, methods, scorer)
     if args.format == "json":
         out = {"input": args.input, "human": args.human, "n": len(records),
                "metrics": {k: {m: c.as_dict() for m, c in v.items()} for k, v in table.items()},
@@ -243,6 +254,18 @@ def _run_file(args: argparse.Namespace) -> int:
     for spec, sig in scorer.signatures.items():
         print(f"signature: {sig}")
     return 0
+
+
+def _write_report(args: argparse.Namespace, human: np.ndarray, columns: dict[str, np.ndarray],
+                  table: dict[str, dict[str, Correlation]], methods: Sequence[str], scorer: _Scorer) -> None:
+    from qascore.cli.report import page
+
+    test = "williams" if args.test != "bootstrap" and args.compare_method != "kendall" else "bootstrap"
+    text = page(source=args.input, human_name=args.human, human=human, columns=columns, table=table,
+                methods=methods, compare_method=args.compare_method, test=test, n_resamples=args.resamples,
+                seed=args.seed, signatures=scorer.signatures)
+    write_whole(args.html, lambda fh: fh.write(text))
+    _say(f"wrote {args.html}")
 
 
 def _warn_small_n(n: int) -> None:
@@ -326,7 +349,7 @@ def _run_benchmark(args: argparse.Namespace) -> int:
         bench.methods = _methods(args, bench.methods)
     ci = bool(args.ci)
     scorer = _Scorer()
-    scores = bm.score_all(bench, args.metric, scorer, progress=_say)
+    scores = bm.score_all(bench, args.metric, scorer, progress=_say if progress_enabled() else None)
     pair_options = {"pair_by": args.pair_by, "min_gap": args.min_gap, "inclusive": not args.strict_gap,
                     "ties": args.ties}
     rows = bm.evaluate(bench, scores, ci=ci, n_resamples=args.resamples, seed=args.seed, level=args.level,

@@ -43,7 +43,17 @@ def write_whole(path: str, write: Callable[[IO[str]], None]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             write(fh)
+        os.chmod(tmp, _mode_for(target))  # mkstemp's 0600 would hide the result from the group
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The existing file's permissions, else what open() would give a new file (0666 less the umask)."""
+    if target.exists():
+        return target.stat().st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
