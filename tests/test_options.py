@@ -40,10 +40,10 @@ def test_typed_values(opt, text, want):
 
 @pytest.mark.parametrize("opt, value, message", [
     (Option("int", None, "", min=0, none="auto"), "abc", "expected an integer >= 0"),
-    (Option("int", None, "", min=0, none="auto"), "-1", "expected int >= 0"),
+    (Option("int", None, "", min=0, none="auto"), "-1", "expected an integer >= 0"),
     (Option("int", 3, "", min=1), "2.5", "expected an integer"),
     (Option("int", 3, "", min=1), True, "expected int >= 1, got bool"),
-    (Option("float", 1.0, "", min=0.0, max=1.0), "1.5", "expected float in [0, 1]"),
+    (Option("float", 1.0, "", min=0.0, max=1.0), "1.5", "expected a number in [0, 1]"),
     (Option("float", 1.0, ""), "nan", "expected a number"),
     (Option("float", 1.0, ""), "inf", "expected a number"),
     (Option("choice", "max", "", choices=("max", "mean")), "best", "expected one of max, mean"),
@@ -79,7 +79,7 @@ def test_every_registered_option_has_a_type_and_help_and_a_valid_default():
 @pytest.mark.parametrize("spec, message", [
     ("bertscore:idf=maybe", "-m bertscore:idf=maybe: expected a boolean (true/false)"),
     ("bertscore:layer=abc", "-m bertscore:layer=abc: expected an integer >= 0"),
-    ("bertscore:layer=-1", "-m bertscore:layer=-1: expected int >= 0"),
+    ("bertscore:layer=-1", "-m bertscore:layer=-1: expected an integer >= 0"),
     ("bertscore:layer=4,nosuch=1", "-m bertscore:nosuch=1: unknown option (options of bertscore: model,"),
     ("bertscore:weights=kpw", "use the metrics kpqa-bleu1, kpqa-rougeL or kpqa-bertscore"),
     ("kpqa-bertscore:idf=true", "-m kpqa-bertscore:idf=true: unknown option"),
@@ -87,7 +87,7 @@ def test_every_registered_option_has_a_type_and_help_and_a_valid_default():
     ("f1:agg", "-m f1:agg: metric option 'agg' must look like key=value"),
     ("em:tokenizer=ptb", "-m em:tokenizer=ptb: expected one of squad"),
     ("qrelscore:layers=top", "-m qrelscore:layers=top: expected one of all, first, middle, last, specific"),
-    ("ava:threshold=2", "-m ava:threshold=2: expected float in [0, 1]"),
+    ("ava:threshold=2", "-m ava:threshold=2: expected a number in [0, 1]"),
     (":x=1", "the metric name is empty"),
 ])
 def test_cli_option_errors_quote_the_spec(spec, message, tmp_path, capsys):

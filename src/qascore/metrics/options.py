@@ -124,7 +124,8 @@ class Option:
             raise ValueError(f"expected one of {', '.join(self.choices)}")
         if self.type in ("int", "float"):
             if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-                raise ValueError(f"expected {self.type}{_range_text(self.min, self.max)}")
+                noun = "an integer" if self.type == "int" else "a number"
+                raise ValueError(f"expected {noun}{_range_text(self.min, self.max)}")
 
 
 def _range_text(lo: float | None, hi: float | None) -> str:
