@@ -7,12 +7,18 @@ input line back with only `scores`/`details` added.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import csv
+import io
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
+
+from qascore import jsonio
 
 CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context")
 _LIST_FIELDS = ("references", "negatives")
@@ -88,11 +94,11 @@ class Record:
         out.update(self.extra)
         return out
 
-    def require(self, *names: str) -> None:
-        """Raise an InputError unless every named field was given."""
+    def require(self, *names: str, needed_by: str = "") -> None:
+        """Raise an InputError unless every named field was given; `needed_by` names who needs it."""
         for name in names:
             if self.present and name not in self.present:
-                raise InputError("is required by this metric but missing",
+                raise InputError(f"is missing; {needed_by or 'this metric'} needs it",
                                  source=self.source, line=self.line, field=name)
 
 
@@ -109,11 +115,14 @@ def parse_mapping(items: Sequence[str] | None) -> dict[str, str]:
     mapping: dict[str, str] = {}
     for item in items or ():
         if "=" not in item:
-            raise InputError(f"column mapping '{item}' must look like FIELD=COLUMN")
+            raise InputError(f"--map {item}: must look like FIELD=COLUMN")
         key, col = item.split("=", 1)
         key, col = key.strip(), col.strip()
-        if key not in CORE_FIELDS and not key:
-            raise InputError(f"column mapping '{item}' has an empty field name")
+        if key not in CORE_FIELDS:
+            raise InputError(f"--map {item}: unknown field '{key}' (fields: {', '.join(CORE_FIELDS)}; "
+                             f"other columns are kept under their own names)")
+        if not col:
+            raise InputError(f"--map {item}: the column name is empty")
         mapping[key] = col
     return mapping
 
@@ -133,32 +142,19 @@ def _columns_for(pattern: str, header: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names))  # a column named twice (e.g. by a glob) counts once
 
 
-def _read_table(path: Path, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
+def _read_table(text: str, src: str, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
     """CSV/TSV: columns map onto fields; multi-column references by a glob or a comma list."""
-    src = str(path)
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh, delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    with _csv_errors_located(src, reader):
         try:
             header = next(reader)
         except StopIteration:
             raise InputError("file is empty", source=src) from None
-        spec = {name: name for name in CORE_FIELDS}
-        spec["references"] = "references,reference*"
-        spec["negatives"] = "negatives,negative*"
-        spec.update(mapping)
-        for key, pattern in mapping.items():
-            for col in _columns_for(pattern, header):
-                if col not in header:
-                    raise InputError(f"column '{col}' (mapped to '{key}') not in header {header}",
-                                     source=src, line=1)
-        cols: dict[str, list[int]] = {}
-        for name, pattern in spec.items():
-            idx = [header.index(c) for c in _columns_for(pattern, header) if c in header]
-            if idx:
-                cols[name] = idx
+        cols = _column_plan(header, mapping, src)
         used = {i for idx in cols.values() for i in idx}
         n = 0
-        for lineno, row in enumerate(reader, 2):
+        for row in reader:
+            lineno = reader.line_num
             if not row:
                 continue
             if len(row) != len(header):
@@ -174,42 +170,120 @@ def _read_table(path: Path, delimiter: str, mapping: Mapping[str, str]) -> Itera
                     obj[h] = row[i]
             n += 1
             yield Record.from_dict(obj, source=src, line=lineno)
-        if n == 0:
-            raise InputError("file has a header but no rows", source=src)
+    if n == 0:
+        raise InputError("file has a header but no rows", source=src)
 
 
-def _read_jsonl(path: Path) -> Iterator[Record]:
-    src = str(path)
+def _column_plan(header: Sequence[str], mapping: Mapping[str, str], src: str) -> dict[str, list[int]]:
+    """Column indices of each field; a mapped column or glob that matches nothing is an error naming it."""
+    spec = {name: name for name in CORE_FIELDS}
+    spec["references"] = "references,reference*"
+    spec["negatives"] = "negatives,negative*"
+    spec.update(mapping)
+    for key, pattern in mapping.items():
+        for part in (p.strip() for p in pattern.split(",")):
+            if "*" in part and not _columns_for(part, header):
+                raise InputError(f"--map {key}={pattern}: no column matches '{part}' (header: {', '.join(header)})",
+                                 source=src, line=1)
+        for col in _columns_for(pattern, header):
+            if col not in header:
+                raise InputError(f"--map {key}={pattern}: column '{col}' is not in the header "
+                                 f"({', '.join(header)})", source=src, line=1)
+    cols: dict[str, list[int]] = {}
+    for name, pattern in spec.items():
+        idx = [header.index(c) for c in _columns_for(pattern, header) if c in header]
+        if idx:
+            cols[name] = idx
+    return cols
+
+
+@contextlib.contextmanager
+def _csv_errors_located(src: str, reader: Any) -> Iterator[None]:
+    """csv's own errors (an unclosed quote, a NUL byte) with the file and line; fields of any size."""
+    old = csv.field_size_limit()
+    csv.field_size_limit(2**31 - 1)  # a long passage in one cell is data, not an error
+    try:
+        yield
+    except csv.Error as err:
+        raise InputError(f"malformed CSV/TSV ({err})", source=src, line=reader.line_num or 1) from None
+    finally:
+        csv.field_size_limit(old)
+
+
+def _read_jsonl(text: str, src: str) -> Iterator[Record]:
     n = 0
-    with path.open(encoding="utf-8") as fh:
-        for lineno, text in enumerate(fh, 1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise InputError(f"malformed JSON ({err.msg} at column {err.colno})",
-                                 source=src, line=lineno) from None
-            n += 1
-            yield Record.from_dict(obj, source=src, line=lineno)
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(f"malformed JSON ({err.msg} at column {err.colno})", source=src, line=lineno) from None
+        except (ValueError, RecursionError) as err:  # e.g. an integer of 5000 digits, [[[[... nested too deep
+            msg = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+            raise InputError(f"malformed JSON ({msg})", source=src, line=lineno) from None
+        n += 1
+        yield Record.from_dict(obj, source=src, line=lineno)
     if n == 0:
         raise InputError("file is empty", source=src)
 
 
+FORMATS = ("jsonl", "csv", "tsv")
+STDIN = "-"
+
+
 def read_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
                  fmt: str | None = None) -> list[Record]:
-    """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", source=str(path))
-    kind = (fmt or path.suffix.lstrip(".")).lower()
+    """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension. '-' reads standard input
+    (JSONL unless `fmt` says otherwise)."""
+    if str(path) == STDIN:
+        src, kind, data = "<stdin>", (fmt or "jsonl").lower(), sys.stdin.buffer.read()
+    else:
+        path = Path(path)
+        src = str(path)
+        if not path.exists():
+            raise InputError("no such file", source=src)
+        if path.is_dir():
+            raise InputError("is a directory, not a file of records", source=src)
+        kind = (fmt or path.suffix.lstrip(".")).lower()
+        if kind not in ("jsonl", "json", "ndjson", "csv", "tsv"):
+            raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --input-format)", source=src)
+        data = path.read_bytes()
+    return parse_records(data, src, kind, mapping or {})
+
+
+def parse_records(data: bytes, src: str, kind: str, mapping: Mapping[str, str]) -> list[Record]:
+    """Records from the bytes of one input (decoded by `decode_text`), named `src` in errors."""
+    text = decode_text(data, src)
     if kind in ("jsonl", "json", "ndjson"):
         if mapping:
-            return [_remap(r, mapping) for r in _read_jsonl(path)]
-        return list(_read_jsonl(path))
+            return [_remap(r, mapping) for r in _read_jsonl(text, src)]
+        return list(_read_jsonl(text, src))
     if kind in ("csv", "tsv"):
-        return list(_read_table(path, "," if kind == "csv" else "\t", mapping or {}))
-    raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --format-in)", source=str(path))
+        return list(_read_table(text, src, "," if kind == "csv" else "\t", mapping))
+    raise InputError(f"unknown format '{kind}' (use --input-format jsonl, csv or tsv)", source=src)
+
+
+def decode_text(data: bytes, src: str) -> str:
+    """UTF-8 text, with or without a byte-order mark (Excel writes one); UTF-16 when its BOM says so.
+
+    A byte that is not UTF-8 is an error naming the line and column, not a codec traceback.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as err:
+            raise InputError(f"starts with a UTF-16 byte-order mark but is not valid UTF-16 ({err.reason})",
+                             source=src) from None
+    body = data[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) else data
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        start = err.start
+        line = body.count(b"\n", 0, start) + 1
+        column = start - (body.rfind(b"\n", 0, start) + 1) + 1
+        raise InputError(f"byte 0x{body[start]:02x} at column {column} is not UTF-8; save the file as UTF-8 "
+                         f"(e.g. iconv -f latin1 -t utf-8)", source=src, line=line) from None
 
 
 def _remap(rec: Record, mapping: Mapping[str, str]) -> Record:
@@ -217,7 +291,7 @@ def _remap(rec: Record, mapping: Mapping[str, str]) -> Record:
     obj = rec.to_dict()
     for key, col in mapping.items():
         if col not in obj:
-            raise InputError(f"key '{col}' (mapped to '{key}') is missing", source=rec.source,
+            raise InputError(f"key '{col}' (--map {key}={col}) is missing", source=rec.source,
                              line=rec.line, field=col)
         obj[key] = obj.pop(col)
     return Record.from_dict(obj, source=rec.source, line=rec.line)
@@ -225,5 +299,30 @@ def _remap(rec: Record, mapping: Mapping[str, str]) -> Record:
 
 def write_jsonl(records: Iterable[Mapping[str, Any]], path: str | Path) -> None:
     with Path(path).open("w", encoding="utf-8") as fh:
-        for obj in records:
-            fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        dump_jsonl(records, fh)
+
+
+def dump_jsonl(records: Iterable[Mapping[str, Any]], fh: IO[str]) -> None:
+    for obj in records:
+        fh.write(jsonio.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def check_unique_ids(records: Sequence[Record], *, strict: bool = False) -> None:
+    """Repeated ids make scored rows ambiguous to join back: a warning, or an error when `strict`."""
+    first: dict[str, Record] = {}
+    repeats: list[tuple[Record, Record]] = []
+    for rec in records:
+        if rec.id in first:
+            repeats.append((first[rec.id], rec))
+        else:
+            first[rec.id] = rec
+    if not repeats:
+        return
+    earlier, rec = repeats[0]
+    more = f" (and {len(repeats) - 1} more repeated ids)" if len(repeats) > 1 else ""
+    message = f"id '{rec.id}' repeats line {earlier.line}{more}"
+    if strict:
+        raise InputError(message, source=rec.source, line=rec.line, field="id")
+    from qascore.messages import warn
+
+    warn(f"{rec.source}:{rec.line}: field 'id': {message}; --strict makes this an error")

@@ -39,6 +39,11 @@ _REGISTRY: dict[str, str] = {
 }
 
 
+def metric_class(name: str) -> type[Metric]:
+    """The class registered under `name` (imports its family); KeyError naming the known ones."""
+    return _resolve(name)
+
+
 def _resolve(name: str) -> type[Metric]:
     if name not in _REGISTRY:
         raise KeyError(f"unknown metric '{name}'; known: {', '.join(sorted(_REGISTRY))}")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from qascore.metrics.base import Metric
+from qascore.metrics.options import Option
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256, read_meta
@@ -40,8 +41,9 @@ class Square(Metric):
     description = "SQuArE: cross-encoder P(correct) given the question and several positive/negative references"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {"model": str(DEFAULT_MODEL), "batch_size": 32}
+    def option_specs(cls) -> dict[str, Option]:
+        return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore train square`"),
+                "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False)}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from qascore.metrics.base import Metric, aggregate
+from qascore.metrics.options import Option
 from qascore.records import Record
 from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
 from qascore.runtime.delta import file_sha256
@@ -33,8 +34,13 @@ class AVA(Metric):
     resource: ClassVar[str] = "ava.safetensors"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {"aggregate": "mean", "batch_size": 32, "model": None, "threshold": None}
+    def option_specs(cls) -> dict[str, Option]:
+        return {"aggregate": Option("choice", "mean", "several references: mean or max probability",
+                                    choices=("mean", "max")),
+                "batch_size": Option("int", 32, "pairs per model batch", min=1, signed=False),
+                "model": Option("str", None, "verifier delta written by `qascore train ava`", none="shipped"),
+                "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
+                                    none="stored")}
 
     def _path(self) -> Path:
         p = Path(self.options["model"]) if self.options["model"] else AVA_DIR / self.resource
