@@ -67,8 +67,9 @@ def per_reference(predict: Callable[[list[Record]], np.ndarray], records: Sequen
     return sums / np.maximum(counts, 1)
 
 
-def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], kind: str, data: str | Path | None) -> dict:
-    """A verifier's figures on the triple sets (AUROC) and the KPQA human sets (Pearson)."""
+def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], kind: str, data: str | Path | None, *,
+                  kpqa_sets: bool = True) -> dict:
+    """A verifier's figures on the triple sets (AUROC) and, unless told not to, the KPQA human sets (Pearson)."""
     from scipy.stats import pearsonr
 
     from qascore.datasets import data_root, kpqa
@@ -78,7 +79,7 @@ def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], kind: str, data
     out: dict[str, Any] = {}
     for name, (recs, labels) in triple_sets(root).items():
         out[name] = {"n": len(recs), "auroc": auroc(predict(recs), labels)}
-    for name in KPQA_SETS:
+    for name in KPQA_SETS if kpqa_sets else ():
         recs = kpqa.load(name, root=root)
         scores = per_reference(predict, recs) if kind == "ava" else predict(recs)
         out[f"kpqa-{name}"] = {"n": len(recs), "pearson": float(pearsonr(scores, [r.extra["human"] for r in recs])[0])}

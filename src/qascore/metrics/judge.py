@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from qascore.metrics.base import Metric
+from qascore.metrics.options import Option
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
@@ -60,11 +61,15 @@ class Judge(Metric):
                                   "token F1, KPQA ROUGE-L, containment and length ratio, calibrated on a dev split")
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {"model": str(DEFAULT_MODEL), "batch_size": 32}
+    def option_specs(cls) -> dict[str, Option]:
+        return {"model": Option("str", None, "judge card written by `qascore train judge`", none="shipped"),
+                "batch_size": Option("int", 32, "pairs per verifier batch", min=1, signed=False)}
+
+    def _model(self) -> Path:
+        return Path(self.options["model"]) if self.options["model"] else DEFAULT_MODEL
 
     def _card(self) -> dict[str, Any]:
-        path = Path(self.options["model"])
+        path = self._model()
         if not path.is_file():
             raise FileNotFoundError(f"judge: model file {path} not found (fit one with `qascore train judge`)")
         return json.loads(path.read_text(encoding="utf-8"))
@@ -76,7 +81,7 @@ class Judge(Metric):
         return [float(p) for p in probs], {"correct": [bool(p >= card["threshold"]) for p in probs]}
 
     def signature_fields(self) -> dict[str, Any]:
-        path = Path(self.options["model"])
+        path = self._model()
         card = self._card()
         return {"model": f"{path.stem}@{file_sha256(path)}", "stacks": "+".join(card["features"]),
                 "ava": card.get("ava_model", "?"), "threshold": f"{card['threshold']:.4f}"}

@@ -42,8 +42,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (report them with any speed figure)")
     p.add_argument("--device", default="cpu")
     p.add_argument("--checkpoint", default=None, help="resumable state file (written after each epoch)")
-    p.add_argument("--evaluate", action="store_true",
-                   help="also report the evaluation sets (WikiQA test, TREC-QA clean-dev, KPQA human sets)")
+    p.add_argument("--evaluate", nargs="?", const="all", choices=("all", "triples"), default=None,
+                   help="also report the evaluation sets: all (WikiQA test, TREC-QA clean-dev, KPQA human sets) "
+                        "or triples (the first two)")
     p.add_argument("--data", default=None, help="data root for --evaluate (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--ship", action="store_true", help="copy the delta into the package as the default model")
 
@@ -135,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
                                              "dev": corpus_report.get("dev", {}).get("rows")},
                     sources=keep or "all", device=args.device,
                     training_data_license="answer_equivalence: none stated (research-only); SQuAD 2.0: CC BY-SA 4.0; "
-                                          "WikiQA: Microsoft research license; TREC-QA: research use")
+                                          "WikiQA: Microsoft Research Data License (non-commercial research); "
+                                          "TREC-QA: none stated, research-only")
     ver.save(path, {"name": name})
     report: dict[str, Any] = {"name": name, "command": command, "train_rows": len(recs),
                               "threshold": ver.threshold, "history": ver.info["history"],
@@ -148,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
     if args.evaluate:
         from qascore.bench.verifier_eval import evaluate_sets
 
-        report["eval"] = evaluate_sets(lambda rs: ver.predict(rs, batch_size=64), args.model, args.data)
+        report["eval"] = evaluate_sets(lambda rs: ver.predict(rs, batch_size=64), args.model, args.data,
+                                       kpqa_sets=args.evaluate == "all")
         print("eval: " + json.dumps(report["eval"]), flush=True)
     ver.model.to("cpu")
     report["total_seconds"] = round(time.time() - t0, 1)
