@@ -6,9 +6,10 @@ Features of a (question, candidate, references) record:
 - `kpqa_rougeL`: keyphrase-weighted ROUGE-L (max over references);
 - `contains`: 1 if a normalised reference occurs inside the normalised candidate;
 - `len_ratio`: log((1 + candidate words) / (1 + mean reference words)).
-A logistic regression over the standardised features (fitted by `qascore train judge` on the
-verification corpus) gives a logit; Platt scaling fitted on the corpus dev split turns it into a
-calibrated probability; `details.correct` compares it with the dev-tuned threshold.
+A card (`qascore train judge`) names the features it stacks (the shipped one: `ava_logit` and
+`kpqa_rougeL`, the subset chosen on the corpus dev split; docs/verifiers.md) and holds a logistic
+regression over them, standardised, fitted on the verification corpus dev split (calibrated there);
+`details.correct` compares the probability with the dev-tuned threshold.
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ class Judge(Metric):
 
 
 def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    """Calibrated P(correct) from a feature matrix and a fitted card."""
+    """Calibrated P(correct) from a feature matrix (every column of FEATURES, or just the card's) and a card."""
+    if x.shape[1] != len(card["features"]):
+        x = x[:, [FEATURES.index(f) for f in card["features"]]]
     z = (x - np.asarray(card["mean"])) / np.asarray(card["scale"])
     logit = z @ np.asarray(card["coef"]) + card["intercept"]
     return 1.0 / (1.0 + np.exp(-(card["platt"][0] * logit + card["platt"][1])))
