@@ -199,16 +199,22 @@ def _read_jsonl(path: Path) -> Iterator[Record]:
 def read_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
                  fmt: str | None = None) -> list[Record]:
     """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension."""
+    return list(iter_records(path, mapping=mapping, fmt=fmt))
+
+
+def iter_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
+                 fmt: str | None = None) -> Iterator[Record]:
+    """`read_records` one record at a time, so chunked scoring never holds the whole file."""
     path = Path(path)
     if not path.exists():
         raise InputError("no such file", source=str(path))
     kind = (fmt or path.suffix.lstrip(".")).lower()
     if kind in ("jsonl", "json", "ndjson"):
         if mapping:
-            return [_remap(r, mapping) for r in _read_jsonl(path)]
-        return list(_read_jsonl(path))
+            return (_remap(r, mapping) for r in _read_jsonl(path))
+        return _read_jsonl(path)
     if kind in ("csv", "tsv"):
-        return list(_read_table(path, "," if kind == "csv" else "\t", mapping or {}))
+        return _read_table(path, "," if kind == "csv" else "\t", mapping or {})
     raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --format-in)", source=str(path))
 
 

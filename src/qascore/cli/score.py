@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from qascore.cli.options import parse_metric_spec
+from qascore.cli.options import labelled_specs
 from qascore.metrics.registry import load
 from qascore.records import parse_mapping, read_records, write_jsonl
+from qascore.stream import print_corpus, scored_objects
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,41 +20,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--map", action="append", metavar="FIELD=COLUMN",
                    help="column mapping, e.g. candidate=answer or references=reference*; repeatable")
     p.add_argument("--input-format", choices=("jsonl", "csv", "tsv"), help="override the file extension")
+    add_scale_arguments(p)
+
+
+def add_scale_arguments(p: argparse.ArgumentParser) -> None:
+    """Chunked scoring and engines (issue 14; qascore.stream, qascore.engines, docs/scale.md)."""
+    p.add_argument("--chunk-size", type=int, metavar="N",
+                   help="read, score and write N records at a time: memory stays flat with the file size "
+                        "(e.g. 1000; default: the whole file at once); refuses CIDEr, two passes for IDF")
+    p.add_argument("--resume", action="store_true",
+                   help="with --chunk-size and --output: keep the records already written there, score the rest")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="ray: score chunks on a Ray actor pool (pip install 'qascore[ray]'); implies chunks")
+    p.add_argument("--address", help="Ray cluster address (auto or HOST:PORT); default: start a local Ray runtime")
+    p.add_argument("--workers", type=int, default=2, help="Ray actors, each loading its models once (default 2)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.chunk_size is not None or args.resume or args.engine != "local":
+        from qascore.cli.scale import run_chunked
+        return run_chunked(args)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
-    specs = [parse_metric_spec(spec) for spec in args.metric]
-    names = [name for name, _ in specs]
-    # A metric asked for twice with different options is keyed by its full spec.
-    labels = [spec if names.count(name) > 1 else name for spec, name in zip(args.metric, names)]
-    if len(set(labels)) != len(labels):
-        raise ValueError("the same metric spec is given twice")
     results = []
-    for label, (name, opts) in zip(labels, specs):
+    for label, name, opts in labelled_specs(args.metric):
         metric = load(name, **opts)
         print(f"scoring {len(records)} records with {label}...", file=sys.stderr)
         results.append((label, metric.score(records)))
     if args.output:
-        out = []
-        for i, rec in enumerate(records):
-            obj = rec.to_dict()
-            obj["scores"] = {label: r.scores[i] for label, r in results}
-            details = {label: r.example(i) for label, r in results if r.details}
-            if details:
-                obj["details"] = details
-            out.append(obj)
-        write_jsonl(out, args.output)
-    if args.format == "json":
-        json.dump({label: {"corpus": r.corpus, "n": len(r), "signature": r.signature} for label, r in results},
-                  sys.stdout, indent=2)
-        print()
-    else:
-        width = max(len(label) for label, _ in results)
-        print(f"{'metric':<{width}}  {'corpus':>8}  n={len(records)}")
-        for label, r in results:
-            print(f"{label:<{width}}  {r.corpus:8.4f}")
-        print()
-        for _, r in results:
-            print(f"signature: {r.signature}")
+        write_jsonl(scored_objects(records, results), args.output)
+    print_corpus([(label, r.corpus, r.signature) for label, r in results], len(records), args.format)
     return 0

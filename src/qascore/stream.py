@@ -1,0 +1,248 @@
+"""Chunked scoring (`qascore score --chunk-size N`): read, score and write N records at a time.
+
+Why: scoring a million records must not hold a million records, their scores
+or their details in memory. Every chunk goes through the same metric objects,
+so models load once; output lines are written chunk by chunk, in input order.
+
+Exactness: a record's scores equal whole-file scoring when they do not depend
+on the other records (`Metric.corpus_dependence()` is None). A metric that
+does depend on them either fits its corpus state in a first pass
+(`fit_corpus`: IDF-weighted BERTScore counts WordPieces of every reference,
+tokeniser only) or is refused with the reason (CIDEr: its IDF would need every
+distinct n-gram of the file in memory). Corpus scores are means of the
+per-record scores with an exactly rounded sum, so they do not depend on chunk
+size or order (a resumed run prints the same figures); they may differ from
+the whole-file path's `np.mean` in the last digit.
+
+Resume: the output is always an in-order prefix of the input, so `--resume`
+drops a partial last line, checks that each kept line is the input record at
+the same position (its id, or its candidate where the input has no ids), adds
+its scores to the corpus means and scores only the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from qascore.metrics.base import Metric, MetricResult
+from qascore.records import InputError, Record, iter_records
+
+DEFAULT_CHUNK_SIZE = 1000
+
+# One scored chunk: its output lines (JSON, newline-terminated) and each label's main scores.
+ChunkOut = tuple[list[str], dict[str, list[float]]]
+Labelled = Sequence[tuple[str, Metric]]
+
+
+class ExactMean:
+    """Mean of a stream of floats whose sum is exactly rounded (math.fsum's partials), in any order."""
+
+    def __init__(self) -> None:
+        self.partials: list[float] = []
+        self.n = 0
+
+    def add(self, x: float) -> None:
+        i = 0
+        for y in self.partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                self.partials[i] = lo
+                i += 1
+            x = hi
+        self.partials[i:] = [x]
+        self.n += 1
+
+    def extend(self, xs: Iterable[float]) -> None:
+        for x in xs:
+            self.add(x)
+
+    @property
+    def value(self) -> float:
+        return math.fsum(self.partials) / self.n if self.n else 0.0
+
+
+@dataclass
+class Summary:
+    """What `score` prints per metric: corpus mean, count, signature."""
+
+    label: str
+    signature: str
+    mean: ExactMean = field(default_factory=ExactMean)
+
+    @property
+    def corpus(self) -> float:
+        return self.mean.value
+
+
+def chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    it = iter(items)
+    while batch := list(islice(it, size)):
+        yield batch
+
+
+def scored_objects(records: Sequence[Record], results: Sequence[tuple[str, MetricResult]]) -> list[dict[str, Any]]:
+    """Each record as it was read plus `scores` (and `details`): the output line of `score`."""
+    out = []
+    for i, rec in enumerate(records):
+        obj = rec.to_dict()
+        obj["scores"] = {label: r.scores[i] for label, r in results}
+        details = {label: r.example(i) for label, r in results if r.details}
+        if details:
+            obj["details"] = details
+        out.append(obj)
+    return out
+
+
+def score_chunk(records: Sequence[Record], metrics: Labelled) -> ChunkOut:
+    """Score one chunk with every metric; the output lines and the main scores per label."""
+    results = [(label, m.score(records)) for label, m in metrics]
+    lines = [json.dumps(obj, ensure_ascii=False) + "\n" for obj in scored_objects(records, results)]
+    return lines, {label: r.scores for label, r in results}
+
+
+def prepare(metrics: Labelled, records: Callable[[], Iterable[Record]]) -> dict[str, Any]:
+    """Refuse metrics that cannot be chunked; fit the two-pass ones. Returns label -> fitted state."""
+    for label, m in metrics:
+        if type(m).corpus is not Metric.corpus:
+            raise ValueError(f"{label}: its corpus score is not a mean of record scores, so it cannot be "
+                             f"scored in chunks; leave out --chunk-size (one pass over the whole file)")
+        why = m.corpus_dependence()
+        if why is not None and type(m).fit_corpus is Metric.fit_corpus:
+            raise ValueError(f"{label} cannot be scored in chunks: {why}; leave out --chunk-size "
+                             f"to score it in one pass over the whole file in memory")
+    states = {}
+    for label, m in metrics:
+        why = m.corpus_dependence()
+        if why is not None:
+            print(f"{label}: first pass over the file ({why})...", file=sys.stderr)
+            states[label] = m.fit_corpus(records())
+            m.use_corpus(states[label])
+    return states
+
+
+def local_chunks(records: Iterable[Record], metrics: Labelled, chunk_size: int) -> Iterator[ChunkOut]:
+    """The local engine: one chunk at a time in this process."""
+    for batch in chunks(records, chunk_size):
+        yield score_chunk(batch, metrics)
+
+
+def _drop_partial_line(path: Path) -> None:
+    """A run killed mid-write leaves a line without its newline: cut it (it is scored again)."""
+    with path.open("rb+") as fh:
+        size = fh.seek(0, 2)
+        if size == 0:
+            return
+        fh.seek(size - 1)
+        if fh.read(1) == b"\n":
+            return
+        pos = size
+        while pos > 0:
+            step = min(65536, pos)
+            fh.seek(pos - step)
+            block = fh.read(step)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                fh.truncate(pos - step + cut + 1)
+                return
+            pos -= step
+        fh.truncate(0)
+
+
+def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]) -> int:
+    """Check the output's complete lines against the input, add their scores; how many to skip."""
+    if not output.exists():
+        return 0
+    _drop_partial_line(output)
+    src = iter(records)
+    done = 0
+    with output.open(encoding="utf-8") as fh:
+        for lineno, text in enumerate(fh, 1):
+            rec = next(src, None)
+            if rec is None:
+                raise InputError("--resume: the output has more lines than the input has records",
+                                 source=str(output), line=lineno)
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise InputError(f"--resume: malformed output line ({err.msg})", source=str(output),
+                                 line=lineno) from None
+            mine = (str(obj["id"]) if "id" in obj else None, obj.get("candidate"))
+            theirs = (rec.id if "id" in rec.present else None, rec.candidate)
+            if mine != theirs:
+                raise InputError(f"--resume: this line is record {mine[0] or mine[1]!r} but the input has "
+                                 f"{theirs[0] or theirs[1]!r} at that position (written from another input?)",
+                                 source=str(output), line=lineno)
+            scores = obj.get("scores", {})
+            for s in summaries:
+                if s.label not in scores:
+                    raise InputError(f"--resume: no score for '{s.label}' (written with other metrics?)",
+                                     source=str(output), line=lineno)
+                s.mean.add(float(scores[s.label]))
+            done += 1
+    return done
+
+
+def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None = None,
+               chunk_size: int = DEFAULT_CHUNK_SIZE, resume_output: bool = False,
+               mapping: Mapping[str, str] | None = None, fmt: str | None = None,
+               engine: Callable[[int], Iterator[ChunkOut]] | None = None) -> tuple[list[Summary], int]:
+    """Score `path` in chunks, appending to `output` in input order; (summaries, records newly scored).
+
+    `engine(skip)` yields the scored chunks of the input after its first `skip`
+    records (default: this process, `local_chunks`).
+    """
+    if chunk_size < 1:
+        raise ValueError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    if resume_output and output is None:
+        raise ValueError("--resume needs --output: it continues the file written there")
+
+    def read() -> Iterator[Record]:
+        return iter_records(path, mapping=mapping, fmt=fmt)
+
+    prepare(metrics, read)
+    summaries = [Summary(label, m.signature) for label, m in metrics]
+    out = Path(output) if output is not None else None
+    skip = resume(out, read(), summaries) if resume_output and out is not None else 0
+    if skip:
+        print(f"resuming after {skip} records already in {out}", file=sys.stderr)
+    if engine is None:
+        def engine(k: int) -> Iterator[ChunkOut]:
+            return local_chunks(islice(read(), k, None), metrics, chunk_size)
+    fh = out.open("a" if skip else "w", encoding="utf-8") if out is not None else None
+    n = 0
+    try:
+        for lines, scores in engine(skip):
+            if fh is not None:
+                fh.write("".join(lines))
+                fh.flush()
+            for s in summaries:
+                s.mean.extend(scores[s.label])
+            n += len(lines)
+    finally:
+        if fh is not None:
+            fh.close()
+    return summaries, n
+
+
+def print_corpus(rows: Sequence[tuple[str, float, str]], n: int, fmt: str) -> None:
+    """(label, corpus, signature) rows as `score` prints them: a table, or JSON."""
+    if fmt == "json":
+        json.dump({label: {"corpus": c, "n": n, "signature": sig} for label, c, sig in rows}, sys.stdout, indent=2)
+        print()
+        return
+    width = max(len(label) for label, _, _ in rows)
+    print(f"{'metric':<{width}}  {'corpus':>8}  n={n}")
+    for label, c, _ in rows:
+        print(f"{label:<{width}}  {c:8.4f}")
+    print()
+    for _, _, sig in rows:
+        print(f"signature: {sig}")
