@@ -129,10 +129,26 @@ def prepare(metrics: Labelled, records: Callable[[], Iterable[Record]]) -> dict[
     return states
 
 
+def forget_memos() -> None:
+    """Drop per-process memos of texts (tokens, BLEU statistics, keyphrase weights) between chunks.
+
+    They speed up one call over repeated texts; kept across a million records
+    they would grow with the file (KPW's has no bound) and break flat memory.
+    """
+    from qascore.metrics.ngrams import clear_cache as clear_ngrams
+    from qascore.runtime.cache import empty
+    from qascore.text import clear_cache as clear_tokens
+
+    clear_tokens()
+    clear_ngrams()
+    empty("kpw-cache")
+
+
 def local_chunks(records: Iterable[Record], metrics: Labelled, chunk_size: int) -> Iterator[ChunkOut]:
     """The local engine: one chunk at a time in this process."""
     for batch in chunks(records, chunk_size):
         yield score_chunk(batch, metrics)
+        forget_memos()
 
 
 def _drop_partial_line(path: Path) -> None:
