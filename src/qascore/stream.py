@@ -109,16 +109,21 @@ def score_chunk(records: Sequence[Record], metrics: Labelled) -> ChunkOut:
     return lines, {label: r.scores for label, r in results}
 
 
-def prepare(metrics: Labelled, records: Callable[[], Iterable[Record]]) -> dict[str, Any]:
-    """Refuse metrics that cannot be chunked; fit the two-pass ones. Returns label -> fitted state."""
+def refuse_corpus_level(metrics: Labelled, *, two_pass: bool, what: str = "scored in chunks",
+                        instead: str = "leave out --chunk-size to score it in one pass over the whole file in memory"
+                        ) -> None:
+    """Raise the reason when a metric's record scores would depend on which records share its call."""
     for label, m in metrics:
         if type(m).corpus is not Metric.corpus:
-            raise ValueError(f"{label}: its corpus score is not a mean of record scores, so it cannot be "
-                             f"scored in chunks; leave out --chunk-size (one pass over the whole file)")
+            raise ValueError(f"{label} cannot be {what}: its corpus score is not a mean of record scores; {instead}")
         why = m.corpus_dependence()
-        if why is not None and type(m).fit_corpus is Metric.fit_corpus:
-            raise ValueError(f"{label} cannot be scored in chunks: {why}; leave out --chunk-size "
-                             f"to score it in one pass over the whole file in memory")
+        if why is not None and not (two_pass and type(m).fit_corpus is not Metric.fit_corpus):
+            raise ValueError(f"{label} cannot be {what}: {why}; {instead}")
+
+
+def prepare(metrics: Labelled, records: Callable[[], Iterable[Record]]) -> dict[str, Any]:
+    """Refuse metrics that cannot be chunked; fit the two-pass ones. Returns label -> fitted state."""
+    refuse_corpus_level(metrics, two_pass=True)
     states = {}
     for label, m in metrics:
         why = m.corpus_dependence()
