@@ -178,20 +178,26 @@ def _read_table(path: Path, delimiter: str, mapping: Mapping[str, str]) -> Itera
             raise InputError("file has a header but no rows", source=src)
 
 
+def parse_jsonl_line(text: str, source: str, lineno: int) -> Record | None:
+    """One JSONL line as a record (None for a blank line); errors name the file and line."""
+    if not text.strip():
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"malformed JSON ({err.msg} at column {err.colno})", source=source, line=lineno) from None
+    return Record.from_dict(obj, source=source, line=lineno)
+
+
 def _read_jsonl(path: Path) -> Iterator[Record]:
     src = str(path)
     n = 0
     with path.open(encoding="utf-8") as fh:
         for lineno, text in enumerate(fh, 1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise InputError(f"malformed JSON ({err.msg} at column {err.colno})",
-                                 source=src, line=lineno) from None
-            n += 1
-            yield Record.from_dict(obj, source=src, line=lineno)
+            rec = parse_jsonl_line(text, src, lineno)
+            if rec is not None:
+                n += 1
+                yield rec
     if n == 0:
         raise InputError("file is empty", source=src)
 
@@ -211,14 +217,14 @@ def iter_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
     kind = (fmt or path.suffix.lstrip(".")).lower()
     if kind in ("jsonl", "json", "ndjson"):
         if mapping:
-            return (_remap(r, mapping) for r in _read_jsonl(path))
+            return (remap(r, mapping) for r in _read_jsonl(path))
         return _read_jsonl(path)
     if kind in ("csv", "tsv"):
         return _read_table(path, "," if kind == "csv" else "\t", mapping or {})
     raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --format-in)", source=str(path))
 
 
-def _remap(rec: Record, mapping: Mapping[str, str]) -> Record:
+def remap(rec: Record, mapping: Mapping[str, str]) -> Record:
     """JSONL with other key names: rebuild the record from the mapped keys."""
     obj = rec.to_dict()
     for key, col in mapping.items():

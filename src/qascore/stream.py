@@ -15,13 +15,16 @@ size or order (a resumed run prints the same figures); they may differ from
 the whole-file path's `np.mean` in the last digit.
 
 Resume: the output is always an in-order prefix of the input, so `--resume`
-drops a partial last line, checks that each kept line is the input record at
-the same position (its id, or its candidate where the input has no ids), adds
-its scores to the corpus means and scores only the rest.
+drops a partial last line, checks that each line is the input record at the
+same position (its id, or its candidate where the input has no ids), keeps
+the lines of whole chunks (a chunk cut short is scored again whole, so model
+metrics batch, hence round, exactly as in an uninterrupted run), adds their
+scores to the corpus means and scores only the rest.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import sys
@@ -38,6 +41,8 @@ DEFAULT_CHUNK_SIZE = 1000
 # One scored chunk: its output lines (JSON, newline-terminated) and each label's main scores.
 ChunkOut = tuple[list[str], dict[str, list[float]]]
 Labelled = Sequence[tuple[str, Metric]]
+# An engine: (records to skip, two-pass states by label) -> the scored chunks of the rest, in order.
+Engine = Callable[[int, dict[str, Any]], Iterator[ChunkOut]]
 
 
 class ExactMean:
@@ -83,10 +88,15 @@ class Summary:
         return self.mean.value
 
 
-def chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+def chunks(items: Iterable[Any], size: int, start: int = 0) -> Iterator[list[Any]]:
+    """Lists of `size` items; the items start at position `start` of the file, and chunks stay aligned
+    to multiples of `size` from the file's start (the first is shorter), so a resumed run batches
+    exactly as an uninterrupted one (model metrics' padding, hence their last digits, depends on it)."""
     it = iter(items)
-    while batch := list(islice(it, size)):
+    first = size - start % size
+    while batch := list(islice(it, first)):
         yield batch
+        first = size
 
 
 def scored_objects(records: Sequence[Record], results: Sequence[tuple[str, MetricResult]]) -> list[dict[str, Any]]:
@@ -147,11 +157,17 @@ def forget_memos() -> None:
     clear_tokens()
     clear_ngrams()
     empty("kpw-cache")
+    if sys.platform.startswith("linux"):  # hand freed heap (tensors of the last chunk) back to the OS
+        try:
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):
+            pass
 
 
-def local_chunks(records: Iterable[Record], metrics: Labelled, chunk_size: int) -> Iterator[ChunkOut]:
-    """The local engine: one chunk at a time in this process."""
-    for batch in chunks(records, chunk_size):
+def local_chunks(records: Iterable[Record], metrics: Labelled, chunk_size: int, start: int = 0
+                 ) -> Iterator[ChunkOut]:
+    """The local engine: one chunk at a time in this process (records from position `start`)."""
+    for batch in chunks(records, chunk_size, start):
         yield score_chunk(batch, metrics)
         forget_memos()
 
@@ -178,21 +194,27 @@ def _drop_partial_line(path: Path) -> None:
         fh.truncate(0)
 
 
-def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]) -> int:
-    """Check the output's complete lines against the input, add their scores; how many to skip."""
+def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary], chunk_size: int) -> int:
+    """Check the output's lines against the input and keep its whole chunks; how many records to skip.
+
+    Lines of a chunk cut short are dropped and scored again with their whole
+    chunk, so model metrics batch exactly as in an uninterrupted run.
+    """
     if not output.exists():
         return 0
     _drop_partial_line(output)
     src = iter(records)
-    done = 0
-    with output.open(encoding="utf-8") as fh:
-        for lineno, text in enumerate(fh, 1):
+    done, kept_bytes, offset = 0, 0, 0
+    pending: list[dict[str, Any]] = []  # scores of the chunk being read, added once it is whole
+    with output.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            offset += len(raw)
             rec = next(src, None)
             if rec is None:
                 raise InputError("--resume: the output has more lines than the input has records",
                                  source=str(output), line=lineno)
             try:
-                obj = json.loads(text)
+                obj = json.loads(raw)
             except json.JSONDecodeError as err:
                 raise InputError(f"--resume: malformed output line ({err.msg})", source=str(output),
                                  line=lineno) from None
@@ -207,19 +229,30 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
                 if s.label not in scores:
                     raise InputError(f"--resume: no score for '{s.label}' (written with other metrics?)",
                                      source=str(output), line=lineno)
-                s.mean.add(float(scores[s.label]))
-            done += 1
+            pending.append(scores)
+            if len(pending) == chunk_size:
+                for s in summaries:
+                    s.mean.extend(float(x[s.label]) for x in pending)
+                done, kept_bytes, pending = done + chunk_size, offset, []
+    if pending and next(src, None) is None:  # the file's last chunk, shorter but whole
+        for s in summaries:
+            s.mean.extend(float(x[s.label]) for x in pending)
+        done, kept_bytes, pending = done + len(pending), offset, []
+    if pending:
+        with output.open("rb+") as fh:
+            fh.truncate(kept_bytes)
     return done
 
 
 def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None = None,
                chunk_size: int = DEFAULT_CHUNK_SIZE, resume_output: bool = False,
                mapping: Mapping[str, str] | None = None, fmt: str | None = None,
-               engine: Callable[[int], Iterator[ChunkOut]] | None = None) -> tuple[list[Summary], int]:
+               engine: Engine | None = None) -> tuple[list[Summary], int]:
     """Score `path` in chunks, appending to `output` in input order; (summaries, records newly scored).
 
-    `engine(skip)` yields the scored chunks of the input after its first `skip`
-    records (default: this process, `local_chunks`).
+    `engine(skip, states)` yields the scored chunks of the input after its
+    first `skip` records, metrics using the two-pass `states` (default: this
+    process, `local_chunks`).
     """
     if chunk_size < 1:
         raise ValueError(f"--chunk-size must be at least 1 (got {chunk_size})")
@@ -229,19 +262,19 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     def read() -> Iterator[Record]:
         return iter_records(path, mapping=mapping, fmt=fmt)
 
-    prepare(metrics, read)
+    states = prepare(metrics, read)
     summaries = [Summary(label, m.signature) for label, m in metrics]
     out = Path(output) if output is not None else None
-    skip = resume(out, read(), summaries) if resume_output and out is not None else 0
+    skip = resume(out, read(), summaries, chunk_size) if resume_output and out is not None else 0
     if skip:
         print(f"resuming after {skip} records already in {out}", file=sys.stderr)
     if engine is None:
-        def engine(k: int) -> Iterator[ChunkOut]:
-            return local_chunks(islice(read(), k, None), metrics, chunk_size)
+        def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
+            return local_chunks(islice(read(), k, None), metrics, chunk_size, k)
     fh = out.open("a" if skip else "w", encoding="utf-8") if out is not None else None
     n = 0
     try:
-        for lines, scores in engine(skip):
+        for lines, scores in engine(skip, states):
             if fh is not None:
                 fh.write("".join(lines))
                 fh.flush()

@@ -20,7 +20,7 @@ def run_chunked(args: argparse.Namespace) -> int:
         from qascore.engines.ray_engine import RayEngine
 
         engine = RayEngine(args.input, specs, chunk_size=chunk_size, workers=args.workers, address=args.address,
-                           fmt=args.input_format, mapping=parse_mapping(args.map), metrics=metrics)
+                           fmt=args.input_format, mapping=parse_mapping(args.map))
     elif args.address:
         raise ValueError("--address is for --engine ray")
     print(f"scoring in chunks of {chunk_size} ({args.engine} engine) with {', '.join(s[0] for s in specs)}...",
