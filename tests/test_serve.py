@@ -202,3 +202,27 @@ def test_real_server_on_loopback(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_batch_scores_each_metric_only_on_the_requests_that_ask_for_it():
+    seen: dict[str, list[str]] = {"f1": [], "em": []}
+    metrics = []
+    for name in ("f1", "em"):
+        m = qascore.load(name)
+        real = m.score
+
+        def counted(records, _real=real, _name=name):
+            seen[_name].extend(r.candidate for r in records)
+            return _real(records)
+
+        m.score = counted
+        metrics.append((name, m))
+    bodies = [{"records": [{"candidate": "a b", "references": ["a b"]}], "metrics": ["f1"]},
+              {"records": [{"candidate": "a c", "references": ["a b"]}], "metrics": ["em"]}]
+    with TestClient(create_app(metrics, max_wait_s=0.5)) as client:
+        got = concurrent_posts(client, bodies)
+        health = client.get("/health").json()
+    assert got[0]["records"][0]["scores"] == {"f1": 1.0}
+    assert got[1]["records"][0]["scores"] == {"em": 0.0}
+    assert health["model_calls"] == 1
+    assert seen == {"f1": ["a b"], "em": ["a c"]}

@@ -88,20 +88,29 @@ class Scorer:
                 raise ApiError(422, str(err)) from None
 
     def __call__(self, jobs: Sequence[Job]) -> list[dict[str, Any]]:
-        records = [r for recs, _ in jobs for r in recs]
-        wanted = [label for label in self.metrics if any(label in labels for _, labels in jobs)]
-        results = {label: self.metrics[label].score(records) for label in wanted}
-        out, start = [], 0
-        for recs, labels in jobs:
-            stop = start + len(recs)
-            mine = [(label, _slice(results[label], start, stop)) for label in labels]
+        # One call per metric over the records of the jobs that asked for it, then each job's slice.
+        where: dict[tuple[int, str], tuple[MetricResult, int]] = {}
+        for label, metric in self.metrics.items():
+            mine = [j for j, (_, labels) in enumerate(jobs) if label in labels]
+            if not mine:
+                continue
+            result = metric.score([r for j in mine for r in jobs[j][0]])
+            start = 0
+            for j in mine:
+                where[j, label] = (result, start)
+                start += len(jobs[j][0])
+        out = []
+        for j, (recs, labels) in enumerate(jobs):
+            parts = []
+            for label in labels:
+                result, start = where[j, label]
+                parts.append((label, _slice(result, start, start + len(recs))))
             corpus = {}
-            for label, r in mine:
+            for label, r in parts:
                 mean = ExactMean()
                 mean.extend(r.scores)
                 corpus[label] = {"corpus": mean.value, "n": len(r.scores), "signature": r.signature}
-            out.append({"records": scored_objects(recs, mine), "corpus": corpus})
-            start = stop
+            out.append({"records": scored_objects(recs, parts), "corpus": corpus})
         return out
 
 
