@@ -10,11 +10,11 @@ import builtins
 import json
 
 import pytest
+from test_stream import make_rows, write
 
 from qascore.cli import main
-from qascore.records import read_records
 from qascore.engines.ray_engine import chunk_starts, read_chunk
-from test_stream import make_rows, write
+from qascore.records import read_records
 
 
 def test_chunk_starts_and_read_chunk_cover_the_file_once(tmp_path):

@@ -22,12 +22,12 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from test_stream import make_rows, write  # noqa: E402
 
 import qascore  # noqa: E402
 from qascore.cli import main  # noqa: E402
 from qascore.serve.app import create_app  # noqa: E402
 from qascore.serve.batcher import MicroBatcher  # noqa: E402
-from test_stream import make_rows, write  # noqa: E402
 
 SPECS = ["f1", "em", "rougeL"]
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_encoder import tiny_bert  # noqa: F401  (session fixture)
 
 from qascore.cli import main
 from qascore.stream import ExactMean
-from test_encoder import tiny_bert  # noqa: F401  (session fixture)
 
 WORDS = "the a cat dog sat ran on mat red blue big small house river bank city old new".split()
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import socket
@@ -125,9 +124,7 @@ async def bad_requests(client, url: str, max_body: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import httpx
-
-    from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S
+    from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_WAIT_S
 
     metrics = args.metric or ["bertscore"]
     rng = random.Random(args.seed)
@@ -147,26 +144,33 @@ def run(args: argparse.Namespace) -> int:
     for mode in args.modes.split(","):
         proc, url = start_server(metrics, batching=mode == "on")
         try:
-            async def go() -> None:
-                nonlocal status
-                limits = httpx.Limits(max_connections=args.clients)
-                async with httpx.AsyncClient(timeout=args.timeout_s, limits=limits) as client:
-                    await wait_ready(client, url, proc)
-                    lat, failed, wall = await load(client, url, bodies, args.clients, args.timeout_s)
-                    health = (await client.get(f"{url}/health")).json()
-                    ms = np.array(lat) * 1000 if lat else np.array([float("nan")])
-                    done = len(lat)
-                    recs = sum(len(b) for b in bodies[:done]) if not failed else float("nan")
-                    print(f"batching {mode}: {done} answered, {failed} failed in {wall:.1f} s: {done / wall:.1f} req/s, "
-                          f"{recs / wall:.0f} records/s, latency p50 {np.percentile(ms, 50):.1f} ms, "
-                          f"p99 {np.percentile(ms, 99):.1f} ms, model calls {health['model_calls']}", flush=True)
-                    for line in await bad_requests(client, url, DEFAULT_MAX_BODY):
-                        print(line, flush=True)
-                        status |= "FAILED" in line or line.endswith("False")
-                    status |= failed > 0
-
-            asyncio.run(go())
+            status |= asyncio.run(run_mode(args, mode, proc, url, bodies))
         finally:
             proc.terminate()
             proc.wait(timeout=30)
-    return int(status)
+    return status
+
+
+async def run_mode(args: argparse.Namespace, mode: str, proc: subprocess.Popen, url: str,
+                   bodies: list[list[dict]]) -> int:
+    """Load one server, print its figures and the bad-request checks; 1 if anything failed."""
+    import httpx
+
+    from qascore.serve import DEFAULT_MAX_BODY
+
+    limits = httpx.Limits(max_connections=args.clients)
+    async with httpx.AsyncClient(timeout=args.timeout_s, limits=limits) as client:
+        await wait_ready(client, url, proc)
+        lat, failed, wall = await load(client, url, bodies, args.clients, args.timeout_s)
+        health = (await client.get(f"{url}/health")).json()
+        ms = np.array(lat) * 1000 if lat else np.array([float("nan")])
+        done = len(lat)
+        recs = sum(len(b) for b in bodies[:done]) if not failed else float("nan")
+        print(f"batching {mode}: {done} answered, {failed} failed in {wall:.1f} s: {done / wall:.1f} req/s, "
+              f"{recs / wall:.0f} records/s, latency p50 {np.percentile(ms, 50):.1f} ms, "
+              f"p99 {np.percentile(ms, 99):.1f} ms, model calls {health['model_calls']}", flush=True)
+        status = int(failed > 0)
+        for line in await bad_requests(client, url, DEFAULT_MAX_BODY):
+            print(line, flush=True)
+            status |= "FAILED" in line or line.endswith("False")
+    return status
