@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -37,9 +38,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
 
 
-def run_score(path: Path, out: Path, metrics: list[str], chunk_size: int, engine: str, workers: int
-              ) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of one `qascore score` process."""
+def _rss_mib(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        return None
+    return None
+
+
+def run_score(path: Path, out: Path, metrics: list[str], chunk_size: int, engine: str, workers: int,
+              trace: list[float] | None = None) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MiB) of one `qascore score` process; `trace` gets its RSS every 0.5 s."""
     cmd = [sys.executable, "-m", "qascore.cli", "score", str(path), "-o", str(out), "--chunk-size", str(chunk_size),
            "--engine", engine, "--workers", str(workers)]
     for m in metrics:
@@ -47,7 +59,19 @@ def run_score(path: Path, out: Path, metrics: list[str], chunk_size: int, engine
     env = {**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1"), "QASCORE_PROGRESS": "0"}
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(0.5):
+            rss = _rss_mib(proc.pid)
+            if rss is not None and trace is not None:
+                trace.append(rss)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     _, status, usage = os.wait4(proc.pid, 0)
+    stop.set()
+    sampler.join()
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode() if proc.stderr else ""
     if os.waitstatus_to_exitcode(status) != 0:
@@ -64,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         work = Path(args.workdir or tmp)
         work.mkdir(parents=True, exist_ok=True)
         print(f"{'records':>9} {'seconds':>9} {'rec/s':>9} {'us/rec':>9} {'marg us/rec':>11} {'peak MiB':>9} "
-              f"{'RSS x':>7}")
+              f"{'RSS x':>7}  RSS MiB at 20/40/60/80/100% of the run")
         spent, base = 0.0, None
         for n in sizes:
             if base is not None and spent + n / base[2] * 1.1 > args.budget_s:
@@ -73,14 +97,18 @@ def run(args: argparse.Namespace) -> int:
             path = work / f"synthetic-{n}-seed{args.seed}.jsonl"
             if not path.exists():
                 synthetic.write(n, path, args.seed)
-            wall, rss = run_score(path, work / "scored.jsonl", metrics, args.chunk_size, args.engine, args.workers)
+            trace: list[float] = []
+            wall, rss = run_score(path, work / "scored.jsonl", metrics, args.chunk_size, args.engine, args.workers,
+                                  trace)
+            at = " ".join(f"{trace[min(len(trace) - 1, int(q * len(trace)) - 1)]:.0f}" if trace else "-"
+                          for q in (0.2, 0.4, 0.6, 0.8, 1.0))
             spent += wall
             rate = n / wall
             if base is None:
                 base = (rss, wall, rate, n)
             marginal = f"{1e6 * (wall - base[1]) / (n - base[3]):11.1f}" if n > base[3] else f"{'-':>11}"
-            print(f"{n:>9} {wall:9.1f} {rate:9.0f} {1e6 * wall / n:9.1f} {marginal} {rss:9.0f} {rss / base[0]:7.3f}",
-                  flush=True)
+            print(f"{n:>9} {wall:9.1f} {rate:9.0f} {1e6 * wall / n:9.1f} {marginal} {rss:9.0f} {rss / base[0]:7.3f}"
+                  f"  {at}", flush=True)
             (work / "scored.jsonl").unlink(missing_ok=True)
     print("marg us/rec: (seconds - first size's seconds) / (records - first size's records): the time per record\n"
           "without process start and model loading. RSS x: peak RSS over the first size's (same models loaded).")
