@@ -81,8 +81,11 @@ def test_cider_is_refused_with_the_reason(tmp_path, capsys):
     assert "leave out --chunk-size" in err
 
 
-def test_idf_bertscore_takes_two_passes(tmp_path, capsys, tiny_bert):
+def test_idf_bertscore_takes_two_passes(tmp_path, capsys, tiny_bert, monkeypatch):
     """IDF fitted on the whole file in a first pass: chunks of 2 give the whole file's scores."""
+    import qascore.metrics.bertscore as bs
+
+    monkeypatch.setattr(bs, "_ZERO_WEIGHT_WARNED", bs._ZERO_WEIGHT_WARNED)  # its warn-once state is restored after
     src = write(tmp_path / "in.jsonl", make_rows(9))
     spec = f"bertscore:model={tiny_bert},layer=2,idf=true"
     whole, chunked = tmp_path / "w.jsonl", tmp_path / "c.jsonl"
