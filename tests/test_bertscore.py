@@ -73,7 +73,7 @@ def test_agrees_with_bert_score(tiny_bert: str, empty_ok: None, layer: int, idf:
     single = [(c, [r]) for c, refs in TABLE for r in refs]  # every pair as its own record
     expected = reference_scores(tiny_bert, layer, idf, TABLE)
     got = BertScore(model=tiny_bert, layer=layer, idf=idf).score(records(single))
-    np.testing.assert_allclose(np.array([got.details[k] for k in "PRF"]).T, expected, atol=1e-4)
+    np.testing.assert_allclose(np.array([got.details[k] for k in "prf"]).T, expected, atol=1e-4)
 
     # multiple references, agg=max: F is bert_score's (max over references); P and R are those of the
     # reference with the best F (bert_score takes each part's max separately: documented difference)
@@ -86,8 +86,8 @@ def test_agrees_with_bert_score(tiny_bert: str, empty_ok: None, layer: int, idf:
     for i, (_, refs) in enumerate(TABLE):
         block = expected[start: start + len(refs)]
         best = block[int(np.argmax(block[:, 2]))]
-        assert multi.details["P"][i] == pytest.approx(best[0], abs=1e-4)
-        assert multi.details["R"][i] == pytest.approx(best[1], abs=1e-4)
+        assert multi.details["p"][i] == pytest.approx(best[0], abs=1e-4)
+        assert multi.details["r"][i] == pytest.approx(best[1], abs=1e-4)
         start += len(refs)
 
 
@@ -97,15 +97,15 @@ def test_mean_aggregation_and_empty(tiny_bert: str, empty_ok: None) -> None:
     start = 0
     for i, (_, refs) in enumerate(TABLE):
         means = expected[start: start + len(refs)].mean(0)
-        assert [got.details[k][i] for k in "PRF"] == pytest.approx(list(means), abs=1e-4)
+        assert [got.details[k][i] for k in "prf"] == pytest.approx(list(means), abs=1e-4)
         start += len(refs)
     assert got.scores[-1] == 0.0  # empty candidate: 0, as bert_score
 
 
 def test_identical_texts_score_one(tiny_bert: str) -> None:
     got = BertScore(model=tiny_bert, layer=3).score(records([("the lazy dog", ["the lazy dog"])]))
-    assert got.details["P"][0] == pytest.approx(1.0, abs=1e-6)
-    assert got.details["F"][0] == pytest.approx(1.0, abs=1e-6)
+    assert got.details["p"][0] == pytest.approx(1.0, abs=1e-6)
+    assert got.details["f"][0] == pytest.approx(1.0, abs=1e-6)
 
 
 @pytest.mark.parametrize("docs,token,expected", [
@@ -145,8 +145,8 @@ def test_custom_weighter_hook(tiny_bert: str) -> None:
     unit = lambda x: x / x.norm(dim=-1, keepdim=True)  # noqa: E731
     sim = unit(c.hidden) @ unit(r.hidden).T
     pos_c, pos_r = c.tokens.index("cat"), r.tokens.index("cat")
-    assert got.details["P"][0] == pytest.approx(sim[pos_c].max().item(), abs=1e-6)
-    assert got.details["R"][0] == pytest.approx(sim[:, pos_r].max().item(), abs=1e-6)
+    assert got.details["p"][0] == pytest.approx(sim[pos_c].max().item(), abs=1e-6)
+    assert got.details["r"][0] == pytest.approx(sim[:, pos_r].max().item(), abs=1e-6)
     # the weighter saw the question and content WordPieces only (no [CLS]/[SEP]), each text once
     assert ("who sat ?", c.tokens[1:-1]) in w.seen and ("who sat ?", r.tokens[1:-1]) in w.seen
     assert len(w.seen) == 2
@@ -158,7 +158,7 @@ def test_zero_weights_fall_back_to_uniform(tiny_bert: str) -> None:
     with pytest.warns(RuntimeWarning):
         idf = BertScore(model=tiny_bert, layer=2, idf=True).score(records([("a dog", ["the lazy dog"])]))
     plain = BertScore(model=tiny_bert, layer=2).score(records([("a dog", ["the lazy dog"])]))
-    assert idf.details["R"][0] == pytest.approx(plain.details["R"][0], abs=1e-9)
+    assert idf.details["r"][0] == pytest.approx(plain.details["r"][0], abs=1e-9)
     assert all(np.isfinite(idf.scores))
 
 
@@ -169,7 +169,7 @@ def test_rescale_with_baseline_file(tiny_bert: str, tmp_path: Path) -> None:
     assert read_baseline(path)[2].tolist() == pytest.approx([0.2, 0.2, 0.3])
     plain = BertScore(model=tiny_bert, layer=2).score(records(TABLE[:3]))
     resc = BertScore(model=tiny_bert, layer=2, rescale=True, baseline=str(path)).score(records(TABLE[:3]))
-    for k, b in zip("PRF", base[2]):
+    for k, b in zip("prf", base[2]):
         assert resc.details[k] == pytest.approx([(x - b) / (1 - b) for x in plain.details[k]], abs=1e-9)
     assert "rescale:tiny.csv" in resc.signature
 
@@ -181,7 +181,7 @@ def test_missing_baseline_says_how_to_make_it(tiny_bert: str) -> None:
 
 def test_options_and_signature(tiny_bert: str) -> None:
     sig = BertScore(model=tiny_bert, layer=1, idf=True).signature
-    for part in ("metric:bertscore", "layer:1", "weights:idf", "rescale:no", "agg:max", "version:"):
+    for part in ("metric:bertscore", "layer:1", "weights:idf", "rescale:false", "agg:max", "version:"):
         assert part in sig
     assert "@" in sig.split("model:")[1].split("|")[0]  # model name @ weight hash
     assert "layer:3" in BertScore(model=tiny_bert).signature  # non-default models: last layer
@@ -207,7 +207,7 @@ def test_score_layers_equals_one_layer_at_a_time(tiny_bert: str) -> None:
     many = metric.score_layers(records(TABLE[:-1]), [1, 2, 3], chunk=3)  # chunks smaller than the set
     for layer in (1, 2, 3):
         one = BertScore(model=tiny_bert, idf=True, layer=layer).score(records(TABLE[:-1]))
-        for k in "PRF":
+        for k in "prf":
             assert many[layer].details[k] == pytest.approx(one.details[k], abs=1e-6)
         assert many[layer].signature == one.signature
 
@@ -221,4 +221,4 @@ def test_compute_baseline_is_mean_of_unweighted_scores(tiny_bert: str) -> None:
     assert sorted(table) == [0, 1, 2, 3]
     for layer in (0, 3):
         got = BertScore(model=tiny_bert, layer=layer).score(records([(a, [b]) for a, b in pairs]))
-        assert table[layer] == pytest.approx([float(np.mean(got.details[k])) for k in "PRF"], abs=1e-9)
+        assert table[layer] == pytest.approx([float(np.mean(got.details[k])) for k in "prf"], abs=1e-9)

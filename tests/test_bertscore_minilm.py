@@ -53,7 +53,7 @@ def test_minilm_agrees_with_bert_score(layer: int, idf: bool) -> None:
                                    device="cpu", batch_size=1)
     expected = torch.stack([p, r, f], 1).numpy()
     single = BertScore(layer=layer, idf=idf).score([{"candidate": c, "references": [x]} for c, x in zip(cands, refs)])
-    got = np.array([single.details[k] for k in "PRF"]).T
+    got = np.array([single.details[k] for k in "prf"]).T
     np.testing.assert_allclose(got, expected, atol=1e-4)
 
     with torch.no_grad():
@@ -75,7 +75,7 @@ def test_padding_quirk_of_bert_score() -> None:
         alone = bert_score.score(cands[:1], refs[:1], model_type=path, num_layers=6, nthreads=0, device="cpu")[1]
     ours = BertScore(layer=6).score([{"candidate": c, "references": [r]} for c, r in zip(cands, refs)])
     assert batched[0].item() > alone[0].item() + 1e-3
-    assert ours.details["R"][0] == pytest.approx(alone[0].item(), abs=1e-4)
+    assert ours.details["r"][0] == pytest.approx(alone[0].item(), abs=1e-4)
 
 
 def test_default_model_baseline_is_shipped() -> None:

@@ -83,7 +83,8 @@ def test_weights_from_the_record_question():
 def test_default_tagger_and_signature(name, kind):
     m = qascore.load(name)
     assert m.options["weights"].tagger_arg == kind
-    assert f"tagger:table-tagger@{kind}" in m.signature
+    # the tagger is named once, inside the weighter (issue 13: no repeated hashes)
+    assert m.signature.count(f"table-tagger@{kind}") == 1 and f"weights:kpw(table-tagger@{kind})" in m.signature
 
 
 @pytest.mark.parametrize("name,opts", [("kpqa-bleu1", {"weights": TableWeighter()}),

@@ -96,7 +96,7 @@ def _java_available() -> bool:
     try:
         from qascore.text.coco import TOKENIZER_JAR, coco_jar
         coco_jar(TOKENIZER_JAR)
-    except RuntimeError:
+    except (RuntimeError, ImportError):
         return False
     return shutil.which("java") is not None
 

@@ -79,3 +79,46 @@ def test_train_save_load_round_trip(tmp_path):
     assert np.abs(again.predict(recs) - p).max() < 1e-3
     with pytest.raises(ValueError):
         Verifier.load(path, lay, layout_name="other")
+
+
+@pytest.mark.slow
+def test_lora_train_save_load_resume(tmp_path):
+    """All layers with LoRA: learns the toy task, the delta holds only adapters + head, a resumed run
+    ends where an uninterrupted one does."""
+    from qascore.runtime.delta import read_meta
+    from qascore.runtime.verifier import Verifier, VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
+
+    recs, labels = [], []
+    for i in range(32):
+        y = i % 2
+        recs.append(Record(question=f"what color is item {i}?", candidate=("red" if y else "blue") + " it is",
+                           references=["red"]))
+        labels.append(y)
+    lay = lambda r: [view(Part(r.question, keep=True), [r.references[0], r.candidate])]  # noqa: E731
+    spec = VerifierSpec(layout="toy", n_views=1, train_layers=6, lora_rank=4)
+    cfg = TrainConfig(epochs=2, batch_size=8, lr=2e-3, head_lr=3e-3, select="auroc", bucket=True)
+    ver = train(spec, lay, recs, labels, cfg, dev=(recs, labels), log=lambda s: None)
+    p = ver.predict(recs)
+    y = np.array(labels)
+    assert p[y == 1].mean() > p[y == 0].mean()
+    names = ver.model.trained_names()
+    assert names and all(n.startswith("head.") or n.endswith(("lora_a", "lora_b")) for n in names)
+    assert sum(n.endswith("lora_a") for n in names) == 6 * 6   # 6 linear layers in each of 6 BERT layers
+    path = tmp_path / "toy.safetensors"
+    ver.save(path)
+    assert read_meta(path)["spec"]["lora_rank"] == 4
+    again = Verifier.load(path, lay, layout_name="toy")      # merged adapters: same scores
+    assert np.abs(again.predict(recs) - p).max() < 1e-3
+
+    ckpt = tmp_path / "run.ckpt"
+    one = TrainConfig(**{**cfg.__dict__, "epochs": 2})
+    first = train(spec, lay, recs, labels, one, dev=(recs, labels), log=lambda s: None, checkpoint=ckpt)
+    ckpt_state = __import__("torch").load(ckpt, weights_only=False)
+    assert ckpt_state["epoch"] == 2
+    ckpt_state["epoch"] = 1                       # pretend the run stopped after epoch 1 ...
+    ckpt_state["history"] = ckpt_state["history"][:1]
+    __import__("torch").save(ckpt_state, ckpt)
+    resumed = train(spec, lay, recs, labels, one, dev=(recs, labels), log=lambda s: None, checkpoint=ckpt)
+    assert len(resumed.info["history"]) == 2      # ... and it ran epoch 2 only
+    assert first.info["history"][0] == resumed.info["history"][0]

@@ -7,12 +7,19 @@ input line back with only `scores`/`details` added.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import csv
+import io
+import itertools
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
+
+from qascore import jsonio
 
 CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context")
 _LIST_FIELDS = ("references", "negatives")
@@ -88,11 +95,11 @@ class Record:
         out.update(self.extra)
         return out
 
-    def require(self, *names: str) -> None:
-        """Raise an InputError unless every named field was given."""
+    def require(self, *names: str, needed_by: str = "") -> None:
+        """Raise an InputError unless every named field was given; `needed_by` names who needs it."""
         for name in names:
             if self.present and name not in self.present:
-                raise InputError("is required by this metric but missing",
+                raise InputError(f"is missing; {needed_by or 'this metric'} needs it",
                                  source=self.source, line=self.line, field=name)
 
 
@@ -109,11 +116,14 @@ def parse_mapping(items: Sequence[str] | None) -> dict[str, str]:
     mapping: dict[str, str] = {}
     for item in items or ():
         if "=" not in item:
-            raise InputError(f"column mapping '{item}' must look like FIELD=COLUMN")
+            raise InputError(f"--map {item}: must look like FIELD=COLUMN")
         key, col = item.split("=", 1)
         key, col = key.strip(), col.strip()
-        if key not in CORE_FIELDS and not key:
-            raise InputError(f"column mapping '{item}' has an empty field name")
+        if key not in CORE_FIELDS:
+            raise InputError(f"--map {item}: unknown field '{key}' (fields: {', '.join(CORE_FIELDS)}; "
+                             f"other columns are kept under their own names)")
+        if not col:
+            raise InputError(f"--map {item}: the column name is empty")
         mapping[key] = col
     return mapping
 
@@ -133,32 +143,19 @@ def _columns_for(pattern: str, header: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names))  # a column named twice (e.g. by a glob) counts once
 
 
-def _read_table(path: Path, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
-    """CSV/TSV: columns map onto fields; multi-column references by a glob or a comma list."""
-    src = str(path)
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh, delimiter=delimiter)
+def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
+    """CSV/TSV from lines of text: columns map onto fields; multi-column references by a glob or a comma list."""
+    reader = csv.reader(lines, delimiter=delimiter)
+    with _csv_errors_located(src, reader):
         try:
             header = next(reader)
         except StopIteration:
             raise InputError("file is empty", source=src) from None
-        spec = {name: name for name in CORE_FIELDS}
-        spec["references"] = "references,reference*"
-        spec["negatives"] = "negatives,negative*"
-        spec.update(mapping)
-        for key, pattern in mapping.items():
-            for col in _columns_for(pattern, header):
-                if col not in header:
-                    raise InputError(f"column '{col}' (mapped to '{key}') not in header {header}",
-                                     source=src, line=1)
-        cols: dict[str, list[int]] = {}
-        for name, pattern in spec.items():
-            idx = [header.index(c) for c in _columns_for(pattern, header) if c in header]
-            if idx:
-                cols[name] = idx
+        cols = _column_plan(header, mapping, src)
         used = {i for idx in cols.values() for i in idx}
         n = 0
-        for lineno, row in enumerate(reader, 2):
+        for row in reader:
+            lineno = reader.line_num
             if not row:
                 continue
             if len(row) != len(header):
@@ -174,54 +171,196 @@ def _read_table(path: Path, delimiter: str, mapping: Mapping[str, str]) -> Itera
                     obj[h] = row[i]
             n += 1
             yield Record.from_dict(obj, source=src, line=lineno)
-        if n == 0:
-            raise InputError("file has a header but no rows", source=src)
+    if n == 0:
+        raise InputError("file has a header but no rows", source=src)
+
+
+def _column_plan(header: Sequence[str], mapping: Mapping[str, str], src: str) -> dict[str, list[int]]:
+    """Column indices of each field; a mapped column or glob that matches nothing is an error naming it."""
+    spec = {name: name for name in CORE_FIELDS}
+    spec["references"] = "references,reference*"
+    spec["negatives"] = "negatives,negative*"
+    spec.update(mapping)
+    for key, pattern in mapping.items():
+        for part in (p.strip() for p in pattern.split(",")):
+            if "*" in part and not _columns_for(part, header):
+                raise InputError(f"--map {key}={pattern}: no column matches '{part}' (header: {', '.join(header)})",
+                                 source=src, line=1)
+        for col in _columns_for(pattern, header):
+            if col not in header:
+                raise InputError(f"--map {key}={pattern}: column '{col}' is not in the header "
+                                 f"({', '.join(header)})", source=src, line=1)
+    cols: dict[str, list[int]] = {}
+    for name, pattern in spec.items():
+        idx = [header.index(c) for c in _columns_for(pattern, header) if c in header]
+        if idx:
+            cols[name] = idx
+    return cols
+
+
+@contextlib.contextmanager
+def _csv_errors_located(src: str, reader: Any) -> Iterator[None]:
+    """csv's own errors (an unclosed quote, a NUL byte) with the file and line; fields of any size."""
+    old = csv.field_size_limit()
+    csv.field_size_limit(2**31 - 1)  # a long passage in one cell is data, not an error
+    try:
+        yield
+    except csv.Error as err:
+        raise InputError(f"malformed CSV/TSV ({err})", source=src, line=reader.line_num or 1) from None
+    finally:
+        csv.field_size_limit(old)
+
+
+def json_value(text: str, source: str, lineno: int | None = None) -> Any:
+    """json.loads with the CLI's error text (also the server's, for a request body)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"malformed JSON ({err.msg} at column {err.colno})", source=source, line=lineno) from None
+    except (ValueError, RecursionError) as err:  # e.g. an integer of 5000 digits, [[[[... nested too deep
+        msg = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+        raise InputError(f"malformed JSON ({msg})", source=source, line=lineno) from None
 
 
 def parse_jsonl_line(text: str, source: str, lineno: int) -> Record | None:
     """One JSONL line as a record (None for a blank line); errors name the file and line."""
     if not text.strip():
         return None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"malformed JSON ({err.msg} at column {err.colno})", source=source, line=lineno) from None
-    return Record.from_dict(obj, source=source, line=lineno)
+    return Record.from_dict(json_value(text, source, lineno), source=source, line=lineno)
 
 
-def _read_jsonl(path: Path) -> Iterator[Record]:
-    src = str(path)
+def _read_jsonl(lines: Iterable[str], src: str) -> Iterator[Record]:
+    """JSONL from decoded lines (the whole text split on newlines, or a file streamed line by line)."""
     n = 0
-    with path.open(encoding="utf-8") as fh:
-        for lineno, text in enumerate(fh, 1):
-            rec = parse_jsonl_line(text, src, lineno)
-            if rec is not None:
-                n += 1
-                yield rec
+    for lineno, line in enumerate(lines, 1):
+        rec = parse_jsonl_line(line, src, lineno)
+        if rec is not None:
+            n += 1
+            yield rec
     if n == 0:
         raise InputError("file is empty", source=src)
 
 
+FORMATS = ("jsonl", "csv", "tsv")
+STDIN = "-"
+
+
 def read_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
                  fmt: str | None = None) -> list[Record]:
-    """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension."""
-    return list(iter_records(path, mapping=mapping, fmt=fmt))
+    """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension. '-' reads standard input
+    (JSONL unless `fmt` says otherwise)."""
+    if str(path) == STDIN:
+        src, kind, data = "<stdin>", (fmt or "jsonl").lower(), sys.stdin.buffer.read()
+    else:
+        path, src, kind = _checked_input(path, fmt)
+        data = path.read_bytes()
+    return parse_records(data, src, kind, mapping or {})
 
 
-def iter_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
-                 fmt: str | None = None) -> Iterator[Record]:
-    """`read_records` one record at a time, so chunked scoring never holds the whole file."""
+def _checked_input(path: str | Path, fmt: str | None, source: str | None = None) -> tuple[Path, str, str]:
+    """(path, name for errors, format) of an input file that exists and has a known format."""
     path = Path(path)
+    src = source or str(path)
     if not path.exists():
-        raise InputError("no such file", source=str(path))
+        raise InputError("no such file", source=src)
+    if path.is_dir():
+        raise InputError("is a directory, not a file of records", source=src)
     kind = (fmt or path.suffix.lstrip(".")).lower()
+    if kind not in ("jsonl", "json", "ndjson", "csv", "tsv"):
+        raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --input-format)", source=src)
+    return path, src, kind
+
+
+def iter_records(path: str | Path, *, mapping: Mapping[str, str] | None = None, fmt: str | None = None,
+                 source: str | None = None) -> Iterator[Record]:
+    """`read_records` one record at a time, so chunked scoring never holds the whole file.
+
+    Same parsers, same errors: the bytes are decoded a line at a time (`decoded_lines`: BOM-aware, a
+    byte that is not UTF-8 named by line and column). '-' streams standard input once. `source`
+    names the input in errors (e.g. '<stdin>' for a spooled copy of it).
+    """
+    if str(path) == STDIN:
+        src, kind = source or "<stdin>", (fmt or "jsonl").lower()
+        opener: Any = lambda: contextlib.nullcontext(sys.stdin.buffer)  # noqa: E731
+    else:
+        file, src, kind = _checked_input(path, fmt, source)
+        opener = lambda: file.open("rb")  # noqa: E731
+    if kind not in ("jsonl", "json", "ndjson", "csv", "tsv"):
+        raise InputError(f"unknown format '{kind}' (use --input-format jsonl, csv or tsv)", source=src)
+    return _stream_records(opener, src, kind, mapping or {})
+
+
+def _stream_records(opener: Any, src: str, kind: str, mapping: Mapping[str, str]) -> Iterator[Record]:
+    with opener() as fh:
+        lines = decoded_lines(fh, src)
+        if kind in ("csv", "tsv"):
+            yield from _read_table(lines, src, "," if kind == "csv" else "\t", mapping)
+        else:  # lines as `text.split("\n")` gives them (no newline), so JSON errors point at the same column
+            records = _read_jsonl((line[:-1] if line.endswith("\n") else line for line in lines), src)
+            yield from ((remap(r, mapping) for r in records) if mapping else records)
+
+
+def decoded_lines(fh: IO[bytes], src: str) -> Iterator[str]:
+    """The lines of a binary stream as text, split on b'\\n' as `decode_text(...).split('\\n')` would:
+    a UTF-8 byte-order mark dropped, UTF-16 (by its mark) decoded whole, bad bytes an error naming
+    the line and column (the messages of `decode_text`)."""
+    first = fh.readline()
+    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # rare: not streamed
+        text = decode_text(first + fh.read(), src)
+        parts = text.split("\n")
+        yield from (part + "\n" for part in parts[:-1])
+        if parts[-1]:
+            yield parts[-1]
+        return
+    if first.startswith(codecs.BOM_UTF8):
+        first = first[len(codecs.BOM_UTF8):]
+    lineno = 1
+    for raw in itertools.chain([first], fh) if first else ():
+        yield decode_line(raw, src, lineno)
+        lineno += 1
+
+
+def decode_line(raw: bytes, src: str, lineno: int) -> str:
+    """One line's bytes as UTF-8 text; a bad byte is the error `decode_text` gives for it."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"byte 0x{raw[err.start]:02x} at column {err.start + 1} is not UTF-8; save the file as "
+                         f"UTF-8 (e.g. iconv -f latin1 -t utf-8)", source=src, line=lineno) from None
+
+
+def parse_records(data: bytes, src: str, kind: str, mapping: Mapping[str, str]) -> list[Record]:
+    """Records from the bytes of one input (decoded by `decode_text`), named `src` in errors."""
+    text = decode_text(data, src)
     if kind in ("jsonl", "json", "ndjson"):
         if mapping:
-            return (remap(r, mapping) for r in _read_jsonl(path))
-        return _read_jsonl(path)
+            return [remap(r, mapping) for r in _read_jsonl(text.split("\n"), src)]
+        return list(_read_jsonl(text.split("\n"), src))
     if kind in ("csv", "tsv"):
-        return _read_table(path, "," if kind == "csv" else "\t", mapping or {})
-    raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --format-in)", source=str(path))
+        return list(_read_table(io.StringIO(text, newline=""), src, "," if kind == "csv" else "\t", mapping))
+    raise InputError(f"unknown format '{kind}' (use --input-format jsonl, csv or tsv)", source=src)
+
+
+def decode_text(data: bytes, src: str) -> str:
+    """UTF-8 text, with or without a byte-order mark (Excel writes one); UTF-16 when its BOM says so.
+
+    A byte that is not UTF-8 is an error naming the line and column, not a codec traceback.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as err:
+            raise InputError(f"starts with a UTF-16 byte-order mark but is not valid UTF-16 ({err.reason})",
+                             source=src) from None
+    body = data[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) else data
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        start = err.start
+        line = body.count(b"\n", 0, start) + 1
+        column = start - (body.rfind(b"\n", 0, start) + 1) + 1
+        raise InputError(f"byte 0x{body[start]:02x} at column {column} is not UTF-8; save the file as UTF-8 "
+                         f"(e.g. iconv -f latin1 -t utf-8)", source=src, line=line) from None
 
 
 def remap(rec: Record, mapping: Mapping[str, str]) -> Record:
@@ -229,7 +368,7 @@ def remap(rec: Record, mapping: Mapping[str, str]) -> Record:
     obj = rec.to_dict()
     for key, col in mapping.items():
         if col not in obj:
-            raise InputError(f"key '{col}' (mapped to '{key}') is missing", source=rec.source,
+            raise InputError(f"key '{col}' (--map {key}={col}) is missing", source=rec.source,
                              line=rec.line, field=col)
         obj[key] = obj.pop(col)
     return Record.from_dict(obj, source=rec.source, line=rec.line)
@@ -237,5 +376,52 @@ def remap(rec: Record, mapping: Mapping[str, str]) -> Record:
 
 def write_jsonl(records: Iterable[Mapping[str, Any]], path: str | Path) -> None:
     with Path(path).open("w", encoding="utf-8") as fh:
-        for obj in records:
-            fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        dump_jsonl(records, fh)
+
+
+def dump_jsonl(records: Iterable[Mapping[str, Any]], fh: IO[str]) -> None:
+    for obj in records:
+        fh.write(jsonio.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def check_unique_ids(records: Iterable[Record], *, strict: bool = False) -> None:
+    """Repeated ids make scored rows ambiguous to join back: a warning, or an error when `strict`."""
+    ids = IdCheck(strict=strict)
+    for rec in records:
+        ids.see(rec)
+    ids.finish()
+
+
+class IdCheck:
+    """`check_unique_ids` one record at a time (chunked scoring): keeps each id's first line, not the records.
+
+    With `fail_fast` (chunked --strict) the first repeat raises at once, before more chunks are scored.
+    """
+
+    def __init__(self, *, strict: bool = False, fail_fast: bool = False) -> None:
+        self.strict, self.fail_fast = strict, fail_fast
+        self.first: dict[str, int | None] = {}
+        self.repeat: tuple[int | None, Record] | None = None
+        self.count = 0
+
+    def see(self, rec: Record) -> None:
+        if rec.id not in self.first:
+            self.first[rec.id] = rec.line
+            return
+        self.count += 1
+        if self.repeat is None:
+            self.repeat = (self.first[rec.id], rec)
+            if self.strict and self.fail_fast:
+                self.finish()
+
+    def finish(self) -> None:
+        if self.repeat is None:
+            return
+        earlier, rec = self.repeat
+        more = f" (and {self.count - 1} more repeated ids)" if self.count > 1 else ""
+        message = f"id '{rec.id}' repeats line {earlier}{more}"
+        if self.strict:
+            raise InputError(message, source=rec.source, line=rec.line, field="id")
+        from qascore.messages import warn
+
+        warn(f"{rec.source}:{rec.line}: field 'id': {message}; --strict makes this an error")

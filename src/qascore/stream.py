@@ -14,12 +14,19 @@ per-record scores with an exactly rounded sum, so they do not depend on chunk
 size or order (a resumed run prints the same figures); they may differ from
 the whole-file path's `np.mean` in the last digit.
 
+Output: `-o FILE` is written to FILE.part and renamed to FILE when the last
+chunk is in, so FILE only ever holds a complete result (issue 13); a killed
+run leaves FILE.part, an in-order prefix. `-o -` streams the lines to
+standard output chunk by chunk (the corpus table goes to stderr).
+
 Resume: the output is always an in-order prefix of the input, so `--resume`
 drops a partial last line, checks that each line is the input record at the
 same position (its id, or its candidate where the input has no ids), keeps
 the lines of whole chunks (a chunk cut short is scored again whole, so model
 metrics batch, hence round, exactly as in an uninterrupted run), adds their
-scores to the corpus means and scores only the rest.
+scores to the corpus means and scores only the rest. It continues FILE.part
+when there is one (a killed run), else FILE itself (a finished run, or a file
+cut short by hand), and renames the result to FILE as a fresh run does.
 """
 
 from __future__ import annotations
@@ -27,14 +34,18 @@ from __future__ import annotations
 import ctypes
 import json
 import math
+import os
 import sys
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from qascore import jsonio
 from qascore.metrics.base import Metric, MetricResult
-from qascore.records import InputError, Record, iter_records
+from qascore.records import IdCheck, InputError, Record, iter_records
+
+STDOUT = "-"
 
 DEFAULT_CHUNK_SIZE = 1000
 
@@ -115,7 +126,7 @@ def scored_objects(records: Sequence[Record], results: Sequence[tuple[str, Metri
 def score_chunk(records: Sequence[Record], metrics: Labelled) -> ChunkOut:
     """Score one chunk with every metric; the output lines and the main scores per label."""
     results = [(label, m.score(records)) for label, m in metrics]
-    lines = [json.dumps(obj, ensure_ascii=False) + "\n" for obj in scored_objects(records, results)]
+    lines = [jsonio.dumps(obj, ensure_ascii=False) + "\n" for obj in scored_objects(records, results)]
     return lines, {label: r.scores for label, r in results}
 
 
@@ -138,10 +149,18 @@ def prepare(metrics: Labelled, records: Callable[[], Iterable[Record]]) -> dict[
     for label, m in metrics:
         why = m.corpus_dependence()
         if why is not None:
-            print(f"{label}: first pass over the file ({why})...", file=sys.stderr)
+            say(f"{label}: first pass over the file ({why})...")
             states[label] = m.fit_corpus(records())
             m.use_corpus(states[label])
     return states
+
+
+def say(message: str) -> None:
+    """A progress line on stderr, only where a terminal watches (or QASCORE_PROGRESS=1): logs stay quiet."""
+    from qascore.progress import enabled
+
+    if enabled():
+        print(message, file=sys.stderr)
 
 
 def forget_memos() -> None:
@@ -232,11 +251,11 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
             pending.append(scores)
             if len(pending) == chunk_size:
                 for s in summaries:
-                    s.mean.extend(float(x[s.label]) for x in pending)
+                    s.mean.extend(_number(x[s.label]) for x in pending)
                 done, kept_bytes, pending = done + chunk_size, offset, []
     if pending and next(src, None) is None:  # the file's last chunk, shorter but whole
         for s in summaries:
-            s.mean.extend(float(x[s.label]) for x in pending)
+            s.mean.extend(_number(x[s.label]) for x in pending)
         done, kept_bytes, pending = done + len(pending), offset, []
     if pending:
         with output.open("rb+") as fh:
@@ -244,34 +263,63 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
     return done
 
 
+def _number(x: Any) -> float:
+    return math.nan if x is None else float(x)  # NaN is written as null (qascore.jsonio)
+
+
+def partial_path(output: str | Path) -> Path:
+    """Where chunked scoring writes until the last chunk is in: FILE.part, next to FILE."""
+    out = Path(output)
+    return out.with_name(out.name + ".part")
+
+
 def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None = None,
                chunk_size: int = DEFAULT_CHUNK_SIZE, resume_output: bool = False,
                mapping: Mapping[str, str] | None = None, fmt: str | None = None,
-               engine: Engine | None = None) -> tuple[list[Summary], int]:
+               engine: Engine | None = None, source: str | None = None, strict: bool = False
+               ) -> tuple[list[Summary], int]:
     """Score `path` in chunks, appending to `output` in input order; (summaries, records newly scored).
 
     `engine(skip, states)` yields the scored chunks of the input after its
     first `skip` records, metrics using the two-pass `states` (default: this
-    process, `local_chunks`).
+    process, `local_chunks`). `output` '-' writes standard output; `source`
+    names the input in errors; repeated ids warn (or, `strict`, stop the run).
     """
     if chunk_size < 1:
         raise ValueError(f"--chunk-size must be at least 1 (got {chunk_size})")
-    if resume_output and output is None:
-        raise ValueError("--resume needs --output: it continues the file written there")
+    to_stdout = output is not None and str(output) == STDOUT
+    if resume_output and (output is None or to_stdout):
+        raise ValueError("--resume needs --output: it continues the file written there"
+                         + (" (-o - writes standard output, which cannot be continued)" if to_stdout else ""))
 
     def read() -> Iterator[Record]:
-        return iter_records(path, mapping=mapping, fmt=fmt)
+        return iter_records(path, mapping=mapping, fmt=fmt, source=source)
 
     states = prepare(metrics, read)
     summaries = [Summary(label, m.signature) for label, m in metrics]
-    out = Path(output) if output is not None else None
-    skip = resume(out, read(), summaries, chunk_size) if resume_output and out is not None else 0
+    out = Path(output) if output is not None and not to_stdout else None
+    part = partial_path(out) if out is not None else None
+    skip = 0
+    if resume_output and out is not None and part is not None:
+        prefix = part if part.exists() else out
+        skip = resume(prefix, read(), summaries, chunk_size)
+        if prefix == out and out.exists():
+            os.replace(out, part)  # continued under FILE.part, renamed back when complete
     if skip:
         print(f"resuming after {skip} records already in {out}", file=sys.stderr)
+    ids = IdCheck(strict=strict, fail_fast=True)
     if engine is None:
         def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
-            return local_chunks(islice(read(), k, None), metrics, chunk_size, k)
-    fh = out.open("a" if skip else "w", encoding="utf-8") if out is not None else None
+            return local_chunks(_seen(islice(read(), k, None), ids), metrics, chunk_size, k)
+    else:  # records are read by the engine's workers: one cheap pass here for the ids
+        for rec in read():
+            ids.see(rec)
+    if to_stdout:
+        fh: Any = sys.stdout
+    elif part is not None:
+        fh = part.open("a" if skip else "w", encoding="utf-8")
+    else:
+        fh = None
     n = 0
     try:
         for lines, scores in engine(skip, states):
@@ -281,22 +329,40 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
             for s in summaries:
                 s.mean.extend(scores[s.label])
             n += len(lines)
-    finally:
-        if fh is not None:
+    except BaseException:
+        if part is not None:
             fh.close()
+            if part.stat().st_size:
+                from qascore.messages import warn
+
+                warn(f"{part} keeps the records scored before this stopped; --resume continues from there")
+            else:
+                part.unlink(missing_ok=True)
+        raise
+    if part is not None and out is not None:
+        fh.close()
+        os.replace(part, out)
+    ids.finish()
     return summaries, n
 
 
-def print_corpus(rows: Sequence[tuple[str, float, str]], n: int, fmt: str) -> None:
-    """(label, corpus, signature) rows as `score` prints them: a table, or JSON."""
+def _seen(records: Iterable[Record], ids: IdCheck) -> Iterator[Record]:
+    for rec in records:
+        ids.see(rec)
+        yield rec
+
+
+def print_corpus(rows: Sequence[tuple[str, float, str]], n: int, fmt: str, out: Any = None) -> None:
+    """(label, corpus, signature) rows as `score` prints them: a table, or JSON (NaN as null); `out` stdout."""
+    out = sys.stdout if out is None else out
     if fmt == "json":
-        json.dump({label: {"corpus": c, "n": n, "signature": sig} for label, c, sig in rows}, sys.stdout, indent=2)
-        print()
+        jsonio.dump({label: {"corpus": c, "n": n, "signature": sig} for label, c, sig in rows}, out, indent=2)
+        print(file=out)
         return
     width = max(len(label) for label, _, _ in rows)
-    print(f"{'metric':<{width}}  {'corpus':>8}  n={n}")
+    print(f"{'metric':<{width}}  {'corpus':>8}  n={n}", file=out)
     for label, c, _ in rows:
-        print(f"{label:<{width}}  {c:8.4f}")
-    print()
+        print(f"{label:<{width}}  {c:8.4f}", file=out)
+    print(file=out)
     for _, _, sig in rows:
-        print(f"signature: {sig}")
+        print(f"signature: {sig}", file=out)

@@ -1,10 +1,11 @@
-"""`qascore bench verifier`: AVA scoring throughput on CPU, against a plain encoder pass.
+"""`qascore bench verifier`: verifier scoring throughput on CPU, short answers and sentence answers.
 
-The reference, measured in the same run on the same (q, r, t) triples, is
-what a naive scorer does: every view of every triple through the full base
-encoder, padded to max_len, in input order, no de-duplication. The verifier
-runs the same number of transformer layers per view (frozen lower + trained
-top), so the ratio shows what length-sorted batches and de-duplication buy.
+In one run, on the same records: the shipped `ava` and `square`, the old
+WikiQA-only AVA delta (`ava-wikiqa`), and a reference that does what a naive
+scorer does: every input through the full base encoder, padded to max_len,
+in input order, no de-duplication. Short answers are answer-equivalence pairs
+whose candidate has at most 5 words; sentence answers are WikiQA test AVA
+triples (synthetic text stands in where the data are absent).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", default=None, help="folder with wikiqa/ (default: $QASCORE_DATA or ../shared/data; synthetic text if absent)")
     p.add_argument("-n", "--n", type=int, default=256, help="number of (q, r, t) triples")
     p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=13)
 
 
@@ -54,42 +55,72 @@ def _triples(data: Path, n: int, seed: int) -> tuple[list[Any], str]:
                     references=[sent(int(rng.integers(10, 40)))]) for _ in range(n)], "synthetic sentences")
 
 
+def _short(data: Path, n: int, seed: int) -> tuple[list[Any], str]:
+    """Short-answer (q, r, t) records: answer-equivalence pairs whose candidate has at most 5 words."""
+    from qascore.records import Record
+
+    try:
+        from qascore.datasets import answer_equivalence
+
+        pairs = [p for p in answer_equivalence.load(data) if len(p.candidate.split()) <= 5]
+        keep = np.random.default_rng(seed).choice(len(pairs), min(n, len(pairs)), replace=False)
+        return ([Record(question=pairs[k].question, candidate=pairs[k].candidate, references=[pairs[k].reference])
+                 for k in sorted(keep.tolist())], "answer-equivalence pairs, candidate <= 5 words")
+    except FileNotFoundError:
+        rng = np.random.default_rng(seed)
+        words = "paris london the river nile 1945 queen victoria red blue seven".split()
+        return ([Record(question="what is the answer to this question ?", candidate=" ".join(rng.choice(words, 2)),
+                        references=[" ".join(rng.choice(words, 2))]) for _ in range(n)], "synthetic short answers")
+
+
+def _rate(predict: Any, recs: list[Any], batch_size: int) -> float:
+    predict(recs[:batch_size])  # warm-up
+    t0 = time.perf_counter()
+    predict(recs)
+    return len(recs) / (time.perf_counter() - t0)
+
+
 def run(args: argparse.Namespace) -> int:
     import torch
 
     from qascore.metrics.verifiers import AVA_DIR, load_verifier
+    from qascore.metrics.square import DEFAULT_MODEL as SQUARE_MODEL, load_verifier as load_square
     from qascore.runtime.partial import pad_tokens
     from qascore.runtime.verifier import load_base
 
     torch.set_num_threads(args.threads)
-    ver = load_verifier(Path(args.model) if args.model else AVA_DIR / "ava.safetensors")
-    recs, source = _triples(_data(args.data), args.n, args.seed)
-    toks = ver.tokens(recs)
-    lengths = [len(t[v][0]) for t in toks for v in range(ver.spec.n_views)]
-    print(f"device cpu, threads {args.threads}, batch size {args.batch_size}, max_len {ver.spec.max_len}, "
-          f"layout {ver.spec.layout} ({ver.spec.n_views} views{', peer attention' if ver.spec.peer else ''}), "
-          f"{len(recs)} triples from {source}; view length mean {np.mean(lengths):.1f}, max {max(lengths)} tokens")
+    models = {"ava": load_verifier(Path(args.model) if args.model else AVA_DIR / "ava.safetensors"),
+              "ava-wikiqa (old)": load_verifier(AVA_DIR / "ava-wikiqa.safetensors"),
+              "square": load_square(SQUARE_MODEL)}
+    data = _data(args.data)
+    workloads = {"short": _short(data, args.n, args.seed), "sentence": _triples(data, args.n, args.seed)}
+    print(f"device cpu, threads {args.threads}, batch size {args.batch_size}")
+    rates: dict[tuple[str, str], float] = {}
+    for wname, (recs, source) in workloads.items():
+        lengths = [len(t[0][0]) for t in models["ava"].tokens(recs)]
+        print(f"\n{wname} answers: {len(recs)} records from {source}; ava input length mean {np.mean(lengths):.1f}, "
+              f"max {max(lengths)} tokens")
+        for name, ver in models.items():
+            rates[wname, name] = _rate(lambda rs: ver.predict(rs, batch_size=args.batch_size), recs, args.batch_size)
+            print(f"  {name:18s} {rates[wname, name]:8.1f} records/s  (max_len {ver.spec.max_len}, "
+                  f"train_layers {ver.spec.train_layers}, lora_rank {ver.spec.lora_rank})")
+        ver = models["ava"]
+        toks = [t[0] for t in ver.tokens(recs)]
+        base = load_base(ver.spec).eval()
 
-    ver.predict(recs[: args.batch_size], batch_size=args.batch_size)  # warm-up
-    t0 = time.perf_counter()
-    ver.predict(recs, batch_size=args.batch_size)
-    ours = time.perf_counter() - t0
+        def naive(rs: list[Any]) -> None:
+            flat = toks[:len(rs)]
+            with torch.no_grad():
+                for start in range(0, len(flat), args.batch_size):
+                    ids, types, mask = pad_tokens(flat[start:start + args.batch_size], 0)
+                    pad = ver.spec.max_len - ids.shape[1]
+                    if pad > 0:
+                        ids, types, mask = (torch.nn.functional.pad(x, (0, pad)) for x in (ids, types, mask))
+                    base(input_ids=ids, token_type_ids=types, attention_mask=mask)
 
-    base = load_base(ver.spec).eval()
-    flat = [t[v] for t in toks for v in range(ver.spec.n_views)]
-    passes = 2 if ver.spec.peer else 1  # peer attention runs the top layers twice; the naive pass once
-    t0 = time.perf_counter()
-    with torch.no_grad():
-        for start in range(0, len(flat), args.batch_size):
-            ids, types, mask = pad_tokens(flat[start:start + args.batch_size], 0)
-            pad = ver.spec.max_len - ids.shape[1]
-            if pad > 0:
-                ids, types, mask = (torch.nn.functional.pad(x, (0, pad)) for x in (ids, types, mask))
-            base(input_ids=ids, token_type_ids=types, attention_mask=mask)
-    naive = time.perf_counter() - t0
-    print(f"verifier (sorted, de-duplicated, {passes} top pass(es)): {len(recs) / ours:8.1f} triples/s  "
-          f"{len(flat) / ours:8.1f} pairs/s")
-    print(f"reference (full encoder, padded to max_len):        {len(recs) / naive:8.1f} triples/s  "
-          f"{len(flat) / naive:8.1f} pairs/s")
-    print(f"ratio verifier / reference: {naive / ours:.2f}x")
+        rates[wname, "reference"] = _rate(naive, recs, args.batch_size)
+        print(f"  {'reference':18s} {rates[wname, 'reference']:8.1f} records/s  (full encoder, padded to max_len, "
+              f"input order)")
+        print(f"  ratio ava / old ava: {rates[wname, 'ava'] / rates[wname, 'ava-wikiqa (old)']:.2f}x; "
+              f"ava / reference: {rates[wname, 'ava'] / rates[wname, 'reference']:.2f}x")
     return 0

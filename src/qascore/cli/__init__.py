@@ -12,8 +12,9 @@ import argparse
 import importlib
 import sys
 
-from qascore import __version__
-from qascore.records import InputError
+from qascore import __version__, messages
+from qascore.cli.errors import debug_requested, guarded
+from qascore.cli.quiet import quiet
 
 # name -> (module, one-line help). Each module defines add_arguments(p) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -24,12 +25,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("qascore.cli.train", "train a learned component (kpqa, ava, square)"),
     "bench": ("qascore.cli.bench", "time metrics against reference implementations"),
     "explain": ("qascore.cli.explain", "show per-token KPW and IDF weights (terminal and HTML)"),
+    "models": ("qascore.cli.models", "install or list the packages that carry model weights"),
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qascore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"qascore {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the Python traceback of an error (also QASCORE_DEBUG=1); anywhere on the line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = sys.argv[1] if len(sys.argv) > 1 else None
     for name, (module, help_) in COMMANDS.items():
@@ -42,22 +46,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is not None:
-        sys.argv = [sys.argv[0], *argv]
-    parser = build_parser()
-    args = parser.parse_args()
-    if not args.command:
-        parser.print_help()
-        return 2
-    try:
+    """Parse and run one command; errors end as one line and exit 2 (`--debug`: the traceback)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = debug_requested(argv)
+    quiet(debug)
+    messages.reset()
+    # --debug is accepted anywhere on the line, so it can be added to any failing command.
+    sys.argv = [sys.argv[0], *(a for a in argv if a != "--debug")]
+
+    def run() -> int:
+        parser = build_parser()
+        try:
+            args = parser.parse_args()
+        except SystemExit as done:  # argparse has printed its usage line or --help
+            return int(done.code or 0)
+        if not args.command:
+            parser.print_help()
+            return 2
         return int(importlib.import_module(args._module).run(args) or 0)
-    except InputError as err:
-        print(f"qascore: error: {err}", file=sys.stderr)
-        return 2
-    except (KeyError, FileNotFoundError, ValueError) as err:
-        msg = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"qascore: error: {msg}", file=sys.stderr)
-        return 2
+
+    return guarded(run, debug)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from qascore.cli.dispatch import add_targets, run_target
 TARGETS: dict[str, tuple[str, str]] = {
     "qrelscore": ("qascore.bench.qrelscore", "QRelScore batched vs one example at a time (examples/s, ratio)"),
     "verifier": ("qascore.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
+    "verifier-eval": ("qascore.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev split, WikiQA/TREC-QA triples, KPQA sets"),
     "lexical": ("qascore.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
     "kpqa": ("qascore.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
     "bertscore": ("qascore.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),

@@ -1,26 +1,28 @@
 """`qascore explain`: per-token KPW and IDF of candidate and references (KPQA Table 5).
 
 Terminal: each word with its weight, shaded when the terminal takes colour,
-`word[.93]` otherwise. --html writes a heat map like the paper's Table 5.
+`word[.93]` otherwise. --html writes a heat map like the paper's Table 5
+(qascore.cli.heatmap: colour-blind-safe scale, legend, wrapping rows, raw weights,
+and each record's ROUGE-L / BLEU-1 with and without KPW).
 Words are the encoder tokenizer's words (WordPiece pre-tokenisation); a word's
 KPW and IDF are the means over its WordPieces (the same rule the KPQA metrics
-use). IDF is bert_score's: over the references of all records given (one
-document per reference, WordPieces, log((M+1)/(df+1))); with a single record it
-says little, so --idf-from names a file whose references to count instead.
-Shading is normalised per row to [0, 1] (divide by the row's maximum), as in
-the paper's heat map; the printed numbers are the raw weights.
+use). IDF is bert_score's, log((M+1)/(df+1)) over WordPieces, one document per
+reference; the documents are the references of the input (or of --idf-from
+FILE), and the output says which and how many. With one reference every IDF is
+log(2/2) = 0, so fewer than IDF_MIN_DOCS references draw a warning.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
 import sys
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
+from qascore.cli.heatmap import Example, Row, ansi, normalise, page
+from qascore.cli.output import check_writable, write_whole
+from qascore.messages import warn
 from qascore.records import InputError, Record, parse_mapping, read_records
 
 
@@ -38,31 +40,51 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input-format", choices=("jsonl", "csv", "tsv"))
 
 
-@dataclass
-class Row:
-    label: str
-    words: list[str]
-    kpw: np.ndarray
-    idf: np.ndarray
+IDF_MIN_DOCS = 10  # below this many reference documents IDF is mostly 0 or log(2): warn
+SCORED = ("rougeL", "kpqa-rougeL", "bleu1", "kpqa-bleu1")  # what KPW does to each record's scores
 
 
 def run(args: argparse.Namespace) -> int:
+    check_writable(args.html, "--html")
     records = _records(args)
     idf_docs = records if not args.idf_from else read_records(args.idf_from, mapping=parse_mapping(args.map),
                                                               fmt=args.input_format)
     explainer = Explainer(args.tagger, [r for rec in idf_docs for r in rec.references])
+    note = idf_note(explainer.idf.num_docs, args.idf_from or args.input)
     shown = records[:args.limit] if args.limit else records
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     blocks = [explainer.explain(rec) for rec in shown]
     for rec, rows in zip(shown, blocks):
         print(terminal(rec, rows, colour))
-    print(f"KPW: {explainer.kpw.signature()}   IDF: {explainer.idf.signature()} over "
-          f"{explainer.idf.num_docs} references")
+    print(f"KPW: {explainer.kpw.signature()}\nIDF: {note}")
     if args.html:
-        with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(to_html(list(zip(shown, blocks)), explainer))
+        scores = example_scores(shown, args.tagger)
+        examples = [Example(rec.id, rec.question, rows, sc) for rec, rows, sc in zip(shown, blocks, scores)]
+        text = page(examples, explainer.kpw.signature(), note)
+        write_whole(args.html, lambda fh: fh.write(text))
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def idf_note(num_docs: int, source: str | None) -> str:
+    """Where IDF was counted, in words; a warning when too few documents make it meaningless."""
+    where = f"the references of {source}" if source else "the --reference texts given"
+    if num_docs < IDF_MIN_DOCS:
+        warn(f"explain: IDF is counted over only {num_docs} reference(s) ({where}), so it is near 0 for every "
+             f"word; pass --idf-from FILE with the references of a whole data set")
+    return f"log((M+1)/(df+1)) over {num_docs} documents, {where} (--idf-from FILE counts another file's)"
+
+
+def example_scores(records: Sequence[Record], tagger: str | None) -> list[dict[str, float]]:
+    """ROUGE-L and BLEU-1 of each record with and without KPW (the KPQA metrics load the same tagger)."""
+    import qascore
+
+    out: list[dict[str, float]] = [{} for _ in records]
+    for name in SCORED:
+        options = {"tagger": tagger} if name.startswith("kpqa-") and tagger else {}
+        for i, value in enumerate(qascore.load(name, **options).score(records).scores):
+            out[i][name] = value
+    return out
 
 
 def _records(args: argparse.Namespace) -> list[Record]:
@@ -76,7 +98,8 @@ def _records(args: argparse.Namespace) -> list[Record]:
         records = [Record(id="1", question=args.question, candidate=args.candidate, references=args.reference,
                           present=frozenset({"id", "question", "candidate", "references"}))]
     for rec in records:
-        rec.require("question", "candidate", "references")
+        rec.require("question", "candidate", "references",
+                    needed_by="explain (keyphrase weights of candidate and references given the question)")
     return records
 
 
@@ -113,59 +136,13 @@ class Explainer:
         return rows
 
 
-def _norm(v: np.ndarray) -> np.ndarray:
-    top = float(v.max()) if len(v) else 0.0
-    return v / top if top > 0 else np.zeros_like(v)
-
-
-def _shade(word: str, level: float) -> str:
-    # 256-colour background from white (0) to red (1): 231 white ... 196 red
-    ramp = [231, 224, 217, 210, 203, 196]
-    code = ramp[min(len(ramp) - 1, int(round(level * (len(ramp) - 1))))]
-    return f"\x1b[48;5;{code}m\x1b[38;5;16m{word}\x1b[0m"
-
-
 def terminal(rec: Record, rows: Sequence[Row], colour: bool) -> str:
     lines = [f"[{rec.id}] Q: {rec.question}"]
     for row in rows:
         for name, vals in (("KPW", row.kpw), ("IDF", row.idf)):
             if colour:
-                body = " ".join(_shade(w, lv) for w, lv in zip(row.words, _norm(vals)))
+                body = " ".join(ansi(w, lv) for w, lv in zip(row.words, normalise(vals)))
             else:
                 body = " ".join(f"{w}[{v:.2f}]" for w, v in zip(row.words, vals))
             lines.append(f"  {row.label:<12} {name}: {body}")
     return "\n".join(lines) + "\n"
-
-
-_CSS = """body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}
-td{padding:2px 4px;border:1px solid #eee}td.h{font-weight:bold;white-space:nowrap;border:none;padding-right:1em}
-caption{text-align:left;font-weight:bold;padding:4px 0}"""
-
-
-def to_html(items: Sequence[tuple[Record, list[Row]]], ex: "Explainer") -> str:
-    out = ["<!doctype html><html><head><meta charset='utf-8'><title>qascore explain</title>",
-           f"<style>{_CSS}</style></head><body>",
-           "<p>Heat maps of IDF and KPW per word (each row normalised to [0, 1] by its maximum, as in KPQA "
-           "Table 5; hover a word for the raw weight).<br>"
-           f"KPW: {html.escape(ex.kpw.signature())}; IDF: {html.escape(ex.idf.signature())}.</p>"]
-    for rec, rows in items:
-        out.append(f"<table><caption>[{html.escape(rec.id)}] Question: {html.escape(rec.question)}</caption>")
-        for row in rows:
-            out.append(_html_row(row.label.capitalize(), row.words, None))
-            out.append(_html_row("IDF", row.words, row.idf))
-            out.append(_html_row("KPW", row.words, row.kpw))
-        out.append("</table>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
-
-
-def _html_row(head: str, words: Sequence[str], vals: np.ndarray | None) -> str:
-    cells = [f"<td class='h'>{html.escape(head)}</td>"]
-    levels = _norm(vals) if vals is not None else None
-    for i, w in enumerate(words):
-        if vals is None:
-            cells.append(f"<td>{html.escape(w)}</td>")
-        else:
-            cells.append(f"<td style='background:rgba(220,20,20,{levels[i]:.3f})' title='{vals[i]:.3f}'>"
-                         f"{html.escape(w)}</td>")
-    return "<tr>" + "".join(cells) + "</tr>"

@@ -1,19 +1,44 @@
-"""`qascore list`: every metric with one line."""
+"""`qascore list [NAME ...] [-v]`: every metric with one line; with a name or -v, its options too."""
 
 from __future__ import annotations
 
 import argparse
 
-from qascore.metrics.registry import list_metrics
+from qascore.metrics.registry import list_metrics, metric_class
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    pass
+    p.add_argument("names", nargs="*", metavar="NAME", help="metrics whose options to show (default: all names)")
+    p.add_argument("--verbose", "-v", action="store_true", help="show every metric's options")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.names:
+        for k, name in enumerate(args.names):
+            if k:
+                print()
+            print_options(name)
+        return 0
     rows = list_metrics()
     width = max(map(len, rows))
     for name, desc in rows.items():
         print(f"{name:<{width}}  {desc}")
+        if args.verbose and not desc.startswith("(unavailable"):
+            print_options(name, indent="    ", header=False)
     return 0
+
+
+def print_options(name: str, indent: str = "  ", header: bool = True) -> None:
+    """NAME, its description, and one line per option: name, type/range, default, help."""
+    cls = metric_class(name)
+    specs = cls.option_specs()
+    if header:
+        print(f"{name}: {cls.description}")
+        print(f"needs: {', '.join(cls.requires)}")
+        print("options (-m NAME:key=value,...):" if specs else "options: none")
+    rows = [(key, opt.kind(), opt.default_text(), opt.help) for key, opt in specs.items()]
+    if not rows:
+        return
+    w = [max(len(r[i]) for r in rows) for i in range(2)]
+    for key, kind, default, help_ in rows:
+        print(f"{indent}{key:<{w[0]}}  {kind:<{w[1]}}  default {default}: {help_}")

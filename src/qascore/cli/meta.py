@@ -9,20 +9,24 @@ Everything here calls qascore.meta; this module only parses, scores and prints.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import Any, Sequence
 
 import numpy as np
 
-from qascore.cli.options import parse_metric_spec
+from qascore import jsonio
+from qascore.cli.options import load_metric
+from qascore.cli.output import check_writable, write_whole
+from qascore.errors import UsageError
 from qascore.meta import benchmarks as bm
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
-from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, Correlation, correlate_all
+from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, SMALL_N, Correlation, correlate_all
 from qascore.meta.fields import human_scores, labels, number_field, text_field
 from qascore.meta.pairs import TIES
+from qascore.messages import warn
+from qascore.progress import enabled as progress_enabled
 from qascore.records import InputError, Record, parse_mapping, read_records
 
 _NAN_NOTE = "n/a: the metric (or the human score) is constant on these items, so no correlation is defined"
@@ -70,9 +74,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--objective", choices=OBJECTIVES, default="accuracy", help="what the tuned threshold maximises")
     c.add_argument("--threshold", type=float, help="a fixed threshold instead of tuning one")
     p.add_argument("--data-root", help="folder holding kpqa_human_eval/ etc. (benchmarks)")
+    p.add_argument("--html", metavar="OUT.html", help="INPUT mode with --human: also write a self-contained "
+                   "report (table with CIs, scatter plots, pairwise test matrix; needs matplotlib)")
 
 
 def run(args: argparse.Namespace) -> int:
+    check_writable(args.html, "--html")
+    if args.html and (args.benchmark or not args.human):
+        raise UsageError("--html needs INPUT and --human (the report plots metrics against the human score)")
     if args.benchmark and args.input:
         raise ValueError("give either INPUT or --benchmark, not both")
     if args.benchmark:
@@ -90,12 +99,17 @@ class _Scorer:
         self._metrics: dict[str, Any] = {}
         self.signatures: dict[str, str] = {}
 
-    def __call__(self, spec: str, records: Sequence[Record]) -> list[float]:
+    def metric(self, spec: str) -> Any:
         if spec not in self._metrics:
-            from qascore.metrics.registry import load
-            name, opts = parse_metric_spec(spec)
-            self._metrics[spec] = load(name, **opts)
-        result = self._metrics[spec].score(records)
+            self._metrics[spec] = load_metric(spec)
+        return self._metrics[spec]
+
+    def threshold(self, spec: str) -> float | None:
+        """The stored correct/incorrect threshold of a loaded metric (e.g. a verifier's), else None."""
+        return self._metrics[spec].decision_threshold() if spec in self._metrics else None
+
+    def __call__(self, spec: str, records: Sequence[Record]) -> list[float]:
+        result = self.metric(spec).score(records)
         self.signatures[spec] = result.signature
         return result.scores
 
@@ -182,17 +196,22 @@ def _run_file(args: argparse.Namespace) -> int:
     for name in args.compare or ():
         if name not in names:
             raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
+    scorer = _Scorer()
+    for spec in args.metric:  # options are checked before anything is read
+        scorer.metric(spec)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
     human = human_scores(records, args.human) if args.human else None
+    if human is not None:
+        _warn_small_n(len(records))
     gold = labels(records, args.label) if args.label else None
     columns: dict[str, np.ndarray] = {}
     for field in args.score_field:
         columns[field] = np.array([number_field(r, field) for r in records])
-    scorer = _Scorer()
     for spec in args.metric:
-        _say(f"scoring {len(records)} records with {spec}...")
+        if progress_enabled():
+            _say(f"scoring {len(records)} records with {spec}...")
         columns[spec] = np.asarray(scorer(spec, records), dtype=float)
-    classification = _classify(records, gold, columns, args) if gold is not None else None
+    classification = _classify(records, gold, columns, args, scorer) if gold is not None else None
     if human is None:
         return _print_classification(classification, scorer, args)
     if len(records) < 3:
@@ -202,6 +221,8 @@ def _run_file(args: argparse.Namespace) -> int:
     table = {name: correlate_all(human, vals, methods, ci=ci, n_resamples=args.resamples, seed=args.seed,
                                  level=args.level) for name, vals in columns.items()}
     compare = _compare_all(human, columns, args) if args.compare else []
+    if args.html:
+        _write_report(args, human, columns, table, methods, scorer)
     if args.format == "json":
         out = {"input": args.input, "human": args.human, "n": len(records),
                "metrics": {k: {m: c.as_dict() for m, c in v.items()} for k, v in table.items()},
@@ -210,7 +231,7 @@ def _run_file(args: argparse.Namespace) -> int:
             out["compare"] = compare
         if classification:
             out["classification"] = classification
-        json.dump(out, sys.stdout, indent=2)
+        jsonio.dump(out, sys.stdout, indent=2)
         print()
         return 0
     width = max(6, *(len(k) for k in table))
@@ -235,9 +256,28 @@ def _run_file(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_report(args: argparse.Namespace, human: np.ndarray, columns: dict[str, np.ndarray],
+                  table: dict[str, dict[str, Correlation]], methods: Sequence[str], scorer: _Scorer) -> None:
+    from qascore.cli.report import page
+
+    test = "williams" if args.test != "bootstrap" and args.compare_method != "kendall" else "bootstrap"
+    text = page(source=args.input, human_name=args.human, human=human, columns=columns, table=table,
+                methods=methods, compare_method=args.compare_method, test=test, n_resamples=args.resamples,
+                seed=args.seed, signatures=scorer.signatures)
+    write_whole(args.html, lambda fh: fh.write(text))
+    _say(f"wrote {args.html}")
+
+
+def _warn_small_n(n: int) -> None:
+    if n < SMALL_N:
+        warn(f"only {n} items: bootstrap CIs and p-values are unreliable below {SMALL_N} items "
+             f"(an interval may reach 1.000); see docs/meta.md")
+
+
 def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np.ndarray],
-              args: argparse.Namespace) -> dict[str, Any]:
-    """AUROC on the test items; accuracy/P/R/F1 at a fixed or dev-tuned threshold."""
+              args: argparse.Namespace, scorer: _Scorer) -> dict[str, Any]:
+    """AUROC on the test items; accuracy/P/R/F1 at a threshold: --threshold, else tuned on the dev
+    split, else the metric's own stored threshold (a verifier's), else none."""
     if args.split:
         dev = np.array([text_field(r, args.split) == args.dev_value for r in records])
         if not dev.any() or dev.all():
@@ -255,23 +295,28 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
             row["auroc"] = auroc(vals[test], gold[test])
         except ValueError as err:
             row["auroc"], row["auroc_error"] = None, str(err)
-        threshold = args.threshold
+        threshold, source = args.threshold, "--threshold"
         if threshold is None and args.split:
-            threshold = tune_threshold(vals[dev], gold[dev], args.objective)
+            threshold, source = tune_threshold(vals[dev], gold[dev], args.objective), "dev"
+        if threshold is None:
+            threshold, source = scorer.threshold(name), "stored with the model"
         if threshold is not None:
             row.update(binary_scores(vals[test], gold[test], threshold).as_dict())
+            row["threshold_from"] = source
         out["metrics"][name] = row
     return out
 
 
 def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: argparse.Namespace) -> int:
     if args.format == "json" and scorer is not None:
-        json.dump({"input": args.input, "classification": res, "signatures": scorer.signatures}, sys.stdout,
+        jsonio.dump({"input": args.input, "classification": res, "signatures": scorer.signatures}, sys.stdout,
                   indent=2)
         print()
         return 0
+    stored = any(r.get("threshold_from") == "stored with the model" for r in res["metrics"].values())
     how = (f"threshold {args.threshold:g}" if args.threshold is not None else
            f"threshold tuned on {res['n_dev']} dev items for {res['objective']}" if res["objective"] else
+           "each verifier's threshold stored with its model (others: give --threshold or --split)" if stored else
            "no threshold (give --threshold or --split)")
     print(f"label field '{res['label']}': {res['n_test']} test items; {how}; predicted correct = score >= threshold")
     width = max(6, *(len(k) for k in res["metrics"]))
@@ -304,7 +349,7 @@ def _run_benchmark(args: argparse.Namespace) -> int:
         bench.methods = _methods(args, bench.methods)
     ci = bool(args.ci)
     scorer = _Scorer()
-    scores = bm.score_all(bench, args.metric, scorer, progress=_say)
+    scores = bm.score_all(bench, args.metric, scorer, progress=_say if progress_enabled() else None)
     pair_options = {"pair_by": args.pair_by, "min_gap": args.min_gap, "inclusive": not args.strict_gap,
                     "ties": args.ties}
     rows = bm.evaluate(bench, scores, ci=ci, n_resamples=args.resamples, seed=args.seed, level=args.level,
@@ -321,11 +366,12 @@ def _run_benchmark(args: argparse.Namespace) -> int:
             out["pair_options"] = pair_options
         if compare:
             out["compare"] = compare
-        json.dump(out, sys.stdout, indent=2)
+        jsonio.dump(out, sys.stdout, indent=2)
         print()
         return 0
     print(bench.title)
-    print(f"(paper) = the number printed in {bench.paper_label}; '-' where the paper has none")
+    if bench.paper_label:  # benchmarks without paper figures (qgeval) print no paper column
+        print(f"(paper) = the number printed in {bench.paper_label}; '-' where the paper has none")
     if bench.kind == "correlation":
         _print_correlation_rows(bench, rows, ci, args)
     else:
@@ -353,8 +399,9 @@ def _print_correlation_rows(bench: bm.Benchmark, rows: list[bm.Row], ci: bool, a
     mw = max(6, *(len(r.metric) for r in rows))
     cellw = 24 if ci else 7
     head = f"{'data set':<{dw}}  {'metric':<{mw}}  {'n':>5}"
+    paper = bool(bench.paper_label)
     for m in bench.methods:
-        head += f"  {_SYMBOL[m]:>{cellw}} {'(paper)':>8}"
+        head += f"  {_SYMBOL[m]:>{cellw}}" + (f" {'(paper)':>8}" if paper else "")
     print(head)
     last = None
     for r in rows:
@@ -362,7 +409,7 @@ def _print_correlation_rows(bench: bm.Benchmark, rows: list[bm.Row], ci: bool, a
         line = f"{ds if ds != last else '':<{dw}}  {r.metric:<{mw}}  {r.n:>5}"
         last = ds
         for m in bench.methods:
-            line += f"  {_cell(r.correlations[m], ci):>{cellw}} {_paper(r.paper.get(m)):>8}"
+            line += f"  {_cell(r.correlations[m], ci):>{cellw}}" + (f" {_paper(r.paper.get(m)):>8}" if paper else "")
         print(line)
 
 

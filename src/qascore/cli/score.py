@@ -1,25 +1,37 @@
-"""`qascore score INPUT --metric NAME ...`: per-record scores out, corpus scores printed."""
+"""`qascore score INPUT --metric NAME ...`: per-record scores out, corpus scores printed.
+
+The steps are small functions so that other input/output modes can reuse them:
+metrics are loaded (options checked) and the output path is checked before
+anything is read or scored; the output file appears only when complete.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import IO, Any, Sequence
 
-from qascore.cli.options import labelled_specs
-from qascore.metrics.registry import load
-from qascore.records import parse_mapping, read_records, write_jsonl
-from qascore.stream import print_corpus, scored_objects
+from qascore.cli.options import labelled_specs, load_named
+from qascore.cli.output import STDOUT, check_writable, write_whole
+from qascore.metrics.base import Metric, MetricResult
+from qascore.records import FORMATS, Record, check_unique_ids, dump_jsonl, parse_mapping, read_records
+from qascore.stream import print_corpus as print_rows
+from qascore.stream import scored_objects
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", help="JSONL (canonical), CSV or TSV file of records")
+    p.add_argument("input", help="JSONL (canonical), CSV or TSV file of records; - reads standard input "
+                                 "(JSONL unless --input-format says otherwise)")
     p.add_argument("--metric", "-m", action="append", required=True,
-                   help="metric name, optionally with options: NAME[:key=value,...]; repeatable")
-    p.add_argument("--output", "-o", help="write every record back with `scores` (and `details`) as JSONL")
+                   help="metric name, optionally with options: NAME[:key=value,...]; repeatable "
+                        "(`qascore list NAME` shows the options)")
+    p.add_argument("--output", "-o", help="write every record back with `scores` (and `details`) as JSONL; "
+                                          "- writes standard output (the corpus table then goes to stderr)")
     p.add_argument("--format", choices=("table", "json"), default="table", help="how to print corpus scores")
     p.add_argument("--map", action="append", metavar="FIELD=COLUMN",
                    help="column mapping, e.g. candidate=answer or references=reference*; repeatable")
-    p.add_argument("--input-format", choices=("jsonl", "csv", "tsv"), help="override the file extension")
+    p.add_argument("--input-format", choices=FORMATS, help="override the file extension")
+    p.add_argument("--strict", action="store_true", help="repeated record ids are an error (default: a warning)")
     add_scale_arguments(p)
 
 
@@ -29,7 +41,8 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
                    help="read, score and write N records at a time: memory stays flat with the file size "
                         "(e.g. 1000; default: the whole file at once); refuses CIDEr, two passes for IDF")
     p.add_argument("--resume", action="store_true",
-                   help="with --chunk-size and --output: keep the records already written there, score the rest")
+                   help="with --chunk-size and --output FILE: keep the records already written there "
+                        "(FILE.part of a killed run, else FILE), score the rest")
     p.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="ray: score chunks on a Ray actor pool (pip install 'qascore[ray]'); implies chunks")
     p.add_argument("--address", help="Ray cluster address (auto or HOST:PORT); default: start a local Ray runtime")
@@ -40,13 +53,43 @@ def run(args: argparse.Namespace) -> int:
     if args.chunk_size is not None or args.resume or args.engine != "local":
         from qascore.cli.scale import run_chunked
         return run_chunked(args)
+    metrics = load_metrics(args.metric)
+    check_writable(args.output)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
-    results = []
-    for label, name, opts in labelled_specs(args.metric):
-        metric = load(name, **opts)
-        print(f"scoring {len(records)} records with {label}...", file=sys.stderr)
-        results.append((label, metric.score(records)))
+    check_unique_ids(records, strict=args.strict)
+    results = score_all(metrics, records)
     if args.output:
-        write_jsonl(scored_objects(records, results), args.output)
-    print_corpus([(label, r.corpus, r.signature) for label, r in results], len(records), args.format)
+        write_whole(args.output, lambda fh: dump_jsonl(scored_rows(records, results), fh))
+    print_corpus(results, len(records), args.format, sys.stderr if args.output == STDOUT else sys.stdout)
     return 0
+
+
+def load_metrics(specs: Sequence[str], *, with_specs: bool = False) -> Any:
+    """(label, metric) per -m; a metric asked for twice with different options is labelled by its full spec.
+
+    `with_specs`: also the (label, name, text options) they were built from, for engines that build
+    their own copies (Ray actors) through the same `load_named`.
+    """
+    parsed = labelled_specs(specs)
+    metrics = [(label, load_named(name, opts, spec)) for (label, name, opts), spec in zip(parsed, specs)]
+    return (parsed, metrics) if with_specs else metrics
+
+
+def score_all(metrics: Sequence[tuple[str, Metric]], records: Sequence[Record]) -> list[tuple[str, MetricResult]]:
+    from qascore.progress import enabled
+
+    results = []
+    for label, metric in metrics:
+        if enabled():  # a terminal is watching (or QASCORE_PROGRESS=1); logs stay quiet
+            print(f"scoring {len(records)} records with {label}...", file=sys.stderr)
+        results.append((label, metric.score(records)))
+    return results
+
+
+def scored_rows(records: Sequence[Record], results: Sequence[tuple[str, MetricResult]]) -> list[dict[str, Any]]:
+    """Every input record as read, plus `scores` (label -> main value) and `details` (label -> parts)."""
+    return scored_objects(records, results)
+
+
+def print_corpus(results: Sequence[tuple[str, MetricResult]], n: int, fmt: str, out: IO[str]) -> None:
+    print_rows([(label, r.corpus, r.signature) for label, r in results], n, fmt, out)

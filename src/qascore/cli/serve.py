@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from qascore.cli.options import labelled_specs
-from qascore.metrics.registry import load
 from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S
 
 INSTALL_HINT = "qascore serve needs FastAPI and uvicorn: pip install 'qascore[serve]'"
@@ -36,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"qascore: error: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    metrics = [(label, load(name, **opts)) for label, name, opts in labelled_specs(args.metric)]
+    from qascore.cli.score import load_metrics  # the CLI's typed options and error texts
+
+    metrics = load_metrics(args.metric)
     app = create_app(metrics, max_batch=0 if args.no_batching else args.max_batch,
                      max_wait_s=0 if args.no_batching else args.max_wait_ms / 1000, max_body_bytes=args.max_body)
     for label, m in metrics:  # load the models now, not on the first request

@@ -22,14 +22,15 @@ class DataNotFound(FileNotFoundError):
 def data_root(root: str | os.PathLike[str] | None = None) -> Path:
     """The folder that holds the benchmark folders (kpqa_human_eval/, wikiqa/, ...)."""
     if root is not None:
-        path, how = Path(root), "root="
+        path, how = Path(root), "--data-root (root= in Python)"
     elif os.environ.get(ENV_VAR):
         path, how = Path(os.environ[ENV_VAR]), f"${ENV_VAR}"
     else:
         path, how = _REPO_DEFAULT, "the default ../shared/data next to the repository"
     if not path.is_dir():
         raise DataNotFound(f"benchmark data folder {path} (from {how}) does not exist; "
-                           f"pass root=... or set {ENV_VAR} to the folder holding kpqa_human_eval/ etc.")
+                           f"give --data-root DIR (root= in Python) or set {ENV_VAR} to the folder holding "
+                           f"kpqa_human_eval/ etc.")
     return path
 
 
@@ -38,7 +39,7 @@ def benchmark_dir(name: str, root: str | os.PathLike[str] | None = None) -> Path
     path = data_root(root) / name
     if not path.is_dir():
         raise DataNotFound(f"benchmark folder {path} does not exist (data root {path.parent}); "
-                           f"pass root=... or set {ENV_VAR}")
+                           f"give --data-root DIR (root= in Python) or set {ENV_VAR}")
     return path
 
 

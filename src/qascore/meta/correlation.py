@@ -18,6 +18,9 @@ from scipy import stats
 METHODS = ("pearson", "spearman", "kendall")
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
+# Below this many items a percentile bootstrap CI is too coarse to trust: with 5 items most resamples
+# repeat 2-3 items, and an interval reaching 1.000 says little. `meta` warns below it (docs/meta.md).
+SMALL_N = 30
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ from qascore.records import InputError, Record
 
 _TRUE = {"1", "true", "yes", "correct"}
 _FALSE = {"0", "false", "no", "incorrect"}
+# p/r/f and P/R/F name the same parts: older scored files used capitals for BERTScore.
+_OLD_PARTS = {"p": "P", "r": "R", "f": "F", "P": "p", "R": "r", "F": "f"}
 
 
 def field_value(rec: Record, key: str) -> Any:
@@ -19,6 +21,8 @@ def field_value(rec: Record, key: str) -> Any:
     for part in key.split("."):
         if isinstance(value, dict) and part in value:
             value = value[part]
+        elif isinstance(value, dict) and _OLD_PARTS.get(part) in value:
+            value = value[_OLD_PARTS[part]]  # files written before 0.1.0's one shape named BERTScore's parts P/R/F
         else:
             return None
     return value

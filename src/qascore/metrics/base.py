@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 import numpy as np
 
 from qascore import __version__
+from qascore.metrics.options import Option, format_value, resolve
 from qascore.records import InputError, Record, as_records
 
 AGGREGATIONS = ("max", "mean")
@@ -47,17 +48,20 @@ class Metric(ABC):
     name: ClassVar[str]
     requires: ClassVar[tuple[str, ...]] = ("candidate", "references")
     description: ClassVar[str] = ""
+    # Parts that are yes/no decisions: written as JSON true/false, not 1.0/0.0.
+    boolean_parts: ClassVar[tuple[str, ...]] = ("correct", "truncated")
 
     def __init__(self, **options: Any) -> None:
-        unknown = set(options) - set(self.option_defaults())
-        if unknown:
-            raise TypeError(f"{self.name}: unknown option(s) {sorted(unknown)}; "
-                            f"known: {sorted(self.option_defaults())}")
-        self.options = {**self.option_defaults(), **options}
+        self.options = resolve(self.name, self.option_specs(), options)
+
+    @classmethod
+    def option_specs(cls) -> dict[str, Option]:
+        """Every option with its type, default and help (`qascore list NAME` prints them)."""
+        return {}
 
     @classmethod
     def option_defaults(cls) -> dict[str, Any]:
-        return {}
+        return {k: o.default for k, o in cls.option_specs().items()}
 
     # -- contract -------------------------------------------------------
     def score(self, examples: Iterable[Record | Mapping[str, Any]]) -> MetricResult:
@@ -65,13 +69,14 @@ class Metric(ABC):
         self.validate(records)
         main, details = self._score(records)
         main = [float(x) for x in main]
+        details = {k: [bool(x) for x in v] if k in self.boolean_parts else v for k, v in details.items()}
         if any(np.isnan(x) for x in main):
             raise RuntimeError(f"{self.name} produced NaN; this is a bug, please report the input")
         return MetricResult(self.name, main, self.corpus(records, main, details), self.signature, details)
 
     def validate(self, records: Sequence[Record]) -> None:
         for rec in records:
-            rec.require(*self.requires)
+            rec.require(*self.requires, needed_by=f"metric '{self.name}'")
             if "references" in self.requires and not rec.references:
                 raise InputError("needs at least one reference (got an empty list)",
                                  source=rec.source, line=rec.line, field="references")
@@ -82,6 +87,14 @@ class Metric(ABC):
 
     def corpus(self, records: Sequence[Record], main: list[float], details: dict[str, list[float]]) -> float:
         return float(np.mean(main)) if main else 0.0
+
+    def decision_threshold(self) -> float | None:
+        """The metric's own correct/incorrect cut-off, if it has one: a `threshold` option, else the one
+        stored with its model (a verifier's dev-tuned threshold, which its signature names)."""
+        value = self.options.get("threshold")
+        if value is None:
+            value = self.signature_fields().get("threshold")
+        return None if value is None else float(value)
 
     # -- chunked scoring (qascore.stream) -------------------------------
     def corpus_dependence(self) -> str | None:
@@ -107,19 +120,31 @@ class Metric(ABC):
 
     @property
     def signature(self) -> str:
+        """metric, then `signature_fields`, then every signed option that is set, then the version.
+
+        Unset (None) options and options that cannot change the numbers (`signed=False`:
+        batch sizes, devices, model specs that `signature_fields` already names by hash) are left out.
+        """
+        specs = self.option_specs()
         parts: dict[str, Any] = {"metric": self.name}
         parts.update(self.signature_fields())
-        parts.update({k: v for k, v in sorted(self.options.items()) if k not in parts})
+        for k, v in sorted(self.options.items()):
+            spec = specs.get(k)
+            if k not in parts and v is not None and spec is not None and spec.signed and spec.type != "object":
+                parts[k] = v
         parts["version"] = __version__
-        return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items())
+        return join_signature(parts)
+
+
+def join_signature(parts: Mapping[str, Any]) -> str:
+    """key:value|key:value, booleans as true/false, None fields dropped."""
+    return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items() if v is not None)
 
 
 def _fmt(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ",".join(map(str, value))
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    return format_value(value)
 
 
 def aggregate(per_reference: Sequence[Mapping[str, float]], main: str, how: str) -> dict[str, float]:

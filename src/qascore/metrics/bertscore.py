@@ -28,10 +28,11 @@ import numpy as np
 import torch
 
 from qascore import __version__
-from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, _fmt, aggregate
+from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, join_signature
+from qascore.metrics.options import WEIGHTS_OPTION, Option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
-from qascore.runtime.encoder import Encoded, Encoder, get_encoder
+from qascore.runtime.encoder import DTYPES, Encoded, Encoder, TruncationWarning, get_encoder
 from qascore.weights.base import TokenWeighter, UniformWeighter
 from qascore.weights.idf import IdfWeighter
 
@@ -39,7 +40,8 @@ from qascore.weights.idf import IdfWeighter
 # (without IDF; also with IDF) among layers 0-6; `qascore bench bertscore-layers`, docs/bertscore.md.
 DEFAULT_LAYERS: dict[str, int] = {defaults.ENCODER: 6}
 BASELINES = defaults.RESOURCES / "bertscore"
-PARTS = ("P", "R", "F")
+PARTS = ("P", "R", "F")  # column names of a baseline CSV (bert_score's layout)
+DETAILS = ("p", "r", "f")  # names of the parts in results, as every other metric with P/R/F
 _MATCH_CHUNK = 256  # candidate-reference pairs per batched similarity computation
 
 
@@ -54,19 +56,28 @@ class BertScore(Metric):
     description = "BERTScore F (greedy cosine matching of encoder token states; P/R/F in details)"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {"model": defaults.ENCODER, "layer": None, "idf": False, "weights": None, "rescale": False,
-                "baseline": None, "agg": "max", "batch_size": 64, "device": None, "dtype": None}
+    def option_specs(cls) -> dict[str, Option]:
+        return {
+            "model": Option("str", defaults.ENCODER, "encoder: package spec, local directory or Hugging Face id"),
+            "layer": Option("int", None, "encoder layer whose states are matched (0 = embeddings)", min=0,
+                            none="auto"),
+            "idf": Option("bool", False, "weigh tokens by IDF over the references being scored"),
+            "weights": WEIGHTS_OPTION,
+            "rescale": Option("bool", False, "rescale with the baseline of random pairs: (x - b) / (1 - b)"),
+            "baseline": Option("str", None, "baseline CSV for rescale (LAYER,P,R,F)", none="shipped"),
+            "agg": Option("choice", "max", "several references: best (max) or mean", choices=AGGREGATIONS),
+            "batch_size": Option("int", 64, "texts per encoder batch", min=1, signed=False),
+            "device": Option("str", None, "torch device (cpu, cuda, cuda:1)", none="auto", signed=False),
+            "dtype": Option("choice", None, "encoder precision", choices=DTYPES, none="fp32"),
+        }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         o = self.options
-        if o["agg"] not in AGGREGATIONS:
-            raise ValueError(f"{self.name}: agg must be one of {AGGREGATIONS} (got {o['agg']!r})")
-        if o["weights"] is not None and not isinstance(o["weights"], TokenWeighter):
+        if o.get("weights") is not None and not isinstance(o["weights"], TokenWeighter):
             raise TypeError(f"{self.name}: weights must be a qascore.weights.TokenWeighter "
-                            f"(use idf=true for IDF, or the bertscore-kpqa metric for keyphrase weights)")
-        if o["weights"] is not None and o["idf"]:
+                            f"(use idf=true for IDF, or the kpqa-bertscore metric for keyphrase weights)")
+        if o.get("weights") is not None and o.get("idf"):
             raise ValueError(f"{self.name}: give either idf=true or weights=..., not both")
         self._encoder: Encoder | None = None
         self._baseline: dict[int, np.ndarray] | None = None
@@ -89,18 +100,18 @@ class BertScore(Metric):
     # -- weighting ------------------------------------------------------
     def weighter(self, records: Sequence[Record], ref_tokens: Sequence[Sequence[str]]) -> TokenWeighter:
         """The TokenWeighter for this call; IDF is fitted on the references of the call."""
-        if self.options["weights"] is not None:
+        if self.options.get("weights") is not None:
             return self.options["weights"]
-        if self.options["idf"]:
+        if self.options.get("idf"):
             return self._corpus_idf or IdfWeighter.from_documents(ref_tokens)
         return UniformWeighter()
 
     def weights_name(self) -> str:
-        w = self.options["weights"]
-        return w.signature() if w is not None else ("idf" if self.options["idf"] else "uniform")
+        w = self.options.get("weights")
+        return w.signature() if w is not None else ("idf" if self.options.get("idf") else "uniform")
 
     def _idf_from_call(self) -> bool:
-        return bool(self.options["idf"]) and self.options["weights"] is None and self._corpus_idf is None
+        return bool(self.options.get("idf")) and self.options.get("weights") is None and self._corpus_idf is None
 
     def _ref_documents(self, refs: Iterable[str], chunk: int = 1024) -> Iterator[list[str]]:
         """IDF documents: the content WordPieces of each reference, tokenised `chunk` at a time."""
@@ -109,7 +120,7 @@ class BertScore(Metric):
             yield from ([t.tokens[k] for k in t.content()] for t in self.encoder.tokenize(batch, warn=False))
 
     def corpus_dependence(self) -> str | None:
-        if self.options["idf"] and self.options["weights"] is None:
+        if self.options.get("idf") and self.options.get("weights") is None:
             return "bertscore:idf=true fits IDF on the references of every record"
         return None
 
@@ -123,7 +134,7 @@ class BertScore(Metric):
     # -- scoring --------------------------------------------------------
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         details = self._score_layers(records, [self.layer], chunk=None)[self.layer]
-        return details["F"], details
+        return details["f"], details
 
     def score_layers(self, examples: Sequence[Record | dict], layers: Sequence[int], *, chunk: int = 512
                      ) -> dict[int, MetricResult]:
@@ -138,7 +149,7 @@ class BertScore(Metric):
         out = {}
         for layer, details in self._score_layers(records, layers, chunk=chunk).items():
             sig = self.signature.replace(f"|layer:{self.layer}|", f"|layer:{layer}|")
-            out[layer] = MetricResult(self.name, details["F"], float(np.mean(details["F"])) if records else 0.0,
+            out[layer] = MetricResult(self.name, details["f"], float(np.mean(details["f"])) if records else 0.0,
                                       sig, details)
         return out
 
@@ -158,10 +169,12 @@ class BertScore(Metric):
             sub = [(i, r) for i, r in pairs if s <= i < s + step]
             cands = [records[i].candidate for i in range(s, min(s + step, len(records)))]
             sub_refs = [records[i].references[r] for i, r in sub]
-            if len(layers) == 1:
-                encoded = self.encoder.embed(cands + sub_refs, layer=layers[0])
-            else:
-                encoded = self.encoder.embed(cands + sub_refs, all_layers=True)
+            with warnings.catch_warnings():  # reported once below, per record, with ids
+                warnings.simplefilter("ignore", TruncationWarning)
+                if len(layers) == 1:
+                    encoded = self.encoder.embed(cands + sub_refs, layer=layers[0])
+                else:
+                    encoded = self.encoder.embed(cands + sub_refs, all_layers=True)
             enc_c, enc_r = encoded[: len(cands)], encoded[len(cands):]
             c_of_pair = [enc_c[i - s] for i, _ in sub]
             w_c = self._weigh(weighter, [(records[i].question, e) for (i, _), e in zip(sub, c_of_pair)])
@@ -171,6 +184,8 @@ class BertScore(Metric):
             for layer in layers:
                 cc, rr = (c_of_pair, enc_r) if len(layers) == 1 else (_at(c_of_pair, layer), _at(enc_r, layer))
                 prf[layer].extend(greedy_match(cc, rr, w_c, w_r))
+        if any(truncated):
+            warn_truncated(self.name, records, truncated, self.encoder.max_length)
         return {layer: self._finish(records, pairs, prf[layer], layer, truncated) for layer in layers}
 
     def _finish(self, records: Sequence[Record], pairs: list[tuple[int, int]], prf: list[tuple[float, float, float]],
@@ -178,15 +193,15 @@ class BertScore(Metric):
         """Aggregate over references, rescale, and flag truncation."""
         per_record: list[list[dict[str, float]]] = [[] for _ in records]
         for (i, _), (p, r, f) in zip(pairs, prf):
-            per_record[i].append({"P": p, "R": r, "F": f})
+            per_record[i].append({"p": p, "r": r, "f": f})
         base = self.baseline(layer) if self.options["rescale"] else None
-        details: dict[str, list[float]] = {k: [] for k in PARTS}
+        details: dict[str, list[float]] = {k: [] for k in DETAILS}
         for parts in per_record:
-            agg = aggregate(parts, "F", self.options["agg"])
-            for j, k in enumerate(PARTS):
+            agg = aggregate(parts, "f", self.options["agg"])
+            for j, k in enumerate(DETAILS):
                 v = agg[k]
                 details[k].append((v - base[j]) / (1 - base[j]) if base is not None else v)
-        if any(truncated):  # reported, never silent (the encoder also warns)
+        if any(truncated):  # reported, never silent (warn_truncated names the records)
             details["truncated"] = [float(t) for t in truncated]
         return details
 
@@ -232,7 +247,7 @@ class BertScore(Metric):
     # -- signature ------------------------------------------------------
     def signature_fields(self) -> dict[str, Any]:
         o = self.options
-        resc = f"{self.baseline_path().name}" if o["rescale"] else "no"
+        resc = self.baseline_path().name if o["rescale"] else False
         return {"model": self.encoder.model_id, "layer": self.layer, "weights": self.weights_name(),
                 "rescale": resc, "agg": o["agg"], "dtype": str(self.encoder.dtype).replace("torch.", ""),
                 "tokenizer": "wordpiece" if "bert" in type(self.encoder.tokenizer).__name__.lower()
@@ -240,8 +255,16 @@ class BertScore(Metric):
 
     @property
     def signature(self) -> str:
-        parts: dict[str, Any] = {"metric": self.name, **self.signature_fields(), "version": __version__}
-        return "|".join(f"{k}:{_fmt(v)}" for k, v in parts.items())
+        return join_signature({"metric": self.name, **self.signature_fields(), "version": __version__})
+
+
+def warn_truncated(metric: str, records: Sequence[Record], truncated: Sequence[bool], limit: int) -> None:
+    """One warning naming the records whose candidate or a reference was cut to the encoder's limit."""
+    cut = [r for r, t in zip(records, truncated) if t]
+    ids = ", ".join(r.id or "?" for r in cut[:10]) + (f" and {len(cut) - 10} more" if len(cut) > 10 else "")
+    warnings.warn(f"{metric}: {len(cut)} of {len(records)} records had a text longer than {limit} tokens, "
+                  f"scored on its first {limit} (ids: {ids}; details.truncated marks them)",
+                  TruncationWarning, stacklevel=4)
 
 
 def greedy_match(cands: Sequence[Encoded], refs: Sequence[Encoded], w_c: Sequence[np.ndarray],

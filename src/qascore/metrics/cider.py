@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Hashable, Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 
 from qascore.metrics.ngrams import ngram_counts, weighted_ngram_mass
+from qascore.metrics.options import Option
 from qascore.metrics.tokens import TokenMetric
 from qascore.records import Record
 
@@ -116,8 +117,9 @@ class Cider(TokenMetric):
     main_part = "cider"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {**super().option_defaults(), "sigma": 6.0}
+    def option_specs(cls) -> dict[str, Option]:
+        return {**super().option_specs(),
+                "sigma": Option("float", 6.0, "width of CIDEr-D's Gaussian length penalty (COCO: 6)", min=1e-6)}
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         if not records:

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from qascore.metrics.bertscore import BertScore
 from qascore.metrics.lexical import Bleu1, RougeL
+from qascore.metrics.options import Option
 from qascore.weights.kpw import KpwWeighter
 
 
@@ -29,23 +30,17 @@ class _Kpw:
     options: dict[str, Any]
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {**super().option_defaults(), "tagger": None}  # type: ignore[misc]
+    def option_specs(cls) -> dict[str, Option]:
+        # KPW replaces the base metric's `weights` (and BERTScore's `idf`): those are not options here.
+        base = {k: o for k, o in super().option_specs().items() if k not in ("weights", "idf")}  # type: ignore[misc]
+        return {**base, "tagger": Option("str", None, "keyphrase tagger: delta file or checkpoint folder",
+                                         none="shipped", signed=False)}  # signed by hash in `weights`
 
     def __init__(self, **options: Any) -> None:
-        if options.get("weights") is not None:
-            raise ValueError(f"{self.name}: sets its own KPW weights; choose the tagger with tagger=...")  # type: ignore[attr-defined]
-        if options.get("idf"):
-            raise ValueError(f"{self.name}: KPW replaces IDF; idf=true is not an option here")  # type: ignore[attr-defined]
         super().__init__(**options)  # type: ignore[call-arg]
         tagger = self.options["tagger"] if self.options["tagger"] is not None else self.tagger_kind
         device = self.options.get("device")
         self.options["weights"] = KpwWeighter(tagger, device=device)
-
-    def signature_fields(self) -> dict[str, Any]:
-        fields = dict(super().signature_fields())  # type: ignore[misc]
-        fields["tagger"] = self.options["weights"].ident
-        return fields
 
 
 class KpqaBleu1(_Kpw, Bleu1):

@@ -11,10 +11,11 @@ Formulas: docs/lexical.md.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
 from qascore.metrics.lcs import lcs_length, lcs_weights
 from qascore.metrics.ngrams import bleu_sentence, bleu_sentence_weighted
+from qascore.metrics.options import Option
 from qascore.metrics.tokens import TokenMetric
 from qascore.records import Record
 from qascore.text import normalize_answer
@@ -38,13 +39,9 @@ class ExactMatch(TokenMetric):
     name = "em"
     description = "SQuAD exact match after answer normalisation (max over references)"
     default_tokenizer = "squad"
+    tokenizers = ("squad",)  # exact match is defined on SQuAD's answer normalisation only
     weighted = False
     main_part = "em"
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        if self.options["tokenizer"] != "squad":
-            raise ValueError("em: only the 'squad' normalisation is defined")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         parts = []
@@ -176,8 +173,9 @@ class RougeL(TokenMetric):
     split_glued = False
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {**super().option_defaults(), "beta": 1.2}
+    def option_specs(cls) -> dict[str, Option]:
+        return {**super().option_specs(),
+                "beta": Option("float", 1.2, "weight of recall in F (COCO: 1.2)", min=0.0)}
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         tk = self.tokenized(records)

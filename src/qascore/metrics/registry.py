@@ -28,6 +28,7 @@ _REGISTRY: dict[str, str] = {
     "qrelscore-grg": "qascore.metrics.qrelscore:QRelGRG",
     "ref-qrelscore": "qascore.metrics.qrelscore:RefQRelScore",
     "square": "qascore.metrics.square:Square",
+    "judge": "qascore.metrics.judge:Judge",
     "bertscore": "qascore.metrics.bertscore:BertScore",
     "kpqa-bleu1": "qascore.metrics.kpqa:KpqaBleu1",
     "kpqa-rougeL": "qascore.metrics.kpqa:KpqaRougeL",
@@ -36,6 +37,11 @@ _REGISTRY: dict[str, str] = {
     "kp-rougeL": "qascore.metrics.kpqa:KpRougeL",
     "kp-bertscore": "qascore.metrics.kpqa:KpBertScore",
 }
+
+
+def metric_class(name: str) -> type[Metric]:
+    """The class registered under `name` (imports its family); KeyError naming the known ones."""
+    return _resolve(name)
 
 
 def _resolve(name: str) -> type[Metric]:

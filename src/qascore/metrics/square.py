@@ -3,9 +3,11 @@
 One cross-encoder reads "Question: q Target: a Pos_Ref: c+ ... Neg_Ref: c- ..."
 (`runtime.square_layouts.square_layout`): `references` are the positive
 references, `negatives` the optional incorrect ones. The default model is
-the delta trained here by `qascore train square` (MiniLM-L6 base, top two
-layers + head) and shipped in resources/square/; see docs/square.md for how
-it was trained and how well it does.
+the delta trained here by `qascore train verifier --model square` (MiniLM-L6
+base, LoRA on every layer + head, on the verification corpus) and shipped in
+resources/square/; see docs/square.md for how it was trained and how well it
+does. Over-long inputs are trimmed (question and target kept whole, the
+references cut evenly) and flagged in `details.truncated`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from qascore.metrics.base import Metric
+from qascore.metrics.options import Option
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256, read_meta
@@ -38,8 +41,9 @@ class Square(Metric):
     description = "SQuArE: cross-encoder P(correct) given the question and several positive/negative references"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {"model": str(DEFAULT_MODEL), "batch_size": 32}
+    def option_specs(cls) -> dict[str, Option]:
+        return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore train square`"),
+                "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False)}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
@@ -51,8 +55,9 @@ class Square(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         ver = load_verifier(self.options["model"])
-        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]))
-        return [float(p) for p in probs], {}
+        cut: list[bool] = []
+        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut)
+        return [float(p) for p in probs], {"correct": [bool(p >= ver.threshold) for p in probs], "truncated": cut}
 
     def signature_fields(self) -> dict[str, Any]:
         from qascore.runtime.encoder import model_id

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from qascore.metrics.base import Metric, aggregate
+from qascore.metrics.options import WEIGHTS_OPTION, Option
 from qascore.records import Record
 from qascore.text import TOKENIZERS, tokenize_unique
 from qascore.weights.base import TokenWeighter
@@ -35,6 +36,7 @@ class TokenMetric(Metric):
     """Base of em/f1/bleu/rougeL/meteor/cider: options tokenizer, agg, weights."""
 
     default_tokenizer = "ptb"
+    tokenizers: tuple[str, ...] = TOKENIZERS
     aggregations: tuple[str, ...] = ("max", "mean")
     weighted = True          # whether `weights=` is supported
     # COCO's BLEU/CIDEr split the tokenised line with str.split(), so the few PTB tokens that
@@ -44,20 +46,19 @@ class TokenMetric(Metric):
     main_part = "score"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        opts: dict[str, Any] = {"tokenizer": cls.default_tokenizer, "agg": "max"}
+    def option_specs(cls) -> dict[str, Option]:
+        opts = {"tokenizer": Option("choice", cls.default_tokenizer, "how texts are split into tokens",
+                                    choices=cls.tokenizers),
+                "agg": Option("choice", "max", "several references: best (max), mean" +
+                              (", or the metric's own multi-reference rule (joint)"
+                               if "joint" in cls.aggregations else ""), choices=cls.aggregations)}
         if cls.weighted:
-            opts["weights"] = None
+            opts["weights"] = WEIGHTS_OPTION
         return opts
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        o = self.options
-        if o["tokenizer"] not in TOKENIZERS:
-            raise ValueError(f"{self.name}: unknown tokenizer '{o['tokenizer']}' (choose from {TOKENIZERS})")
-        if o["agg"] not in self.aggregations:
-            raise ValueError(f"{self.name}: unknown agg '{o['agg']}' (choose from {self.aggregations})")
-        w = o.get("weights")
+        w = self.options.get("weights")
         if w is not None and not isinstance(w, TokenWeighter):
             raise TypeError(f"{self.name}: weights must be a qascore.weights.TokenWeighter, got {type(w).__name__}")
 

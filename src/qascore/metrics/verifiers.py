@@ -7,7 +7,9 @@ the probabilities are combined by `aggregate` (mean, as the AVA paper does for
 several references in its system-wise evaluation, or max). `details.correct`
 is 1 where the aggregated probability reaches the model's dev-tuned threshold
 (the point-wise AVA decision); the corpus score is the mean probability and
-`details` also carries the estimated accuracy via `correct`.
+`details` also carries the estimated accuracy via `correct`. Inputs longer than
+the model's max_len (a paragraph answer) are trimmed, the question kept whole
+and reference and candidate cut evenly; `details.truncated` says where.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from qascore.metrics.base import Metric, aggregate
+from qascore.metrics.options import Option
 from qascore.records import Record
 from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
 from qascore.runtime.delta import file_sha256
@@ -26,13 +29,18 @@ from qascore.runtime.delta import file_sha256
 class AVA(Metric):
     name: ClassVar[str] = "ava"
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
-    description: ClassVar[str] = ("AVA verifier A1((r, q∘t)), MiniLM top layer trained on WikiQA AVA triples: "
-                                  "P(candidate correct | question, reference)")
+    description: ClassVar[str] = ("AVA verifier A1((r, q∘t)), MiniLM-L6 with LoRA on every layer, trained on the "
+                                  "verification corpus (AE pairs, SQuAD, WikiQA): P(candidate correct | question, reference)")
     resource: ClassVar[str] = "ava.safetensors"
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {"aggregate": "mean", "batch_size": 32, "model": None, "threshold": None}
+    def option_specs(cls) -> dict[str, Option]:
+        return {"aggregate": Option("choice", "mean", "several references: mean or max probability",
+                                    choices=("mean", "max")),
+                "batch_size": Option("int", 32, "pairs per model batch", min=1, signed=False),
+                "model": Option("str", None, "verifier delta written by `qascore train ava`", none="shipped"),
+                "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
+                                    none="stored")}
 
     def _path(self) -> Path:
         p = Path(self.options["model"]) if self.options["model"] else AVA_DIR / self.resource
@@ -51,18 +59,21 @@ class AVA(Metric):
                 flat.append(Record(question=rec.question, candidate=rec.candidate, references=[ref]))
                 owner.append(i)
         probs = np.zeros(len(flat))
+        cut: list[bool] = []
         chunk = 256
         for start in progress(range(0, len(flat), chunk), total=(len(flat) + chunk - 1) // chunk,
                               desc=self.name, min_total=4):
             probs[start:start + chunk] = ver.predict(flat[start:start + chunk],
-                                                     batch_size=int(self.options["batch_size"]))
+                                                     batch_size=int(self.options["batch_size"]), truncated=cut)
         per: list[list[dict[str, float]]] = [[] for _ in records]
+        truncated = [False] * len(records)
         for k, i in enumerate(owner):
             per[i].append({"ava": float(probs[k])})
+            truncated[i] = truncated[i] or cut[k]
         thr = self.options["threshold"]
         thr = float(ver.threshold if thr is None else thr)
         main = [aggregate(p, "ava", self.options["aggregate"])["ava"] for p in per]
-        return main, {"ava": main, "correct": [float(m >= thr) for m in main]}
+        return main, {"ava": main, "correct": [bool(m >= thr) for m in main], "truncated": truncated}
 
     def signature_fields(self) -> dict[str, Any]:
         from qascore.runtime.delta import read_meta

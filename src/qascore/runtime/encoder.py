@@ -37,6 +37,10 @@ def pick_device(device: str | None = None) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+# Precision names accepted by every model-based metric's `dtype` option.
+DTYPES = ("fp32", "bf16", "fp16")
+
+
 def pick_dtype(dtype: str | torch.dtype | None, device: str) -> torch.dtype:
     """fp32 on CPU by default; bf16/fp16 only where asked (GPU)."""
     if isinstance(dtype, torch.dtype):

@@ -39,8 +39,9 @@ def pad_tokens(items: Sequence[Tokens], pad_id: int) -> tuple[torch.Tensor, torc
 def pad_states(states: Sequence[torch.Tensor], dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
     """Right-pad cached (len, hidden) states into (batch, len, hidden) and a 1/0 mask."""
     n = max(s.shape[0] for s in states)
-    out = torch.zeros((len(states), n, states[0].shape[1]), dtype=dtype)
-    mask = torch.zeros((len(states), n), dtype=torch.long)
+    dev = states[0].device
+    out = torch.zeros((len(states), n, states[0].shape[1]), dtype=dtype, device=dev)
+    mask = torch.zeros((len(states), n), dtype=torch.long, device=dev)
     for k, s in enumerate(states):
         out[k, :s.shape[0]] = s.to(dtype)
         mask[k, :s.shape[0]] = 1
@@ -152,9 +153,10 @@ def lower_states(lower: LowerStack, items: Sequence[Tokens], pad_id: int, *, bat
     order = sorted(range(len(uniq)), key=lambda k: -len(uniq[k][0]))
     out: list[torch.Tensor | None] = [None] * len(uniq)
     lower.eval()
+    dev = next(lower.parameters()).device
     for start in range(0, len(order), batch_size):
         chunk = order[start:start + batch_size]
-        ids, types, mask = pad_tokens([uniq[k] for k in chunk], pad_id)
+        ids, types, mask = (t.to(dev) for t in pad_tokens([uniq[k] for k in chunk], pad_id))
         h = lower(ids, types, mask)
         for row, k in enumerate(chunk):
             out[k] = h[row, :len(uniq[k][0])].to(store_dtype).clone()

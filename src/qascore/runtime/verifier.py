@@ -51,6 +51,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.encoder import load_tokenizer
+from qascore.runtime.lora import add_lora, is_lora_param, merge_lora
 from qascore.runtime.partial import LowerStack, StateCache, Tokens, lower_states, pad_states, run_stack
 
 
@@ -131,13 +132,18 @@ def _water_fill(lengths: Sequence[int], room: int) -> list[int]:
     return out
 
 
-def encode_view(tokenizer: Any, v: View, max_len: int) -> Tokens:
-    """[CLS] A-parts [SEP] (B-parts [SEP]) as ids and type ids, truncated to max_len."""
+def encode_view(tokenizer: Any, v: View, max_len: int, cut: list[bool] | None = None) -> Tokens:
+    """[CLS] A-parts [SEP] (B-parts [SEP]) as ids and type ids, truncated to max_len.
+
+    `cut`, when given, receives whether any part had to be trimmed (callers report it).
+    """
     seg_a, seg_b = v
     parts = seg_a + seg_b
     toks = [tokenizer.encode(p.text, add_special_tokens=False) if p.text else [] for p in parts]
     budget = max_len - (3 if seg_b else 2)
     lens = fit_lengths([len(t) for t in toks], [p.keep for p in parts], budget)
+    if cut is not None:
+        cut.append(sum(lens) < sum(len(t) for t in toks))
     toks = [t[:n] for t, n in zip(toks, lens)]
     a = [tok for t in toks[:len(seg_a)] for tok in t]
     b = [tok for t in toks[len(seg_a):] for tok in t]
@@ -165,6 +171,8 @@ class VerifierSpec:
     peer: bool = False                # AVA peer attention (A2): a second pass per view
     pool: str = "cls"                 # "cls" ([CLS] state, as the papers) or "mean" (masked mean of tokens)
     dropout: float = 0.1
+    lora_rank: int = 0                # > 0: the top layers stay frozen and train LoRA adapters (runtime.lora)
+    lora_alpha: float = 32.0
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "VerifierSpec":
@@ -191,6 +199,8 @@ class VerifierModel(nn.Module):
         top = layers[n_low:]
         n_stacks = (1 if spec.share_top else spec.n_views) * (2 if spec.peer else 1)
         self.top = nn.ModuleList(nn.ModuleList(copy.deepcopy(top)) for _ in range(n_stacks))
+        if spec.lora_rank:
+            add_lora(self.top, spec.lora_rank, spec.lora_alpha)
         hidden = base.config.hidden_size
         n_cls = spec.n_views * (2 if spec.peer else 1)
         self.drop = nn.Dropout(spec.dropout)
@@ -222,12 +232,14 @@ class VerifierModel(nn.Module):
             for v, (h, m) in enumerate(states):
                 peers = torch.stack([c for u, c in enumerate(cls0) if u != v], dim=1)
                 h2 = torch.cat([h, peers], dim=1)
-                m2 = torch.cat([m, torch.ones(m.shape[0], peers.shape[1], dtype=m.dtype)], dim=1)
+                m2 = torch.cat([m, torch.ones(m.shape[0], peers.shape[1], dtype=m.dtype, device=m.device)], dim=1)
                 feats.append(self._pool(run_stack(self._stack(v, True), h2, m2), m2))
         return self.head(self.drop(torch.cat(feats, dim=-1))).squeeze(-1)
 
     def trained_names(self) -> list[str]:
-        """Parameter names a delta must hold: every top stack and the head."""
+        """Parameter names a delta must hold: the head, and every top stack (or only its adapters)."""
+        if self.spec.lora_rank:
+            return [n for n in self.state_dict() if n.startswith("head.") or is_lora_param(n)]
         return [n for n in self.state_dict() if n.startswith(("top.", "head."))]
 
 
@@ -253,15 +265,21 @@ class Verifier:
         self.threshold = threshold
         self.info = dict(info or {})
 
-    def tokens(self, records: Sequence[Record]) -> list[list[Tokens]]:
-        """Per record, one token sequence per view (layout checked for its view count)."""
+    def tokens(self, records: Sequence[Record], truncated: list[bool] | None = None) -> list[list[Tokens]]:
+        """Per record, one token sequence per view (layout checked for its view count).
+
+        `truncated`, when given, gets one flag per record: some text was trimmed to fit max_len.
+        """
         out = []
         for rec in records:
             views = self.layout(rec)
             if len(views) != self.spec.n_views:
                 raise ValueError(f"layout {self.spec.layout} gave {len(views)} views, model expects "
                                  f"{self.spec.n_views}")
-            out.append([encode_view(self.tokenizer, v, self.spec.max_len) for v in views])
+            cut: list[bool] = []
+            out.append([encode_view(self.tokenizer, v, self.spec.max_len, cut) for v in views])
+            if truncated is not None:
+                truncated.append(any(cut))
         return out
 
     def cache_key(self) -> tuple[str, int]:
@@ -270,15 +288,19 @@ class Verifier:
 
     @torch.no_grad()
     def predict(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
-                cache: StateCache | None = None, tick: Callable[[int], None] | None = None) -> np.ndarray:
-        """P(correct) per record. Views are de-duplicated and run longest-first per chunk."""
+                cache: StateCache | None = None, tick: Callable[[int], None] | None = None,
+                truncated: list[bool] | None = None) -> np.ndarray:
+        """P(correct) per record. Views are de-duplicated and run longest-first per chunk.
+
+        `truncated`, when given, receives one flag per record (see `tokens`).
+        """
         self.model.eval()
         if cache is not None:
             cache.bind(self.cache_key())
         probs = np.zeros(len(records), dtype=np.float64)
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
-            toks = self.tokens(part)
+            toks = self.tokens(part, truncated)
             states = [lower_states(self.model.lower, [t[v] for t in toks], self.tokenizer.pad_token_id,
                                    batch_size=batch_size, store_dtype=torch.float32, cache=cache)
                       for v in range(self.spec.n_views)]
@@ -303,6 +325,7 @@ class Verifier:
             raise ValueError(f"{path} holds layout '{spec.layout}', not '{layout_name}'")
         model = VerifierModel(spec, load_base(spec))
         apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
+        merge_lora(model.top)
         return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}))
 
 
@@ -324,7 +347,7 @@ def upper_logits(model: VerifierModel, states: list[list[torch.Tensor]], batch_s
     for start in range(0, n, batch_size):
         idx = order[start:start + batch_size]
         batch = [pad_states([s[i] for i in idx], dtype) for s in states]
-        out[idx] = model.upper(batch).float()
+        out[idx] = model.upper(batch).float().cpu()
     return out
 
 

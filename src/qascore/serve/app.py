@@ -19,7 +19,6 @@ with idf=true) are refused at start-up: micro-batching would change them.
 
 from __future__ import annotations
 
-import json
 import time
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Sequence
@@ -28,7 +27,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from qascore.metrics.base import Metric, MetricResult
-from qascore.records import InputError, Record
+from qascore import jsonio
+from qascore.records import InputError, Record, decode_text, json_value
 from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S
 from qascore.serve.batcher import MicroBatcher
 from qascore.stream import ExactMean, refuse_corpus_level, scored_objects
@@ -46,12 +46,10 @@ class ApiError(Exception):
 
 def parse_body(body: bytes, loaded: Sequence[str]) -> Job:
     """Records and metric labels from a request body, or an ApiError with the CLI's text."""
-    try:
-        obj = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        msg = f"malformed JSON ({err.msg} at column {err.colno})" if isinstance(err, json.JSONDecodeError) \
-            else "body is not UTF-8"
-        raise ApiError(400, str(InputError(msg, source=SOURCE))) from None
+    try:  # the reader's own decoding and JSON errors, so the texts are the CLI's
+        obj = json_value(decode_text(body, SOURCE).rstrip("\n"), SOURCE)
+    except InputError as err:
+        raise ApiError(400, str(err)) from None
     if isinstance(obj, dict):
         if "records" not in obj:
             raise ApiError(400, str(InputError("expected {\"records\": [...]} or a list of records", source=SOURCE)))
@@ -156,7 +154,7 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
         job = parse_body(bytes(body), labels)
         scorer.validate(job)
         try:
-            return JSONResponse(await batcher.submit(job))
+            return JSONResponse(jsonio.finite(await batcher.submit(job)))  # NaN as null, as `score -o` writes
         except InputError as err:
             raise ApiError(422, str(err)) from None
         except (ValueError, KeyError) as err:

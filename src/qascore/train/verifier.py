@@ -1,8 +1,10 @@
 """Training the generic cross-encoder verifier (`runtime.verifier`) for AVA and SQuArE.
 
-Only the top layers and the head are trained, over the frozen lower layers'
-states computed once (`runtime.partial`); the best epoch on dev F1 is kept and
-saved as a small delta with the config that reproduces it.
+The trainable part is the top layers (all of them with LoRA adapters, or the
+top few in full) and the head, over the frozen lower layers' states computed
+once (`runtime.partial`; with every layer trained that is just the
+embeddings); the best epoch on the dev figure is kept and saved as a small
+delta with the config that reproduces it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ class TrainConfig:
     seed: int = 13
     threads: int = 1
     init: str | None = None   # a saved verifier delta whose top stack (and head, if shapes fit) start the model
+    select: str = "f1"        # dev figure that picks the epoch: "f1" (the papers) or "auroc"
+    bucket: bool = False      # length-bucketed batches (less padding); off keeps the paper configs' batches
+    device: str = "cpu"
+    log_every: int = 0        # progress line every N batches (0: per epoch only)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -72,12 +78,42 @@ def warm_start(model: VerifierModel, path: str | Path) -> str:
     return f"{copied} top-stack tensors, head {'copied' if head else 'fresh'}"
 
 
+def length_batches(lengths: Sequence[int], batch_size: int, rng: np.random.Generator,
+                   bucket: int = 50) -> list[list[int]]:
+    """Shuffled batches of similar length: shuffle, sort windows of `bucket` batches by length, cut, shuffle.
+
+    Padding (and so wasted compute) stays small while every epoch still sees a new order.
+    """
+    order = rng.permutation(len(lengths)).tolist()
+    window = batch_size * bucket
+    batches: list[list[int]] = []
+    for w in range(0, len(order), window):
+        part = sorted(order[w:w + window], key=lambda i: lengths[i])
+        batches.extend(part[b:b + batch_size] for b in range(0, len(part), batch_size))
+    rng.shuffle(batches)
+    return batches
+
+
+def dev_figure(probs: np.ndarray, labels: Sequence[int], select: str) -> tuple[float, float]:
+    """(selection figure, dev-F1 threshold): `select` is "f1" (best F1 over thresholds) or "auroc"."""
+    from qascore.meta.classification import auroc
+
+    thr = tune_threshold(probs, list(labels), "f1")
+    if select == "auroc":
+        return auroc(probs, list(labels)), thr
+    return binary_scores(probs, list(labels), thr).f1, thr
+
+
 def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels: Sequence[int],
           cfg: TrainConfig, *, dev: tuple[Sequence[Record], Sequence[int]] | None = None,
-          log: Callable[[str], None] = print, cache: StateCache | None = None) -> Verifier:
-    """Fit the top stacks + head; keep the epoch with the best dev F1 (or the last, without dev).
+          log: Callable[[str], None] = print, cache: StateCache | None = None,
+          checkpoint: str | Path | None = None) -> Verifier:
+    """Fit the trainable part (top stacks or their LoRA adapters) + head; keep the best dev epoch.
 
-    `cache` shares frozen lower-layer states across calls (several layouts over the same data).
+    The dev figure is `cfg.select` (F1 at its best threshold, or AUROC). `cache` shares frozen
+    lower-layer states across calls (several layouts over the same data). With `checkpoint`, the
+    state after each epoch is written there and a later call with the same file resumes after the
+    last finished epoch (same seed, same data: the same result as an uninterrupted run).
     """
     torch.set_num_threads(cfg.threads)
     seed_everything(cfg.seed)
@@ -85,6 +121,7 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
     model, pad = ver.model, ver.tokenizer.pad_token_id
     if cfg.init:
         log(f"initialised from {cfg.init}: {warm_start(model, cfg.init)}")
+    model.to(cfg.device)
     if cache is not None:
         cache.bind(ver.cache_key())
     t0 = time.time()
@@ -97,30 +134,45 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
                       for v in range(spec.n_views)]
     if cache is not None:
         cache.save()
-    n_tok = sum(len(t[v][0]) for t in toks for v in range(spec.n_views))
-    log(f"cached lower layers: {len(records)} examples x {spec.n_views} views, {n_tok} tokens, "
+    lengths = [sum(len(t[v][0]) for v in range(spec.n_views)) for t in toks]
+    log(f"cached lower layers: {len(records)} examples x {spec.n_views} views, {sum(lengths)} tokens, "
         f"{time.time() - t0:.1f}s")
 
-    y = torch.tensor(list(labels), dtype=torch.float32)
-    top_params = [p for p in model.top.parameters()]
-    opt = torch.optim.AdamW([{"params": top_params, "lr": cfg.lr},
+    y = torch.tensor(list(labels), dtype=torch.float32, device=cfg.device)
+    trainable = [p for p in model.top.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW([{"params": trainable, "lr": cfg.lr},
                              {"params": model.head.parameters(), "lr": cfg.head_lr}],
                             weight_decay=cfg.weight_decay)
-    steps = cfg.epochs * math.ceil(len(records) / cfg.batch_size)
+    n_batches = math.ceil(len(records) / cfg.batch_size)
+    steps = cfg.epochs * n_batches
     warm = max(1, int(cfg.warmup * steps))
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(1, steps - warm))))
     loss_fn = nn.BCEWithLogitsLoss()
     rng = np.random.default_rng(cfg.seed)
-    best: tuple[float, dict[str, torch.Tensor], float, int] | None = None
-    history = []
-    for epoch in range(1, cfg.epochs + 1):
+    best: dict[str, Any] | None = None
+    history: list[dict[str, Any]] = []
+    first = 1
+    ckpt = Path(checkpoint) if checkpoint else None
+    if ckpt is not None and ckpt.exists():
+        saved = torch.load(ckpt, map_location=cfg.device, weights_only=False)
+        model.load_state_dict(saved["model"], strict=False)
+        opt.load_state_dict(saved["opt"])
+        sched.load_state_dict(saved["sched"])
+        rng.bit_generator.state = saved["rng"]
+        torch.set_rng_state(saved["torch_rng"])
+        best, history, first = saved["best"], saved["history"], saved["epoch"] + 1
+        log(f"resumed from {ckpt} after epoch {saved['epoch']}")
+    for epoch in range(first, cfg.epochs + 1):
         model.train()
         model.lower.eval()
-        order = rng.permutation(len(records))
-        total, t1 = 0.0, time.time()
-        for b, start in enumerate(range(0, len(order), cfg.batch_size)):
-            idx = order[start:start + cfg.batch_size].tolist()
+        total, t1, seen = 0.0, time.time(), 0
+        if cfg.bucket:
+            batches = length_batches(lengths, cfg.batch_size, rng)
+        else:
+            order = rng.permutation(len(records))
+            batches = [order[s:s + cfg.batch_size].tolist() for s in range(0, len(order), cfg.batch_size)]
+        for b, idx in enumerate(batches, 1):
             batch = [pad_states([c[i] for i in idx], torch.float32) for c in states]
             loss = loss_fn(model.upper(batch), y[idx])
             opt.zero_grad()
@@ -129,27 +181,41 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-        msg = f"epoch {epoch}: loss {total / len(records):.4f} ({time.time() - t1:.1f}s)"
+            seen += len(idx)
+            if cfg.log_every and b % cfg.log_every == 0:
+                rate = seen / max(time.time() - t1, 1e-9)
+                log(f"  epoch {epoch} batch {b}/{len(batches)}: loss {total / seen:.4f}, {rate:.1f} ex/s, "
+                    f"epoch ETA {(len(records) - seen) / max(rate, 1e-9) / 60:.1f} min")
+        secs = time.time() - t1
+        entry: dict[str, Any] = {"epoch": epoch, "loss": total / len(records), "seconds": round(secs, 1)}
+        msg = f"epoch {epoch}: loss {entry['loss']:.4f} ({secs:.1f}s, {len(records) / secs:.1f} ex/s)"
         if dev_states is not None:
             model.eval()
             with torch.no_grad():
                 dp = torch.sigmoid(upper_logits(model, dev_states, 64)).numpy()
-            thr = tune_threshold(dp, list(dev[1]), "f1")
+            fig, thr = dev_figure(dp, dev[1], cfg.select)
             f1 = binary_scores(dp, list(dev[1]), thr).f1
-            msg += f"; dev best F1 {f1:.4f} at {thr:.3f}"
-            history.append({"epoch": epoch, "loss": total / len(records), "dev_f1": f1, "threshold": thr})
-            if best is None or f1 > best[0]:
-                best = (f1, {k: v.detach().clone() for k, v in model.state_dict().items()
-                             if k.startswith(("top.", "head."))}, thr, epoch)
-        else:
-            history.append({"epoch": epoch, "loss": total / len(records)})
+            entry.update(dev_f1=f1, threshold=thr, **({"dev_auroc": fig} if cfg.select == "auroc" else {}))
+            msg += f"; dev {cfg.select} {fig:.4f}, best F1 {f1:.4f} at {thr:.3f}"
+            if best is None or fig > best["figure"]:
+                best = {"figure": fig, "threshold": thr, "epoch": epoch,
+                        "state": {k: v.detach().clone() for k, v in model.state_dict().items()
+                                  if k in set(model.trained_names())}}
+        history.append(entry)
         log(msg)
+        if ckpt is not None:
+            ckpt.parent.mkdir(parents=True, exist_ok=True)
+            torch.save({"model": {k: v for k, v in model.state_dict().items() if k in set(model.trained_names())},
+                        "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state,
+                        "torch_rng": torch.get_rng_state(), "best": best, "history": history, "epoch": epoch},
+                       ckpt)
     if best is not None:
-        model.load_state_dict(best[1], strict=False)
-        ver.threshold = best[2]
-        log(f"kept epoch {best[3]} (dev F1 {best[0]:.4f}, threshold {best[2]:.3f})")
+        model.load_state_dict(best["state"], strict=False)
+        ver.threshold = best["threshold"]
+        log(f"kept epoch {best['epoch']} (dev {cfg.select} {best['figure']:.4f}, threshold {best['threshold']:.3f})")
     model.eval()
+    model.to("cpu")
     ver.info = {"train_examples": len(records), "train_positives": int(y.sum().item()),
                 "config": asdict(cfg), "history": history, "seconds": round(time.time() - t0, 1),
-                "torch": torch.__version__}
+                "torch": torch.__version__, "kept_epoch": best["epoch"] if best else cfg.epochs}
     return ver

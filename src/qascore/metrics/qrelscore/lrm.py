@@ -24,6 +24,15 @@ WEIGHTINGS = ("attention", "argmax", "none")
 LAYER_GROUPS = ("all", "first", "middle", "last", "specific")
 
 
+def check_layers(spec: str) -> None:
+    """Syntax of a `layers` option before any model is loaded: a group name or indices joined by + or ,."""
+    if spec in LAYER_GROUPS:
+        return
+    parts = spec.replace("+", ",").split(",")
+    if not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"expected one of {', '.join(LAYER_GROUPS)} or layer indices joined by + (0+3+7+11)")
+
+
 def select_layers(spec: str | int | Sequence[int], n_layers: int) -> list[int]:
     """Layer indices (0-based, attention layers) for a group name or an explicit list.
 

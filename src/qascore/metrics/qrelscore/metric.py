@@ -15,9 +15,13 @@ import numpy as np
 
 from qascore.metrics.base import Metric
 from qascore.metrics.qrelscore import rescale
+from qascore.metrics.options import Option
 from qascore.metrics.qrelscore.engine import Engine, QuestionTooLong
+from qascore.metrics.qrelscore.grg import GAINS
+from qascore.metrics.qrelscore.lrm import AGGS, WEIGHTINGS, check_layers
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
+from qascore.runtime.encoder import DTYPES
 
 
 def harmonic_mean(a: float, b: float) -> float:
@@ -31,23 +35,27 @@ class _QRel(Metric):
     parts: tuple[str, ...] = ("lrm", "grg")
 
     @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
+    def option_specs(cls) -> dict[str, Option]:
         return {
-            "encoder": defaults.ENCODER,   # LRM model: package MiniLM; paper: bert-base-cased
-            "lm": defaults.CAUSAL_LM,      # GRG model: package SmolLM2-135M; paper: gpt2
-            "layers": "all",               # all | first | middle | last | specific | "0,3,7,11"
-            "agg": "max",                  # max (paper) | mean | mover
-            "weighting": "attention",      # attention (eq. 4) | argmax (authors' code) | none
-            "p": 1.0,                      # power-mean exponent over layers
-            "gain": "relative",            # relative (eq. 9) | absolute (M9)
-            "rescale": True,               # apply b_LRM / b_GRG from the shipped baselines
-            "b_lrm": None,                 # override the baseline (float)
-            "b_grg": None,
-            "device": None,
-            "lrm_max_length": None,        # default: the encoder's limit (512)
-            "grg_max_length": None,        # default: the LM's limit
-            "batch_tokens": None,          # LM batch size in padded tokens; None: one sequence at a time on CPU, 2048 on GPU
-            "dtype": None,                 # None/fp32 (exact); bf16: both models under autocast (faster on CPUs with bf16 units)
+            "encoder": Option("str", defaults.ENCODER, "LRM encoder (paper: bert-base-cased)", signed=False),
+            "lm": Option("str", defaults.CAUSAL_LM, "GRG causal LM (paper: gpt2)", signed=False),
+            "layers": Option("str", "all", "LRM layers: all, first, middle, last, specific, or indices "
+                             "joined by + (0+3+7+11)", validate=check_layers),
+            "agg": Option("choice", "max", "LRM token aggregation (paper: max)", choices=AGGS),
+            "weighting": Option("choice", "attention", "LRM match weights: attention (eq. 4), argmax "
+                                "(authors' code) or none", choices=WEIGHTINGS),
+            "p": Option("float", 1.0, "power-mean exponent over layers"),
+            "gain": Option("choice", "relative", "GRG gain: relative (eq. 9) or absolute (M9)", choices=GAINS),
+            "rescale": Option("bool", True, "rescale with the shipped baselines b_LRM / b_GRG"),
+            "b_lrm": Option("float", None, "override the LRM baseline", none="shipped"),
+            "b_grg": Option("float", None, "override the GRG baseline", none="shipped"),
+            "device": Option("str", None, "torch device (cpu, cuda)", none="auto", signed=False),
+            "lrm_max_length": Option("int", None, "LRM input limit in tokens", min=32, none="auto"),
+            "grg_max_length": Option("int", None, "GRG input limit in tokens", min=32, none="auto"),
+            "batch_tokens": Option("int", None, "LM batch size in padded tokens (auto: one sequence on CPU, "
+                                   "2048 on GPU)", min=1, none="auto"),
+            "dtype": Option("choice", None, "precision of both models (bf16: autocast)", choices=DTYPES,
+                            none="fp32"),
         }
 
     def __init__(self, **options: Any) -> None:

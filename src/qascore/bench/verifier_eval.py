@@ -1,0 +1,143 @@
+"""`qascore bench verifier-eval`: answer-correctness judges on the same rows, side by side.
+
+Sets (reporting only; nothing is chosen on them):
+- `corpus-dev-<source>`: the verification corpus dev split (`qascore train verifier-data`) per source;
+  AUROC, and accuracy at each judge's threshold tuned on that whole dev split.
+- `wikiqa-test`: WikiQA test AVA triples (q, r, t), with blind negatives for SQuArE.
+- `trec-clean-dev`: TREC-QA clean-dev AVA triples (at most 1,500, seeded), the same way.
+- `kpqa-<set>`: the KPQA human correctness judgments; Pearson r with the human score.
+A judge is a verifier (`ava`, `square`, `judge`) or any qascore metric name (`f1`, `rougeL`,
+`kpqa-rougeL`, `bertscore`), plus `contains` (the reference inside the candidate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from qascore.records import Record
+
+KPQA_SETS = ("marco", "avsd", "narrativeqa", "semeval")
+TREC_CAP = 1500
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("judges", nargs="+", help="ava, square, judge, contains, or metric names (f1, rougeL, ...)")
+    p.add_argument("--corpus", default="runs/verifier-data", help="verification corpus folder (for its dev split)")
+    p.add_argument("--data", default=None, help="data root (default: $QASCORE_DATA or ../shared/data)")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--json", default=None, help="also write the table as JSON here")
+
+
+def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], list[int]]]:
+    """WikiQA test and TREC-QA clean-dev AVA triples as records (blind negatives for SQuArE)."""
+    from qascore.datasets.as2 import read_trecqa, read_wikiqa
+    from qascore.train.verifier_corpus import as2_rows
+    from qascore.train.verifier_run import to_records
+
+    out = {}
+    for name, qs in (("wikiqa-test", read_wikiqa(data / "wikiqa", "test")),
+                     ("trec-clean-dev", read_trecqa(data / "trecqa" / "clean-dev"))):
+        rows = as2_rows(name, qs, None, seed)
+        if len(rows) > TREC_CAP:
+            keep = sorted(np.random.default_rng(seed).choice(len(rows), TREC_CAP, replace=False).tolist())
+            rows = [rows[k] for k in keep]
+        for i, r in enumerate(rows):
+            r["id"] = f"{name}-{i}"
+        out[name] = to_records(rows)
+    return out
+
+
+def per_reference(predict: Callable[[list[Record]], np.ndarray], records: Sequence[Record]) -> np.ndarray:
+    """AVA-style scoring of multi-reference records: each reference judged alone, the mean taken."""
+    flat, owner = [], []
+    for i, rec in enumerate(records):
+        for ref in rec.references:
+            flat.append(Record(question=rec.question, candidate=rec.candidate, references=[ref]))
+            owner.append(i)
+    probs = predict(flat)
+    sums, counts = np.zeros(len(records)), np.zeros(len(records))
+    np.add.at(sums, owner, probs)
+    np.add.at(counts, owner, 1)
+    return sums / np.maximum(counts, 1)
+
+
+def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], kind: str, data: str | Path | None, *,
+                  kpqa_sets: bool = True) -> dict:
+    """A verifier's figures on the triple sets (AUROC) and, unless told not to, the KPQA human sets (Pearson)."""
+    from scipy.stats import pearsonr
+
+    from qascore.datasets import data_root, kpqa
+    from qascore.meta.classification import auroc
+
+    root = data_root(data)
+    out: dict[str, Any] = {}
+    for name, (recs, labels) in triple_sets(root).items():
+        out[name] = {"n": len(recs), "auroc": auroc(predict(recs), labels)}
+    for name in KPQA_SETS if kpqa_sets else ():
+        recs = kpqa.load(name, root=root)
+        scores = per_reference(predict, recs) if kind == "ava" else predict(recs)
+        out[f"kpqa-{name}"] = {"n": len(recs), "pearson": float(pearsonr(scores, [r.extra["human"] for r in recs])[0])}
+    return out
+
+
+def scorer(judge: str) -> tuple[Callable[[list[Record]], np.ndarray], str]:
+    """(records -> scores, kind) for a judge name; kind "ava" scores references one at a time."""
+    import qascore
+
+    if judge == "contains":
+        from qascore.metrics.judge import contains
+
+        return (lambda recs: np.array([contains(r.candidate, r.references) for r in recs])), "metric"
+    metric = qascore.load(judge)
+    return (lambda recs: np.asarray(metric.score(recs).scores, dtype=float)), ("ava" if judge == "ava" else "metric")
+
+
+def run(args: argparse.Namespace) -> int:
+    import torch
+
+    from qascore.meta.classification import tune_threshold
+    from qascore.train import verifier_corpus
+    from qascore.train.verifier_run import by_source, to_records
+
+    torch.set_num_threads(args.threads)
+    dev_rows = verifier_corpus.read_split(args.corpus, "dev")
+    dev_recs, dev_labels = to_records(dev_rows)
+    table: dict[str, Any] = {}
+    for judge in args.judges:
+        t0 = time.time()
+        predict, kind = scorer(judge)
+        dev_scores = predict(dev_recs)
+        thr = tune_threshold(dev_scores, dev_labels, "accuracy")
+        res = {"threshold": thr, "dev": by_source(dev_scores, dev_labels, dev_rows, thr)}
+        res.update(evaluate_sets(predict, kind, args.data))
+        res["seconds"] = round(time.time() - t0, 1)
+        table[judge] = res
+        print(f"{judge}: " + json.dumps(res), flush=True)
+    print(format_table(table))
+    if args.json:
+        Path(args.json).write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def format_table(table: dict[str, Any]) -> str:
+    cols = ["dev:all", "dev:ae", "dev:squad", "dev:wikiqa", "wikiqa-test", "trec-clean-dev",
+            *(f"kpqa-{s}" for s in KPQA_SETS)]
+    lines = ["| judge | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for judge, res in table.items():
+        cells = []
+        for c in cols:
+            if c.startswith("dev:"):
+                d = res["dev"].get(c[4:])
+                cells.append(f"{d['auroc']:.3f} / {d['accuracy']:.3f}" if d else "-")
+            elif c.startswith("kpqa-"):
+                cells.append(f"{res[c]['pearson']:.3f}")
+            else:
+                cells.append(f"{res[c]['auroc']:.3f}")
+        lines.append(f"| {judge} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,77 @@
+"""How the command line ends: one `qascore: error: ...` line and exit 2, never a traceback.
+
+Why: a user who mistypes a flag or feeds a bad file needs the file, line and
+field, not a stack. `--debug` (or QASCORE_DEBUG=1) re-raises for developers.
+Ctrl-C prints one line and exits 130, as shells expect.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Callable
+
+from qascore.errors import MissingDependency
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 1
+EXIT_INTERRUPTED = 130
+
+# Optional Python packages and how to get them (a missing one imported by a metric names its module).
+INSTALL_HINTS: dict[str, str] = {
+    "pycocoevalcap": "pip install 'qascore[coco]'",
+    "bert_score": "pip install bert-score==0.3.13",
+    "matplotlib": "pip install matplotlib",
+}
+
+
+def debug_requested(argv: list[str]) -> bool:
+    flag = os.environ.get("QASCORE_DEBUG", "").strip().lower()
+    return "--debug" in argv or flag not in ("", "0", "false", "no")
+
+
+def error(message: str) -> int:
+    print(f"qascore: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def message_of(err: BaseException) -> tuple[str, int]:
+    """The one line to print for an exception, and the exit status."""
+    if isinstance(err, MissingDependency):
+        return f"{err.what} is needed here but not installed; {err.install}", EXIT_USAGE
+    if isinstance(err, ImportError):
+        name = (err.name or "").split(".")[0]
+        hint = INSTALL_HINTS.get(name, f"pip install {name}" if name else "see README")
+        return f"an optional dependency is missing ({err}); {hint}", EXIT_USAGE
+    if isinstance(err, KeyError):
+        return str(err.args[0]) if err.args else "missing key", EXIT_USAGE
+    if isinstance(err, OSError) and err.filename is not None:
+        return f"{err.filename}: {err.strerror or err}", EXIT_USAGE
+    if isinstance(err, (ValueError, OSError, RuntimeError)):
+        return str(err), EXIT_USAGE
+    return (f"internal error: {type(err).__name__}: {err} (a bug: please report it with the output of "
+            f"--debug)", EXIT_INTERNAL)
+
+
+def guarded(run: Callable[[], int], debug: bool) -> int:
+    """Run a command; turn every exception into one line and an exit status unless debugging."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        print("\nqascore: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`qascore score ... -o - | head`): stop quietly, as Unix tools do.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 -- keeps the interpreter's final flush silent
+        except OSError:
+            pass
+        return EXIT_USAGE
+    except Exception as err:  # noqa: BLE001 -- the one place that turns errors into messages
+        if debug:
+            raise
+        text, status = message_of(err)
+        print(f"qascore: error: {text}", file=sys.stderr)
+        return status

@@ -1,0 +1,329 @@
+"""`qascore train verifier-data`: one answer-verification corpus for the AVA and SQuArE verifiers.
+
+Rows are (question, references, negatives, candidate, label) with a `source`
+tag, split by question into train and dev:
+
+- `ae`: answer-equivalence pairs (short answers and sentences); 10% of their
+  questions (salted hash, so the split does not move when sources change) are dev.
+- `squad`: SQuAD v2 dev, answerable questions, reference = the first gold span.
+  Positives: another annotator's distinct gold span (`squad-span`), the passage
+  sentence holding the gold span (`squad-sent`). Negatives: another sentence of
+  the passage that holds no gold answer (`squad-sent-neg`), and spans of the
+  passage of the answer's kind (same spaCy entity label, else a noun chunk)
+  that overlap no gold span and equal no gold answer (`squad-hard-neg`).
+  10% of the questions are dev.
+- `wikiqa` / `trecqa`: AVA triples (AVA-Pos/Neg, `train.ava_data`) from the
+  train split; WikiQA dev triples form the `wikiqa` part of the dev split.
+
+SQuArE reads `negatives` too. They are "blind" (the same for every row of a
+question), so their number never gives a row's label away: for SQuAD, spans
+of the answer's kind that are not used as negative targets; for AS2 corpora,
+incorrect candidates of the question other than any target.
+
+Nothing of an evaluation split enters: a question whose normalised text (or,
+for SQuAD, whose passage) appears in the KPQA human sets, WikiQA dev/test,
+TREC-QA clean-dev/raw-dev or QGEval is dropped, and the report counts them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from qascore.train.ava_data import question_key
+
+SOURCES = ("ae", "squad", "wikiqa", "trecqa")
+DEFAULT_SOURCES = ("ae", "squad", "wikiqa")   # TREC-QA stays out so its clean-dev is a zero-shot test
+DEV_SHARE = 0.10
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", default=None, help="data root (default: $QASCORE_DATA or ../shared/data)")
+    p.add_argument("--out", default="runs/verifier-data", help="folder for train.jsonl, dev.jsonl, report.json")
+    p.add_argument("--sources", default=",".join(DEFAULT_SOURCES),
+                   help=f"comma-separated sources (known: {', '.join(SOURCES)})")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--squad-questions", type=int, default=None, metavar="N",
+                   help="at most N SQuAD questions (seeded sample; default all)")
+    p.add_argument("--as2-neg-ratio", type=float, default=2.0,
+                   help="negatives per positive in WikiQA/TREC-QA training triples (seeded subsample)")
+
+
+def in_dev(key: str, seed: int, share: float = DEV_SHARE) -> bool:
+    """Salted-hash split by question: stable whatever other rows exist."""
+    h = hashlib.sha1(f"{seed}:{key}".encode()).hexdigest()
+    return int(h[:8], 16) / 0xFFFFFFFF < share
+
+
+def normalize(text: str) -> str:
+    """Answer text for the corpus's equality tests: case-folded, punctuation to spaces, articles dropped.
+
+    (Unlike SQuAD's rule, which deletes punctuation, "U.S.-led" becomes "u s led": the corpus was built,
+    and its figures measured, with this rule.)
+    """
+    text = re.sub(r"[^\w\s]", " ", text.casefold())
+    return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
+
+
+def row(source: str, kind: str, qid: str, question: str, refs: Sequence[str], candidate: str, label: int,
+        negatives: Sequence[str] = ()) -> dict[str, Any]:
+    return {"qid": qid, "source": source, "kind": kind, "question": question, "references": list(refs),
+            "negatives": list(negatives), "candidate": candidate, "label": int(label)}
+
+
+# -- evaluation questions that must stay out ---------------------------------------------------
+
+def held_out(data: Path) -> tuple[set[str], set[str], dict[str, int]]:
+    """(normalised questions, normalised passages) of every evaluation split, and counts per split."""
+    from qascore.datasets import kpqa, qgeval
+    from qascore.datasets.as2 import read_trecqa, read_wikiqa
+
+    questions: set[str] = set()
+    passages: set[str] = set()
+    counts: dict[str, int] = {}
+
+    def add(name: str, qs: Iterable[str]) -> None:
+        keys = {question_key(q) for q in qs if question_key(q)}
+        counts[name] = len(keys)
+        questions.update(keys)
+
+    for name, recs in kpqa.load_all(root=data).items():
+        add(f"kpqa-{name}", (r.question for r in recs))
+    for split in ("dev", "test"):
+        add(f"wikiqa-{split}", (q.question for q in read_wikiqa(data / "wikiqa", split)))
+    for split in ("clean-dev", "raw-dev"):
+        folder = data / "trecqa" / split
+        if folder.is_dir():
+            add(f"trecqa-{split}", (q.question for q in read_trecqa(folder)))
+    qg = qgeval.load(data, with_metrics=False)
+    add("qgeval-references", (r.references[0] for r in qg if r.references))
+    passages.update(question_key(r.context) for r in qg)
+    counts["qgeval-passages"] = len({question_key(r.context) for r in qg})
+    return questions, passages, counts
+
+
+# -- sources ---------------------------------------------------------------------------------
+
+def ae_rows(data: Path) -> list[dict[str, Any]]:
+    from qascore.datasets import answer_equivalence
+
+    return [row("ae", "ae", f"ae:{question_key(p.question)}", p.question, [p.reference], p.candidate, p.label)
+            for p in answer_equivalence.load(data)]
+
+
+def _span_kind(doc: Any, start: int, end: int) -> str | None:
+    """The entity label of the span [start, end) (by character overlap), or None."""
+    for ent in doc.ents:
+        overlap = min(end, ent.end_char) - max(start, ent.start_char)
+        if overlap > 0 and overlap >= 0.5 * (end - start):
+            return ent.label_
+    return None
+
+
+def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages: set[str],
+               skip_questions: set[str]) -> tuple[list[dict[str, Any]], int]:
+    """Rows from SQuAD v2 dev answerable questions, and how many questions were dropped as held out."""
+    from qascore.datasets import squad
+    from qascore.text.perturb import nlp
+
+    qs = squad.load(root=data, answerable_only=True)
+    dropped = [q for q in qs if question_key(q.context) in skip_passages or question_key(q.question) in skip_questions]
+    qs = [q for q in qs if q not in set(dropped)]
+    if limit is not None and len(qs) > limit:
+        qs = sorted(rng.sample(qs, limit), key=lambda q: (q.passage_index, q.id))
+    pipe = nlp()
+    docs = {}
+    for idx, _title, context in squad.passages(qs):
+        docs[idx] = pipe(context)
+    out = []
+    for q in qs:
+        doc = docs[q.passage_index]
+        gold = q.answers[0]
+        golds = {normalize(a.text) for a in q.answers}
+        spans = [(a.start, a.end) for a in q.answers]
+        qid = f"squad:{q.id}"
+        ref = [gold.text]
+
+        def overlaps(s: int, e: int) -> bool:
+            return any(min(e, ge) > max(s, gs) for gs, ge in spans)
+
+        kind = _span_kind(doc, gold.start, gold.end)
+        if kind is not None:
+            pool = [e for e in doc.ents if e.label_ == kind]
+        else:
+            pool = list(doc.noun_chunks)
+        seen: set[str] = set()
+        hard = []
+        for sp in pool:
+            t = normalize(sp.text)
+            if t and t not in golds and t not in seen and not overlaps(sp.start_char, sp.end_char):
+                seen.add(t)
+                hard.append(sp.text)
+        rng.shuffle(hard)
+        neg_targets, neg_refs = hard[:2], hard[2:4]
+        sents = list(doc.sents)
+        holder = next((s for s in sents if s.start_char <= gold.start < s.end_char), None)
+        others = [s.text.strip() for s in sents if s is not holder
+                  and not any(g and g in normalize(s.text) for g in golds) and len(s.text.split()) >= 4]
+        alt = next((a.text for a in q.answers[1:] if normalize(a.text) != normalize(gold.text)), None)
+        if alt is not None:
+            out.append(row("squad", "squad-span", qid, q.question, ref, alt, 1, neg_refs))
+        if holder is not None:
+            out.append(row("squad", "squad-sent", qid, q.question, ref, holder.text.strip(), 1, neg_refs))
+        if others:
+            out.append(row("squad", "squad-sent-neg", qid, q.question, ref, rng.choice(others), 0, neg_refs))
+        for t in neg_targets:
+            out.append(row("squad", "squad-hard-neg", qid, q.question, ref, t, 0, neg_refs))
+    return out, len(dropped)
+
+
+def as2_rows(name: str, questions: Sequence[Any], neg_ratio: float | None, seed: int) -> list[dict[str, Any]]:
+    """AVA triples of AS2 questions, with blind negatives (up to 2 incorrect candidates, none a target)."""
+    from qascore.train.ava_data import build_triples
+
+    by_q = {q.qid: q for q in questions}
+    triples = build_triples(questions, neg_ratio=neg_ratio, seed=seed)
+    targets: dict[str, set[str]] = {}
+    for t in triples:
+        targets.setdefault(t.qid, set()).add(t.target)
+    out = []
+    for t in triples:
+        q = by_q[t.qid]
+        negs = [q.candidates[j] for j in q.negatives if q.candidates[j] not in targets[t.qid]][:2]
+        out.append(row(name, name, f"{name}:{t.qid}", t.question, [t.reference], t.target, t.label, negs))
+    return out
+
+
+# -- the corpus --------------------------------------------------------------------------------
+
+def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int | None = None,
+          as2_neg_ratio: float | None = 2.0) -> tuple[list[dict], list[dict], dict[str, Any]]:
+    """(train rows, dev rows, report)."""
+    from qascore.datasets.as2 import read_trecqa, read_wikiqa
+
+    unknown = [s for s in sources if s not in SOURCES]
+    if unknown:
+        raise SystemExit(f"unknown source(s) {unknown}; known: {', '.join(SOURCES)}")
+    rng = random.Random(seed)
+    skip_q, skip_p, held = held_out(data)
+    report: dict[str, Any] = {"seed": seed, "sources": list(sources), "held_out_questions": held, "dropped": {}}
+    train: list[dict] = []
+    dev: list[dict] = []
+
+    def split_by_hash(rows: list[dict], name: str) -> None:
+        kept = [r for r in rows if question_key(r["question"]) not in skip_q]
+        report["dropped"][name] = report["dropped"].get(name, 0) + len({r["qid"] for r in rows}) - \
+            len({r["qid"] for r in kept})
+        for r in kept:
+            (dev if in_dev(question_key(r["question"]), seed) else train).append(r)
+
+    if "ae" in sources:
+        split_by_hash(ae_rows(data), "ae")
+    if "squad" in sources:
+        rows, gone = squad_rows(data, rng, squad_questions, skip_p, skip_q)
+        report["dropped"]["squad"] = gone
+        split_by_hash(rows, "squad")
+    for name in ("wikiqa", "trecqa"):
+        if name not in sources:
+            continue
+        qs = read_wikiqa(data / "wikiqa", "train") if name == "wikiqa" else read_trecqa(data / "trecqa" / "train")
+        kept = [q for q in qs if question_key(q.question) not in skip_q]
+        report["dropped"][name] = len(qs) - len(kept)
+        train.extend(as2_rows(name, kept, as2_neg_ratio, seed))
+    if "wikiqa" in sources:
+        dev.extend(as2_rows("wikiqa", read_wikiqa(data / "wikiqa", "dev"), None, seed))
+    dev_q = {question_key(r["question"]) for r in dev}
+    clash = [r for r in train if question_key(r["question"]) in dev_q]   # one question in two sources
+    train = [r for r in train if question_key(r["question"]) not in dev_q]
+    report["train_rows_dropped_as_dev_questions"] = len(clash)
+    train, dup_t = dedup(train)
+    dev, dup_d = dedup(dev)
+    report["duplicates_removed"] = {"train": dup_t, "dev": dup_d}
+    check_split(train, dev, skip_q)
+    for i, r in enumerate(train):
+        r["id"] = f"train-{i}"
+    for i, r in enumerate(dev):
+        r["id"] = f"dev-{i}"
+    report["train"], report["dev"] = describe(train), describe(dev)
+    return train, dev, report
+
+
+def dedup(rows: list[dict]) -> tuple[list[dict], int]:
+    """Drop repeated (question, reference, candidate) rows; where their labels disagree, drop them all."""
+    labels: dict[tuple, set[int]] = {}
+    for r in rows:
+        labels.setdefault(key(r), set()).add(r["label"])
+    out, seen = [], set()
+    for r in rows:
+        k = key(r)
+        if k in seen or len(labels[k]) > 1:
+            continue
+        seen.add(k)
+        out.append(r)
+    return out, len(rows) - len(out)
+
+
+def key(r: dict) -> tuple[str, str, str]:
+    return (question_key(r["question"]), normalize(r["references"][0]), normalize(r["candidate"]))
+
+
+def check_split(train: Sequence[dict], dev: Sequence[dict], held: set[str]) -> None:
+    """Raise if a question is in both splits, or if a training question is an evaluation question."""
+    tq = {question_key(r["question"]) for r in train}
+    both = tq & {question_key(r["question"]) for r in dev}
+    if both:
+        raise ValueError(f"{len(both)} questions in both train and dev, e.g. {sorted(both)[:2]}")
+    leak = tq & held
+    if leak:
+        raise ValueError(f"{len(leak)} training questions are in an evaluation split, e.g. {sorted(leak)[:2]}")
+
+
+def describe(rows: Sequence[dict]) -> dict[str, Any]:
+    """Rows per source and label, questions, and candidate length quantiles (words)."""
+    import numpy as np
+
+    per: dict[str, dict[str, int]] = {}
+    for r in rows:
+        d = per.setdefault(r["kind"], {"pos": 0, "neg": 0})
+        d["pos" if r["label"] else "neg"] += 1
+    lens = np.array([len(r["candidate"].split()) for r in rows] or [0])
+    return {"rows": len(rows), "questions": len({r["qid"] for r in rows}), "positives": sum(r["label"] for r in rows),
+            "by_kind": per, "by_source": dict(Counter(r["source"] for r in rows)),
+            "candidate_words": {q: float(np.percentile(lens, q)) for q in (10, 50, 90, 99)}}
+
+
+def read_split(folder: str | Path, split: str) -> list[dict]:
+    with (Path(folder) / f"{split}.jsonl").open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def run(args: argparse.Namespace) -> int:
+    from qascore.datasets import data_root
+
+    t0 = time.time()
+    data = data_root(args.data)
+    sources = [s.strip() for s in args.sources.split(",") if s.strip()]
+    train, dev, report = build(data, sources, args.seed, squad_questions=args.squad_questions,
+                               as2_neg_ratio=args.as2_neg_ratio)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, rows in (("train", train), ("dev", dev)):
+        with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
+            for r in rows:
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    report["command"] = (f"qascore train verifier-data --sources {','.join(sources)} --seed {args.seed}"
+                         + (f" --squad-questions {args.squad_questions}" if args.squad_questions else "")
+                         + f" --as2-neg-ratio {args.as2_neg_ratio}")
+    report["seconds"] = round(time.time() - t0, 1)
+    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps({k: report[k] for k in ("train", "dev", "dropped", "duplicates_removed")}, indent=1))
+    print(f"wrote {out}/train.jsonl ({len(train)} rows), dev.jsonl ({len(dev)} rows), report.json "
+          f"in {report['seconds']}s")
+    return 0

@@ -1,0 +1,166 @@
+"""`qascore train verifier`: the shipped `ava` and `square` verifiers, trained on the verification corpus.
+
+Every encoder layer trains (LoRA adapters on all linear layers, a full head),
+over the corpus of `qascore train verifier-data`; the epoch is chosen by
+AUROC on the corpus dev split, which also sets the decision threshold (best
+F1). `--sources` keeps only some sources of the training split (the ablation
+lever); the dev split is always whole, so runs compare on the same rows.
+`--checkpoint` makes a run resumable after each epoch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from qascore.records import Record
+from qascore.runtime import defaults
+
+MODELS = {"ava": "r,q+t", "square": "square"}   # verifier -> layout (AVA's A1 (r, q∘t); SQuArE's prompt)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", choices=sorted(MODELS), required=True, help="which verifier")
+    p.add_argument("--corpus", default="runs/verifier-data", help="folder written by `qascore train verifier-data`")
+    p.add_argument("--out", default="runs/verifier", help="folder for the delta and its report")
+    p.add_argument("--name", default=None, help="file name of the delta (default: the model name)")
+    p.add_argument("--sources", default="", help="train only on rows of these sources (comma-separated; default all)")
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--lr", type=float, default=5e-4, help="LoRA learning rate (or the top layers' with --lora-rank 0)")
+    p.add_argument("--head-lr", type=float, default=1e-3)
+    p.add_argument("--lora-rank", type=int, default=16, help="0: train the top layers in full instead")
+    p.add_argument("--train-layers", type=int, default=6, help="how many top layers train (6 = all of MiniLM-L6)")
+    p.add_argument("--max-len", type=int, default=128)
+    p.add_argument("--encoder", default=defaults.ENCODER)
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (report them with any speed figure)")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--checkpoint", default=None, help="resumable state file (written after each epoch)")
+    p.add_argument("--evaluate", nargs="?", const="all", choices=("all", "triples"), default=None,
+                   help="also report the evaluation sets: all (WikiQA test, TREC-QA clean-dev, KPQA human sets) "
+                        "or triples (the first two)")
+    p.add_argument("--data", default=None, help="data root for --evaluate (default: $QASCORE_DATA or ../shared/data)")
+    p.add_argument("--ship", action="store_true", help="copy the delta into the package as the default model")
+
+
+def to_records(rows: Sequence[dict[str, Any]]) -> tuple[list[Record], list[int]]:
+    recs = [Record(id=r["id"], question=r["question"], candidate=r["candidate"], references=list(r["references"]),
+                   negatives=list(r.get("negatives", [])), extra={"source": r["source"], "kind": r["kind"]})
+            for r in rows]
+    return recs, [int(r["label"]) for r in rows]
+
+
+def layout_for(model: str) -> Any:
+    from qascore.runtime import ava_layouts
+    from qascore.runtime.square_layouts import layout_func
+
+    return ava_layouts.make_layout(MODELS[model]) if model == "ava" else layout_func(MODELS[model])
+
+
+def by_source(probs: np.ndarray, labels: Sequence[int], rows: Sequence[dict], threshold: float) -> dict[str, Any]:
+    """AUROC and accuracy at `threshold`, on all rows and per source."""
+    from qascore.meta.classification import auroc, binary_scores
+
+    out = {}
+    groups = {"all": list(range(len(rows)))}
+    for i, r in enumerate(rows):
+        groups.setdefault(r["source"], []).append(i)
+    for name, idx in groups.items():
+        y = [labels[i] for i in idx]
+        p = probs[idx]
+        out[name] = {"n": len(idx), "auroc": auroc(p, y) if 0 < sum(y) < len(y) else float("nan"),
+                     "accuracy": binary_scores(p, y, threshold).accuracy}
+    return out
+
+
+def row_key(question: str, reference: str, candidate: str) -> str:
+    """A short digest naming an answer-equivalence row without copying its text."""
+    import hashlib
+
+    return hashlib.sha1(f"{question}\x1f{reference}\x1f{candidate}".encode()).hexdigest()[:16]
+
+
+def write_check(predict: Any, dev_rows: Sequence[dict[str, Any]], path: Path, n: int = 24) -> None:
+    """Probabilities of the first `n` answer-equivalence dev rows, keyed by digest, so a test can check
+    that the shipped delta, loaded afresh, gives what it gave when it was evaluated."""
+    rows = [r for r in dev_rows if r["source"] == "ae"][:n]
+    probs = predict(to_records(rows)[0])
+    path.write_text(json.dumps({"rows": [{"key": row_key(r["question"], r["references"][0], r["candidate"]),
+                                          "prob": float(p)} for r, p in zip(rows, probs)]}, indent=1) + "\n",
+                    encoding="utf-8")
+
+
+def run(args: argparse.Namespace) -> int:
+    import torch
+
+    from qascore.runtime.verifier import VerifierSpec
+    from qascore.train import verifier_corpus
+    from qascore.train.verifier import TrainConfig, train
+
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    train_rows = verifier_corpus.read_split(args.corpus, "train")
+    dev_rows = verifier_corpus.read_split(args.corpus, "dev")
+    corpus_report = json.loads((Path(args.corpus) / "report.json").read_text(encoding="utf-8"))
+    keep = [s.strip() for s in args.sources.split(",") if s.strip()]
+    if keep:
+        train_rows = [r for r in train_rows if r["source"] in keep]
+    layout = MODELS[args.model]
+    spec = VerifierSpec(layout=layout, n_views=1, encoder=args.encoder, max_len=args.max_len,
+                        train_layers=args.train_layers, lora_rank=args.lora_rank)
+    cfg = TrainConfig(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, head_lr=args.head_lr,
+                      seed=args.seed, threads=args.threads, select="auroc", bucket=True, device=args.device,
+                      log_every=100)
+    recs, labels = to_records(train_rows)
+    dev_recs, dev_labels = to_records(dev_rows)
+    print(f"training {args.model} on {len(recs)} rows ({', '.join(keep) or 'all sources'}), dev {len(dev_recs)}; "
+          f"{args.threads} thread(s), device {args.device}", flush=True)
+    ver = train(spec, layout_for(args.model), recs, labels, cfg, dev=(dev_recs, dev_labels),
+                log=lambda s: print(s, flush=True), checkpoint=args.checkpoint)
+    name = args.name or args.model
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.safetensors"
+    command = "qascore train verifier " + " ".join(
+        f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items())
+        if k in ("model", "sources", "epochs", "batch_size", "lr", "head_lr", "lora_rank", "train_layers",
+                 "max_len", "seed", "threads") and v not in ("", None))
+    ver.info.update(command=command, corpus={"command": corpus_report.get("command"),
+                                             "train": corpus_report.get("train", {}).get("rows"),
+                                             "dev": corpus_report.get("dev", {}).get("rows")},
+                    sources=keep or "all", device=args.device,
+                    training_data_license="answer_equivalence: none stated (research-only); SQuAD 2.0: CC BY-SA 4.0; "
+                                          "WikiQA: Microsoft Research Data License (non-commercial research); "
+                                          "TREC-QA: none stated, research-only")
+    ver.save(path, {"name": name})
+    report: dict[str, Any] = {"name": name, "command": command, "train_rows": len(recs),
+                              "threshold": ver.threshold, "history": ver.info["history"],
+                              "train_seconds": ver.info["seconds"], "model_bytes": path.stat().st_size}
+    ver.model.to(args.device)
+    probs = ver.predict(dev_recs, batch_size=64)
+    write_check(lambda rs: ver.predict(rs, batch_size=64), dev_rows, out / f"{name}.check.json")
+    report["dev"] = by_source(probs, dev_labels, dev_rows, ver.threshold)
+    print("dev: " + json.dumps(report["dev"]), flush=True)
+    if args.evaluate:
+        from qascore.bench.verifier_eval import evaluate_sets
+
+        report["eval"] = evaluate_sets(lambda rs: ver.predict(rs, batch_size=64), args.model, args.data,
+                                       kpqa_sets=args.evaluate == "all")
+        print("eval: " + json.dumps(report["eval"]), flush=True)
+    ver.model.to("cpu")
+    report["total_seconds"] = round(time.time() - t0, 1)
+    (out / f"{name}.report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB) in {report['total_seconds']}s", flush=True)
+    if args.ship:
+        import shutil
+
+        dest = defaults.RESOURCES / args.model / f"{args.model}.safetensors"
+        shutil.copyfile(path, dest)
+        print(f"shipped as {dest}")
+    return 0

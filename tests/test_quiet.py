@@ -1,0 +1,31 @@
+"""Quiet by default (issue 13 item 7): no third-party bars or source lines; truncation named by record id."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from test_encoder import MAX_LEN, tiny_bert  # noqa: F401  (session fixture)
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+
+
+def test_a_truncated_record_is_one_warning_line_with_its_id(tiny_bert, tmp_path):  # noqa: F811
+    # the tiny BERT's tokenizer stops at MAX_LEN (16) tokens; "the cat sat" * 20 is 60 words
+    rows = [{"id": "short", "candidate": "the cat sat", "references": ["the cat sat"]},
+            {"id": "long-one", "candidate": " ".join(["the cat sat"] * 20), "references": ["the cat"]}]
+    p = tmp_path / "in.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QASCORE_", "HF_", "TRANSFORMERS_"))}
+    env.update(PYTHONPATH=SRC, OMP_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-m", "qascore.cli", "score", str(p), "-m", f"bertscore:model={tiny_bert}",
+                           "-o", str(tmp_path / "out.jsonl")], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        f"qascore: warning: bertscore: 1 of 2 records had a text longer than {MAX_LEN} tokens, scored on its "
+        f"first {MAX_LEN} (ids: long-one; details.truncated marks them)"]
+    out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["details"]["bertscore"]["truncated"] for r in out] == [False, True]

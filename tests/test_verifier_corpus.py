@@ -1,0 +1,82 @@
+"""The verification corpus: split rule, de-duplication, leakage guard, blind negatives, and (slow) a real build."""
+
+from __future__ import annotations
+
+import pytest
+
+from qascore.datasets.as2 import AS2Question
+from qascore.train import verifier_corpus as vc
+
+
+def r(q, ref, cand, label, source="ae"):
+    return vc.row(source, source, f"{source}:{q}", q, [ref], cand, label)
+
+
+def test_dev_split_is_a_stable_share_of_questions():
+    keys = [f"question {i}" for i in range(4000)]
+    dev = [k for k in keys if vc.in_dev(k, 13)]
+    assert 0.08 < len(dev) / len(keys) < 0.12                 # ~10%
+    assert dev == [k for k in keys if vc.in_dev(k, 13)]       # deterministic
+    assert dev != [k for k in keys if vc.in_dev(k, 14)]       # the seed salts it
+
+
+@pytest.mark.parametrize("rows, kept", [
+    ([r("Who?", "Paris", "paris", 1), r("who", "Paris.", "Paris", 1)], 1),           # same after normalising
+    ([r("Who?", "Paris", "London", 0), r("Who?", "Paris", "London", 1)], 0),         # conflicting labels: both go
+    ([r("Who?", "Paris", "London", 0), r("Who?", "Paris", "Rome", 0)], 2),
+])
+def test_dedup(rows, kept):
+    out, removed = vc.dedup(rows)
+    assert len(out) == kept and removed == len(rows) - kept
+
+
+def test_check_split_refuses_shared_and_held_out_questions():
+    train = [r("Who wrote Hamlet?", "Shakespeare", "Marlowe", 0)]
+    with pytest.raises(ValueError, match="both train and dev"):
+        vc.check_split(train, [r("who wrote hamlet", "x", "y", 1)], set())
+    with pytest.raises(ValueError, match="evaluation split"):
+        vc.check_split(train, [], {"whowrotehamlet"})
+    vc.check_split(train, [r("Who painted it?", "x", "y", 1)], set())
+
+
+def test_as2_rows_negatives_are_blind():
+    """Every row of a question gets the same negatives, none of them a target."""
+    q = AS2Question("q1", "what is x?", ["c0", "c1", "c2", "c3", "c4"], [1, 1, 0, 0, 0], ["0", "1", "2", "3", "4"])
+    rows = vc.as2_rows("wikiqa", [q], None, 13)
+    # AVA triples: 2 ordered positive pairs + 2 refs x 3 negatives
+    assert sorted((x["references"][0], x["candidate"], x["label"]) for x in rows) == sorted(
+        [("c0", "c1", 1), ("c1", "c0", 1)] + [(a, b, 0) for a in ("c0", "c1") for b in ("c2", "c3", "c4")])
+    negs = {tuple(x["negatives"]) for x in rows}
+    assert negs == {()}   # every incorrect candidate is some row's target: none is left to be a reference
+
+
+def test_as2_rows_negatives_when_some_are_not_targets():
+    q = AS2Question("q1", "what is x?", ["c0", "c1", "c2", "c3"], [1, 1, 0, 0], ["0", "1", "2", "3"])
+    rows = vc.as2_rows("wikiqa", [q], 0.5, 13)   # one negative triple kept for two positives
+    targets = {x["candidate"] for x in rows}
+    negs = {tuple(x["negatives"]) for x in rows}
+    assert len(negs) == 1
+    assert not set(next(iter(negs))) & targets
+
+
+@pytest.mark.slow
+def test_corpus_build_on_shared_data(tmp_path):
+    """A small real build: sources tagged, splits disjoint by question, no evaluation question in train."""
+    from qascore.datasets import DataNotFound, data_root
+
+    try:
+        data = data_root(None)
+    except DataNotFound as err:
+        pytest.skip(f"no ../shared/data: {err}")
+    train, dev, report = vc.build(data, ["ae", "squad", "wikiqa"], 13, squad_questions=60)
+    assert {x["source"] for x in train} == {"ae", "squad", "wikiqa"}
+    held, _passages, _counts = vc.held_out(data)
+    vc.check_split(train, dev, held)
+    kinds = report["train"]["by_kind"]
+    assert kinds["squad-hard-neg"]["pos"] == 0 and kinds["squad-sent"]["neg"] == 0
+    # every SQuAD row of one question carries the same references and negatives (blind)
+    by_q: dict[str, set] = {}
+    for x in train + dev:
+        if x["source"] == "squad":
+            by_q.setdefault(x["qid"], set()).add((tuple(x["references"]), tuple(x["negatives"])))
+    assert by_q and all(len(v) == 1 for v in by_q.values())
