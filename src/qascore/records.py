@@ -11,6 +11,7 @@ import codecs
 import contextlib
 import csv
 import io
+import itertools
 import json
 import re
 import sys
@@ -142,9 +143,9 @@ def _columns_for(pattern: str, header: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names))  # a column named twice (e.g. by a glob) counts once
 
 
-def _read_table(text: str, src: str, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
-    """CSV/TSV: columns map onto fields; multi-column references by a glob or a comma list."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
+    """CSV/TSV from lines of text: columns map onto fields; multi-column references by a glob or a comma list."""
+    reader = csv.reader(lines, delimiter=delimiter)
     with _csv_errors_located(src, reader):
         try:
             header = next(reader)
@@ -210,20 +211,32 @@ def _csv_errors_located(src: str, reader: Any) -> Iterator[None]:
         csv.field_size_limit(old)
 
 
-def _read_jsonl(text: str, src: str) -> Iterator[Record]:
+def json_value(text: str, source: str, lineno: int | None = None) -> Any:
+    """json.loads with the CLI's error text (also the server's, for a request body)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"malformed JSON ({err.msg} at column {err.colno})", source=source, line=lineno) from None
+    except (ValueError, RecursionError) as err:  # e.g. an integer of 5000 digits, [[[[... nested too deep
+        msg = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+        raise InputError(f"malformed JSON ({msg})", source=source, line=lineno) from None
+
+
+def parse_jsonl_line(text: str, source: str, lineno: int) -> Record | None:
+    """One JSONL line as a record (None for a blank line); errors name the file and line."""
+    if not text.strip():
+        return None
+    return Record.from_dict(json_value(text, source, lineno), source=source, line=lineno)
+
+
+def _read_jsonl(lines: Iterable[str], src: str) -> Iterator[Record]:
+    """JSONL from decoded lines (the whole text split on newlines, or a file streamed line by line)."""
     n = 0
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(f"malformed JSON ({err.msg} at column {err.colno})", source=src, line=lineno) from None
-        except (ValueError, RecursionError) as err:  # e.g. an integer of 5000 digits, [[[[... nested too deep
-            msg = "nested too deeply" if isinstance(err, RecursionError) else str(err)
-            raise InputError(f"malformed JSON ({msg})", source=src, line=lineno) from None
-        n += 1
-        yield Record.from_dict(obj, source=src, line=lineno)
+    for lineno, line in enumerate(lines, 1):
+        rec = parse_jsonl_line(line, src, lineno)
+        if rec is not None:
+            n += 1
+            yield rec
     if n == 0:
         raise InputError("file is empty", source=src)
 
@@ -239,17 +252,81 @@ def read_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
     if str(path) == STDIN:
         src, kind, data = "<stdin>", (fmt or "jsonl").lower(), sys.stdin.buffer.read()
     else:
-        path = Path(path)
-        src = str(path)
-        if not path.exists():
-            raise InputError("no such file", source=src)
-        if path.is_dir():
-            raise InputError("is a directory, not a file of records", source=src)
-        kind = (fmt or path.suffix.lstrip(".")).lower()
-        if kind not in ("jsonl", "json", "ndjson", "csv", "tsv"):
-            raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --input-format)", source=src)
+        path, src, kind = _checked_input(path, fmt)
         data = path.read_bytes()
     return parse_records(data, src, kind, mapping or {})
+
+
+def _checked_input(path: str | Path, fmt: str | None, source: str | None = None) -> tuple[Path, str, str]:
+    """(path, name for errors, format) of an input file that exists and has a known format."""
+    path = Path(path)
+    src = source or str(path)
+    if not path.exists():
+        raise InputError("no such file", source=src)
+    if path.is_dir():
+        raise InputError("is a directory, not a file of records", source=src)
+    kind = (fmt or path.suffix.lstrip(".")).lower()
+    if kind not in ("jsonl", "json", "ndjson", "csv", "tsv"):
+        raise InputError(f"unknown format '{kind}' (use .jsonl, .csv or .tsv, or --input-format)", source=src)
+    return path, src, kind
+
+
+def iter_records(path: str | Path, *, mapping: Mapping[str, str] | None = None, fmt: str | None = None,
+                 source: str | None = None) -> Iterator[Record]:
+    """`read_records` one record at a time, so chunked scoring never holds the whole file.
+
+    Same parsers, same errors: the bytes are decoded a line at a time (`decoded_lines`: BOM-aware, a
+    byte that is not UTF-8 named by line and column). '-' streams standard input once. `source`
+    names the input in errors (e.g. '<stdin>' for a spooled copy of it).
+    """
+    if str(path) == STDIN:
+        src, kind = source or "<stdin>", (fmt or "jsonl").lower()
+        opener: Any = lambda: contextlib.nullcontext(sys.stdin.buffer)  # noqa: E731
+    else:
+        file, src, kind = _checked_input(path, fmt, source)
+        opener = lambda: file.open("rb")  # noqa: E731
+    if kind not in ("jsonl", "json", "ndjson", "csv", "tsv"):
+        raise InputError(f"unknown format '{kind}' (use --input-format jsonl, csv or tsv)", source=src)
+    return _stream_records(opener, src, kind, mapping or {})
+
+
+def _stream_records(opener: Any, src: str, kind: str, mapping: Mapping[str, str]) -> Iterator[Record]:
+    with opener() as fh:
+        lines = decoded_lines(fh, src)
+        if kind in ("csv", "tsv"):
+            yield from _read_table(lines, src, "," if kind == "csv" else "\t", mapping)
+        else:  # lines as `text.split("\n")` gives them (no newline), so JSON errors point at the same column
+            records = _read_jsonl((line[:-1] if line.endswith("\n") else line for line in lines), src)
+            yield from ((remap(r, mapping) for r in records) if mapping else records)
+
+
+def decoded_lines(fh: IO[bytes], src: str) -> Iterator[str]:
+    """The lines of a binary stream as text, split on b'\\n' as `decode_text(...).split('\\n')` would:
+    a UTF-8 byte-order mark dropped, UTF-16 (by its mark) decoded whole, bad bytes an error naming
+    the line and column (the messages of `decode_text`)."""
+    first = fh.readline()
+    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # rare: not streamed
+        text = decode_text(first + fh.read(), src)
+        parts = text.split("\n")
+        yield from (part + "\n" for part in parts[:-1])
+        if parts[-1]:
+            yield parts[-1]
+        return
+    if first.startswith(codecs.BOM_UTF8):
+        first = first[len(codecs.BOM_UTF8):]
+    lineno = 1
+    for raw in itertools.chain([first], fh) if first else ():
+        yield decode_line(raw, src, lineno)
+        lineno += 1
+
+
+def decode_line(raw: bytes, src: str, lineno: int) -> str:
+    """One line's bytes as UTF-8 text; a bad byte is the error `decode_text` gives for it."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"byte 0x{raw[err.start]:02x} at column {err.start + 1} is not UTF-8; save the file as "
+                         f"UTF-8 (e.g. iconv -f latin1 -t utf-8)", source=src, line=lineno) from None
 
 
 def parse_records(data: bytes, src: str, kind: str, mapping: Mapping[str, str]) -> list[Record]:
@@ -257,10 +334,10 @@ def parse_records(data: bytes, src: str, kind: str, mapping: Mapping[str, str]) 
     text = decode_text(data, src)
     if kind in ("jsonl", "json", "ndjson"):
         if mapping:
-            return [_remap(r, mapping) for r in _read_jsonl(text, src)]
-        return list(_read_jsonl(text, src))
+            return [remap(r, mapping) for r in _read_jsonl(text.split("\n"), src)]
+        return list(_read_jsonl(text.split("\n"), src))
     if kind in ("csv", "tsv"):
-        return list(_read_table(text, src, "," if kind == "csv" else "\t", mapping))
+        return list(_read_table(io.StringIO(text, newline=""), src, "," if kind == "csv" else "\t", mapping))
     raise InputError(f"unknown format '{kind}' (use --input-format jsonl, csv or tsv)", source=src)
 
 
@@ -286,7 +363,7 @@ def decode_text(data: bytes, src: str) -> str:
                          f"(e.g. iconv -f latin1 -t utf-8)", source=src, line=line) from None
 
 
-def _remap(rec: Record, mapping: Mapping[str, str]) -> Record:
+def remap(rec: Record, mapping: Mapping[str, str]) -> Record:
     """JSONL with other key names: rebuild the record from the mapped keys."""
     obj = rec.to_dict()
     for key, col in mapping.items():
@@ -307,22 +384,44 @@ def dump_jsonl(records: Iterable[Mapping[str, Any]], fh: IO[str]) -> None:
         fh.write(jsonio.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def check_unique_ids(records: Sequence[Record], *, strict: bool = False) -> None:
+def check_unique_ids(records: Iterable[Record], *, strict: bool = False) -> None:
     """Repeated ids make scored rows ambiguous to join back: a warning, or an error when `strict`."""
-    first: dict[str, Record] = {}
-    repeats: list[tuple[Record, Record]] = []
+    ids = IdCheck(strict=strict)
     for rec in records:
-        if rec.id in first:
-            repeats.append((first[rec.id], rec))
-        else:
-            first[rec.id] = rec
-    if not repeats:
-        return
-    earlier, rec = repeats[0]
-    more = f" (and {len(repeats) - 1} more repeated ids)" if len(repeats) > 1 else ""
-    message = f"id '{rec.id}' repeats line {earlier.line}{more}"
-    if strict:
-        raise InputError(message, source=rec.source, line=rec.line, field="id")
-    from qascore.messages import warn
+        ids.see(rec)
+    ids.finish()
 
-    warn(f"{rec.source}:{rec.line}: field 'id': {message}; --strict makes this an error")
+
+class IdCheck:
+    """`check_unique_ids` one record at a time (chunked scoring): keeps each id's first line, not the records.
+
+    With `fail_fast` (chunked --strict) the first repeat raises at once, before more chunks are scored.
+    """
+
+    def __init__(self, *, strict: bool = False, fail_fast: bool = False) -> None:
+        self.strict, self.fail_fast = strict, fail_fast
+        self.first: dict[str, int | None] = {}
+        self.repeat: tuple[int | None, Record] | None = None
+        self.count = 0
+
+    def see(self, rec: Record) -> None:
+        if rec.id not in self.first:
+            self.first[rec.id] = rec.line
+            return
+        self.count += 1
+        if self.repeat is None:
+            self.repeat = (self.first[rec.id], rec)
+            if self.strict and self.fail_fast:
+                self.finish()
+
+    def finish(self) -> None:
+        if self.repeat is None:
+            return
+        earlier, rec = self.repeat
+        more = f" (and {self.count - 1} more repeated ids)" if self.count > 1 else ""
+        message = f"id '{rec.id}' repeats line {earlier}{more}"
+        if self.strict:
+            raise InputError(message, source=rec.source, line=rec.line, field="id")
+        from qascore.messages import warn
+
+        warn(f"{rec.source}:{rec.line}: field 'id': {message}; --strict makes this an error")

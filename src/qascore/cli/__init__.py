@@ -20,6 +20,7 @@ from qascore.cli.quiet import quiet
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("qascore.cli.score", "score a file of records with one or more metrics"),
     "meta": ("qascore.cli.meta", "correlate metrics with human judgments (files or public benchmarks)"),
+    "serve": ("qascore.cli.serve", "serve metrics over HTTP for training loops (micro-batched; FastAPI)"),
     "list": ("qascore.cli.listing", "list the metrics"),
     "train": ("qascore.cli.train", "train a learned component (kpqa, ava, square)"),
     "bench": ("qascore.cli.bench", "time metrics against reference implementations"),

@@ -13,6 +13,9 @@ TARGETS: dict[str, tuple[str, str]] = {
     "lexical": ("qascore.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
     "kpqa": ("qascore.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
     "bertscore": ("qascore.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),
+    "stream": ("qascore.bench.stream", "peak RSS and time per record of score --chunk-size on 1k..1M synthetic records"),
+    "serve": ("qascore.bench.serve", "load test of qascore serve on loopback: throughput, p50/p99, batching on/off"),
+    "ray": ("qascore.bench.ray", "score --engine ray records/s with 1 vs 2 workers, and the local engine"),
     "bertscore-layers": ("qascore.bench.bertscore_layers", "bertscore Pearson/Spearman with KPQA human scores per layer"),
 }
 

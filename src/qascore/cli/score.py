@@ -11,12 +11,12 @@ import argparse
 import sys
 from typing import IO, Any, Sequence
 
-from qascore import jsonio
-from qascore.cli.options import load_metric
+from qascore.cli.options import labelled_specs, load_named
 from qascore.cli.output import STDOUT, check_writable, write_whole
-from qascore.errors import UsageError
 from qascore.metrics.base import Metric, MetricResult
 from qascore.records import FORMATS, Record, check_unique_ids, dump_jsonl, parse_mapping, read_records
+from qascore.stream import print_corpus as print_rows
+from qascore.stream import scored_objects
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,9 +32,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="column mapping, e.g. candidate=answer or references=reference*; repeatable")
     p.add_argument("--input-format", choices=FORMATS, help="override the file extension")
     p.add_argument("--strict", action="store_true", help="repeated record ids are an error (default: a warning)")
+    add_scale_arguments(p)
+
+
+def add_scale_arguments(p: argparse.ArgumentParser) -> None:
+    """Chunked scoring and engines (issue 14; qascore.stream, qascore.engines, docs/scale.md)."""
+    p.add_argument("--chunk-size", type=int, metavar="N",
+                   help="read, score and write N records at a time: memory stays flat with the file size "
+                        "(e.g. 1000; default: the whole file at once); refuses CIDEr, two passes for IDF")
+    p.add_argument("--resume", action="store_true",
+                   help="with --chunk-size and --output FILE: keep the records already written there "
+                        "(FILE.part of a killed run, else FILE), score the rest")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="ray: score chunks on a Ray actor pool (pip install 'qascore[ray]'); implies chunks")
+    p.add_argument("--address", help="Ray cluster address (auto or HOST:PORT); default: start a local Ray runtime")
+    p.add_argument("--workers", type=int, default=2, help="Ray actors, each loading its models once (default 2)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.chunk_size is not None or args.resume or args.engine != "local":
+        from qascore.cli.scale import run_chunked
+        return run_chunked(args)
     metrics = load_metrics(args.metric)
     check_writable(args.output)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
@@ -46,13 +64,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_metrics(specs: Sequence[str]) -> list[tuple[str, Metric]]:
-    """(label, metric) per -m; a metric asked for twice with different options is labelled by its full spec."""
-    names = [spec.partition(":")[0].strip() for spec in specs]
-    labels = [spec if names.count(name) > 1 else name for spec, name in zip(specs, names)]
-    if len(set(labels)) != len(labels):
-        raise UsageError("the same metric spec is given twice")
-    return [(label, load_metric(spec)) for label, spec in zip(labels, specs)]
+def load_metrics(specs: Sequence[str], *, with_specs: bool = False) -> Any:
+    """(label, metric) per -m; a metric asked for twice with different options is labelled by its full spec.
+
+    `with_specs`: also the (label, name, text options) they were built from, for engines that build
+    their own copies (Ray actors) through the same `load_named`.
+    """
+    parsed = labelled_specs(specs)
+    metrics = [(label, load_named(name, opts, spec)) for (label, name, opts), spec in zip(parsed, specs)]
+    return (parsed, metrics) if with_specs else metrics
 
 
 def score_all(metrics: Sequence[tuple[str, Metric]], records: Sequence[Record]) -> list[tuple[str, MetricResult]]:
@@ -68,27 +88,8 @@ def score_all(metrics: Sequence[tuple[str, Metric]], records: Sequence[Record]) 
 
 def scored_rows(records: Sequence[Record], results: Sequence[tuple[str, MetricResult]]) -> list[dict[str, Any]]:
     """Every input record as read, plus `scores` (label -> main value) and `details` (label -> parts)."""
-    out = []
-    for i, rec in enumerate(records):
-        obj = rec.to_dict()
-        obj["scores"] = {label: r.scores[i] for label, r in results}
-        details = {label: r.example(i) for label, r in results if r.details}
-        if details:
-            obj["details"] = details
-        out.append(obj)
-    return out
+    return scored_objects(records, results)
 
 
 def print_corpus(results: Sequence[tuple[str, MetricResult]], n: int, fmt: str, out: IO[str]) -> None:
-    if fmt == "json":
-        jsonio.dump({label: {"corpus": r.corpus, "n": len(r), "signature": r.signature} for label, r in results},
-                  out, indent=2)
-        print(file=out)
-        return
-    width = max(len(label) for label, _ in results)
-    print(f"{'metric':<{width}}  {'corpus':>8}  n={n}", file=out)
-    for label, r in results:
-        print(f"{label:<{width}}  {r.corpus:8.4f}", file=out)
-    print(file=out)
-    for _, r in results:
-        print(f"signature: {r.signature}", file=out)
+    print_rows([(label, r.corpus, r.signature) for label, r in results], n, fmt, out)

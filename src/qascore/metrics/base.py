@@ -96,6 +96,23 @@ class Metric(ABC):
             value = self.signature_fields().get("threshold")
         return None if value is None else float(value)
 
+    # -- chunked scoring (qascore.stream) -------------------------------
+    def corpus_dependence(self) -> str | None:
+        """Why a record's score depends on the other records scored with it, or None when it does not.
+
+        Chunked scoring is exact only for metrics that return None here, or
+        that fit the corpus state in a first pass (`fit_corpus`).
+        """
+        return None
+
+    def fit_corpus(self, records: Iterable[Record]) -> Any:
+        """First pass of two-pass scoring: the state (e.g. IDF) every chunk must share."""
+        raise NotImplementedError(f"{self.name} has no two-pass route")
+
+    def use_corpus(self, state: Any) -> None:
+        """Score every later call with a state from `fit_corpus` (on this or another process)."""
+        raise NotImplementedError(f"{self.name} has no two-pass route")
+
     # -- signature ------------------------------------------------------
     def signature_fields(self) -> dict[str, Any]:
         """What changes the numbers beyond the options (model hash, tokenizer...)."""

@@ -20,8 +20,9 @@ from __future__ import annotations
 import csv
 import json
 import warnings
+from itertools import islice
 from pathlib import Path
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Iterable, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -80,6 +81,7 @@ class BertScore(Metric):
             raise ValueError(f"{self.name}: give either idf=true or weights=..., not both")
         self._encoder: Encoder | None = None
         self._baseline: dict[int, np.ndarray] | None = None
+        self._corpus_idf: IdfWeighter | None = None  # two-pass scoring: IDF fitted on the whole file
 
     # -- model ----------------------------------------------------------
     @property
@@ -101,12 +103,33 @@ class BertScore(Metric):
         if self.options.get("weights") is not None:
             return self.options["weights"]
         if self.options.get("idf"):
-            return IdfWeighter.from_documents(ref_tokens)
+            return self._corpus_idf or IdfWeighter.from_documents(ref_tokens)
         return UniformWeighter()
 
     def weights_name(self) -> str:
         w = self.options.get("weights")
         return w.signature() if w is not None else ("idf" if self.options.get("idf") else "uniform")
+
+    def _idf_from_call(self) -> bool:
+        return bool(self.options.get("idf")) and self.options.get("weights") is None and self._corpus_idf is None
+
+    def _ref_documents(self, refs: Iterable[str], chunk: int = 1024) -> Iterator[list[str]]:
+        """IDF documents: the content WordPieces of each reference, tokenised `chunk` at a time."""
+        it = iter(refs)
+        while batch := list(islice(it, chunk)):
+            yield from ([t.tokens[k] for k in t.content()] for t in self.encoder.tokenize(batch, warn=False))
+
+    def corpus_dependence(self) -> str | None:
+        if self.options.get("idf") and self.options.get("weights") is None:
+            return "bertscore:idf=true fits IDF on the references of every record"
+        return None
+
+    def fit_corpus(self, records: Iterable[Record]) -> IdfWeighter:
+        """IDF over every reference of the file, one pass, tokeniser only (no forward pass)."""
+        return IdfWeighter.from_documents(self._ref_documents(r for rec in records for r in rec.references))
+
+    def use_corpus(self, state: IdfWeighter) -> None:
+        self._corpus_idf = state
 
     # -- scoring --------------------------------------------------------
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
@@ -134,8 +157,8 @@ class BertScore(Metric):
                       ) -> dict[int, dict[str, list[float]]]:
         pairs = [(i, r) for i, rec in enumerate(records) for r in range(len(rec.references))]
         refs = [records[i].references[r] for i, r in pairs]
-        if self.options.get("idf") and self.options.get("weights") is None:  # IDF needs every reference first
-            ref_tokens = [[t.tokens[k] for k in t.content()] for t in self.encoder.tokenize(refs, warn=False)]
+        if self._idf_from_call():  # IDF needs every reference first
+            ref_tokens = list(self._ref_documents(refs))
         else:
             ref_tokens = []
         weighter = self.weighter(records, ref_tokens)

@@ -157,6 +157,10 @@ class Cider(TokenMetric):
                 per_record[i].append({"cider": _mean(_sim(vec(cand[i]), vec(refs[i][k]), sigma)) * 10.0})
         return [self.combine(p)["cider"] for p in per_record], {}
 
+    def corpus_dependence(self) -> str | None:
+        return ("CIDEr's IDF comes from the document frequencies of every record's references, so each "
+                "score depends on the whole file (a first pass would hold every distinct n-gram)")
+
     @staticmethod
     def _tf(tokens: list[str], weights: np.ndarray | None) -> dict[tuple[str, ...], float]:
         if weights is None:

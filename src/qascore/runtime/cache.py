@@ -25,6 +25,14 @@ def clear() -> None:
         _CACHE.clear()
 
 
+def empty(kind: str) -> None:
+    """Empty, in place, every shared dict whose key starts with `kind` (memos that grow with the data)."""
+    with _LOCK:
+        for key, obj in _CACHE.items():
+            if isinstance(key, tuple) and key and key[0] == kind and isinstance(obj, dict):
+                obj.clear()
+
+
 def cache_root() -> Path:
     """Where derived files live: $QASCORE_CACHE, else $XDG_CACHE_HOME/qascore, else ~/.cache/qascore."""
     env = os.environ.get("QASCORE_CACHE")

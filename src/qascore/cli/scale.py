@@ -1,0 +1,71 @@
+"""`qascore score --chunk-size N [--resume] [--engine ray]`: the glue from flags to qascore.stream.
+
+Issue 13's rules hold here too: metrics (typed options) and the output path are
+checked before anything is read; `-` reads standard input (spooled to a
+temporary file, since chunked scoring may read its input more than once: IDF's
+first pass, --resume's check, Ray's workers); `-o -` streams the scored lines to
+standard output and prints the corpus table on stderr; `-o FILE` appears only
+when complete (FILE.part until then, which `--resume` continues).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from contextlib import contextmanager
+from typing import Iterator
+
+from qascore.cli.output import STDOUT, check_writable
+from qascore.cli.score import load_metrics
+from qascore.errors import UsageError
+from qascore.records import STDIN, parse_mapping
+from qascore.stream import DEFAULT_CHUNK_SIZE, partial_path, print_corpus, say, score_file
+
+
+def run_chunked(args: argparse.Namespace) -> int:
+    specs, metrics = load_metrics(args.metric, with_specs=True)
+    chunk_size = DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size
+    if args.engine != "ray" and args.address:
+        raise UsageError("--address is for --engine ray")
+    check_writable(args.output)
+    if args.output not in (None, STDOUT):
+        check_writable(str(partial_path(args.output)))
+    mapping = parse_mapping(args.map)
+    with _input_file(args.input) as (path, source):
+        fmt = args.input_format or ("jsonl" if args.input == STDIN else None)
+        engine = None
+        if args.engine == "ray":
+            from qascore.engines.ray_engine import RayEngine
+
+            engine = RayEngine(path, specs, chunk_size=chunk_size, workers=args.workers, address=args.address,
+                               fmt=fmt, mapping=mapping, source=source)
+        say(f"scoring in chunks of {chunk_size} ({args.engine} engine) with {', '.join(s[0] for s in specs)}...")
+        summaries, n_new = score_file(path, metrics, output=args.output, chunk_size=chunk_size,
+                                      resume_output=args.resume, mapping=mapping, fmt=fmt, engine=engine,
+                                      source=source, strict=args.strict)
+    n = summaries[0].mean.n
+    if args.resume:
+        print(f"scored {n_new} records ({n - n_new} kept from the output)", file=sys.stderr)
+    else:
+        say(f"scored {n_new} records")
+    print_corpus([(s.label, s.corpus, s.signature) for s in summaries], n, args.format,
+                 sys.stderr if args.output == STDOUT else sys.stdout)
+    return 0
+
+
+@contextmanager
+def _input_file(path: str) -> Iterator[tuple[str, str | None]]:
+    """(a path that can be read more than once, the name for errors): stdin is spooled to a temporary file."""
+    if path != STDIN:
+        yield path, None
+        return
+    fd, tmp = tempfile.mkstemp(prefix="qascore-stdin-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+        yield tmp, "<stdin>"
+    finally:
+        os.unlink(tmp)

@@ -1,0 +1,174 @@
+"""The scoring server's app: `POST /score`, `GET /metrics`, `GET /health`.
+
+Why a server: a training loop that uses a metric as a reward calls it
+thousands of times a minute; loading models per call, or per process, would
+cost more than the scoring. The app loads each metric once and micro-batches
+concurrent requests (qascore.serve.batcher).
+
+`POST /score` takes `{"records": [...], "metrics": [optional subset]}` (or a
+bare list of records) and answers `{"records": [...], "corpus": {...}}`: the
+records exactly as `score --output` writes them (every field back, plus
+`scores` and `details`) and per metric what `score --format json` prints for
+them. Errors are 4xx with `{"error": TEXT}`, TEXT the CLI's own message:
+400 malformed JSON or a body of the wrong shape, 404 a metric this server did
+not load, 413 a body over `max_body_bytes`, 422 a record a metric cannot
+score (located as `request:N: field 'F': ...`, N the record's 1-based index).
+Metrics whose record scores depend on their batch mates (CIDEr, bertscore
+with idf=true) are refused at start-up: micro-batching would change them.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Sequence
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from qascore.metrics.base import Metric, MetricResult
+from qascore import jsonio
+from qascore.records import InputError, Record, decode_text, json_value
+from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S
+from qascore.serve.batcher import MicroBatcher
+from qascore.stream import ExactMean, refuse_corpus_level, scored_objects
+
+SOURCE = "request"
+
+Job = tuple[list[Record], list[str]]  # a request's records and the labels it asked for
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def parse_body(body: bytes, loaded: Sequence[str]) -> Job:
+    """Records and metric labels from a request body, or an ApiError with the CLI's text."""
+    try:  # the reader's own decoding and JSON errors, so the texts are the CLI's
+        obj = json_value(decode_text(body, SOURCE).rstrip("\n"), SOURCE)
+    except InputError as err:
+        raise ApiError(400, str(err)) from None
+    if isinstance(obj, dict):
+        if "records" not in obj:
+            raise ApiError(400, str(InputError("expected {\"records\": [...]} or a list of records", source=SOURCE)))
+        rows, labels = obj["records"], obj.get("metrics") or list(loaded)
+    else:
+        rows, labels = obj, list(loaded)
+    if not isinstance(rows, list) or not rows:
+        raise ApiError(400, str(InputError("'records' must be a non-empty list of record objects", source=SOURCE)))
+    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        raise ApiError(400, str(InputError("'metrics' must be a list of metric names", source=SOURCE)))
+    for label in labels:
+        if label not in loaded:
+            raise ApiError(404, f"metric '{label}' is not loaded by this server; loaded: {', '.join(loaded)}")
+    try:
+        return [Record.from_dict(r, source=SOURCE, line=i) for i, r in enumerate(rows, 1)], list(dict.fromkeys(labels))
+    except InputError as err:
+        raise ApiError(422, str(err)) from None
+
+
+class Scorer:
+    """Scores batches of jobs: one call per metric over every record of the batch."""
+
+    def __init__(self, metrics: Sequence[tuple[str, Metric]]) -> None:
+        refuse_corpus_level(metrics, two_pass=False, what="served",
+                            instead="requests are micro-batched, so its scores would depend on other requests")
+        self.metrics = dict(metrics)
+
+    def validate(self, job: Job) -> None:
+        records, labels = job
+        for label in labels:
+            try:
+                self.metrics[label].validate(records)
+            except InputError as err:
+                raise ApiError(422, str(err)) from None
+
+    def __call__(self, jobs: Sequence[Job]) -> list[dict[str, Any]]:
+        # One call per metric over the records of the jobs that asked for it, then each job's slice.
+        where: dict[tuple[int, str], tuple[MetricResult, int]] = {}
+        for label, metric in self.metrics.items():
+            mine = [j for j, (_, labels) in enumerate(jobs) if label in labels]
+            if not mine:
+                continue
+            result = metric.score([r for j in mine for r in jobs[j][0]])
+            start = 0
+            for j in mine:
+                where[j, label] = (result, start)
+                start += len(jobs[j][0])
+        out = []
+        for j, (recs, labels) in enumerate(jobs):
+            parts = []
+            for label in labels:
+                result, start = where[j, label]
+                parts.append((label, _slice(result, start, start + len(recs))))
+            corpus = {}
+            for label, r in parts:
+                mean = ExactMean()
+                mean.extend(r.scores)
+                corpus[label] = {"corpus": mean.value, "n": len(r.scores), "signature": r.signature}
+            out.append({"records": scored_objects(recs, parts), "corpus": corpus})
+        return out
+
+
+def _slice(result: MetricResult, start: int, stop: int) -> MetricResult:
+    return MetricResult(result.name, result.scores[start:stop], 0.0, result.signature,
+                        {k: v[start:stop] for k, v in result.details.items()})
+
+
+def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAULT_MAX_BATCH,
+               max_wait_s: float = DEFAULT_MAX_WAIT_S, max_body_bytes: int = DEFAULT_MAX_BODY) -> FastAPI:
+    """The app over already-loaded metrics; max_batch <= 1 or max_wait_s <= 0 turns batching off."""
+    scorer = Scorer(metrics)
+    labels = list(scorer.metrics)
+    batcher: MicroBatcher[Job, dict[str, Any]] = MicroBatcher(scorer, lambda job: len(job[0]), max_batch=max_batch,
+                                                              max_wait_s=max_wait_s)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        batcher.start()
+        yield
+        await batcher.stop()
+
+    app = FastAPI(title="qascore", lifespan=lifespan)
+    app.state.batcher = batcher
+    started = time.time()
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, err: ApiError) -> JSONResponse:
+        return JSONResponse({"error": err.message}, status_code=err.status)
+
+    @app.post("/score")
+    async def score(request: Request) -> JSONResponse:
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > max_body_bytes:
+            raise ApiError(413, f"request body of {declared} bytes is over this server's limit of "
+                                f"{max_body_bytes} bytes (--max-body); send fewer records per request")
+        body = bytearray()
+        async for part in request.stream():
+            body += part
+            if len(body) > max_body_bytes:
+                raise ApiError(413, f"request body is over this server's limit of {max_body_bytes} bytes "
+                                    f"(--max-body); send fewer records per request")
+        job = parse_body(bytes(body), labels)
+        scorer.validate(job)
+        try:
+            return JSONResponse(jsonio.finite(await batcher.submit(job)))  # NaN as null, as `score -o` writes
+        except InputError as err:
+            raise ApiError(422, str(err)) from None
+        except (ValueError, KeyError) as err:
+            raise ApiError(422, str(err.args[0] if err.args else err)) from None
+
+    @app.get("/metrics")
+    async def list_loaded() -> dict[str, Any]:
+        return {label: {"signature": m.signature, "description": m.description, "requires": list(m.requires)}
+                for label, m in scorer.metrics.items()}
+
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        return {"status": "ok", "metrics": labels, "uptime_s": round(time.time() - started, 1),
+                "batching": {"enabled": batcher.enabled, "max_batch": max_batch, "max_wait_s": max_wait_s},
+                "requests": batcher.requests, "model_calls": batcher.batches, "max_body_bytes": max_body_bytes}
+
+    return app

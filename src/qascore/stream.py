@@ -1,0 +1,368 @@
+"""Chunked scoring (`qascore score --chunk-size N`): read, score and write N records at a time.
+
+Why: scoring a million records must not hold a million records, their scores
+or their details in memory. Every chunk goes through the same metric objects,
+so models load once; output lines are written chunk by chunk, in input order.
+
+Exactness: a record's scores equal whole-file scoring when they do not depend
+on the other records (`Metric.corpus_dependence()` is None). A metric that
+does depend on them either fits its corpus state in a first pass
+(`fit_corpus`: IDF-weighted BERTScore counts WordPieces of every reference,
+tokeniser only) or is refused with the reason (CIDEr: its IDF would need every
+distinct n-gram of the file in memory). Corpus scores are means of the
+per-record scores with an exactly rounded sum, so they do not depend on chunk
+size or order (a resumed run prints the same figures); they may differ from
+the whole-file path's `np.mean` in the last digit.
+
+Output: `-o FILE` is written to FILE.part and renamed to FILE when the last
+chunk is in, so FILE only ever holds a complete result (issue 13); a killed
+run leaves FILE.part, an in-order prefix. `-o -` streams the lines to
+standard output chunk by chunk (the corpus table goes to stderr).
+
+Resume: the output is always an in-order prefix of the input, so `--resume`
+drops a partial last line, checks that each line is the input record at the
+same position (its id, or its candidate where the input has no ids), keeps
+the lines of whole chunks (a chunk cut short is scored again whole, so model
+metrics batch, hence round, exactly as in an uninterrupted run), adds their
+scores to the corpus means and scores only the rest. It continues FILE.part
+when there is one (a killed run), else FILE itself (a finished run, or a file
+cut short by hand), and renames the result to FILE as a fresh run does.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import math
+import os
+import sys
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from qascore import jsonio
+from qascore.metrics.base import Metric, MetricResult
+from qascore.records import IdCheck, InputError, Record, iter_records
+
+STDOUT = "-"
+
+DEFAULT_CHUNK_SIZE = 1000
+
+# One scored chunk: its output lines (JSON, newline-terminated) and each label's main scores.
+ChunkOut = tuple[list[str], dict[str, list[float]]]
+Labelled = Sequence[tuple[str, Metric]]
+# An engine: (records to skip, two-pass states by label) -> the scored chunks of the rest, in order.
+Engine = Callable[[int, dict[str, Any]], Iterator[ChunkOut]]
+
+
+class ExactMean:
+    """Mean of a stream of floats whose sum is exactly rounded (math.fsum's partials), in any order."""
+
+    def __init__(self) -> None:
+        self.partials: list[float] = []
+        self.n = 0
+
+    def add(self, x: float) -> None:
+        i = 0
+        for y in self.partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                self.partials[i] = lo
+                i += 1
+            x = hi
+        self.partials[i:] = [x]
+        self.n += 1
+
+    def extend(self, xs: Iterable[float]) -> None:
+        for x in xs:
+            self.add(x)
+
+    @property
+    def value(self) -> float:
+        return math.fsum(self.partials) / self.n if self.n else 0.0
+
+
+@dataclass
+class Summary:
+    """What `score` prints per metric: corpus mean, count, signature."""
+
+    label: str
+    signature: str
+    mean: ExactMean = field(default_factory=ExactMean)
+
+    @property
+    def corpus(self) -> float:
+        return self.mean.value
+
+
+def chunks(items: Iterable[Any], size: int, start: int = 0) -> Iterator[list[Any]]:
+    """Lists of `size` items; the items start at position `start` of the file, and chunks stay aligned
+    to multiples of `size` from the file's start (the first is shorter), so a resumed run batches
+    exactly as an uninterrupted one (model metrics' padding, hence their last digits, depends on it)."""
+    it = iter(items)
+    first = size - start % size
+    while batch := list(islice(it, first)):
+        yield batch
+        first = size
+
+
+def scored_objects(records: Sequence[Record], results: Sequence[tuple[str, MetricResult]]) -> list[dict[str, Any]]:
+    """Each record as it was read plus `scores` (and `details`): the output line of `score`."""
+    out = []
+    for i, rec in enumerate(records):
+        obj = rec.to_dict()
+        obj["scores"] = {label: r.scores[i] for label, r in results}
+        details = {label: r.example(i) for label, r in results if r.details}
+        if details:
+            obj["details"] = details
+        out.append(obj)
+    return out
+
+
+def score_chunk(records: Sequence[Record], metrics: Labelled) -> ChunkOut:
+    """Score one chunk with every metric; the output lines and the main scores per label."""
+    results = [(label, m.score(records)) for label, m in metrics]
+    lines = [jsonio.dumps(obj, ensure_ascii=False) + "\n" for obj in scored_objects(records, results)]
+    return lines, {label: r.scores for label, r in results}
+
+
+def refuse_corpus_level(metrics: Labelled, *, two_pass: bool, what: str = "scored in chunks",
+                        instead: str = "leave out --chunk-size to score it in one pass over the whole file in memory"
+                        ) -> None:
+    """Raise the reason when a metric's record scores would depend on which records share its call."""
+    for label, m in metrics:
+        if type(m).corpus is not Metric.corpus:
+            raise ValueError(f"{label} cannot be {what}: its corpus score is not a mean of record scores; {instead}")
+        why = m.corpus_dependence()
+        if why is not None and not (two_pass and type(m).fit_corpus is not Metric.fit_corpus):
+            raise ValueError(f"{label} cannot be {what}: {why}; {instead}")
+
+
+def prepare(metrics: Labelled, records: Callable[[], Iterable[Record]]) -> dict[str, Any]:
+    """Refuse metrics that cannot be chunked; fit the two-pass ones. Returns label -> fitted state."""
+    refuse_corpus_level(metrics, two_pass=True)
+    states = {}
+    for label, m in metrics:
+        why = m.corpus_dependence()
+        if why is not None:
+            say(f"{label}: first pass over the file ({why})...")
+            states[label] = m.fit_corpus(records())
+            m.use_corpus(states[label])
+    return states
+
+
+def say(message: str) -> None:
+    """A progress line on stderr, only where a terminal watches (or QASCORE_PROGRESS=1): logs stay quiet."""
+    from qascore.progress import enabled
+
+    if enabled():
+        print(message, file=sys.stderr)
+
+
+def forget_memos() -> None:
+    """Drop per-process memos of texts (tokens, BLEU statistics, keyphrase weights) between chunks.
+
+    They speed up one call over repeated texts; kept across a million records
+    they would grow with the file (KPW's has no bound) and break flat memory.
+    """
+    from qascore.metrics.ngrams import clear_cache as clear_ngrams
+    from qascore.runtime.cache import empty
+    from qascore.text import clear_cache as clear_tokens
+
+    clear_tokens()
+    clear_ngrams()
+    empty("kpw-cache")
+    if sys.platform.startswith("linux"):  # hand freed heap (tensors of the last chunk) back to the OS
+        try:
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):
+            pass
+
+
+def local_chunks(records: Iterable[Record], metrics: Labelled, chunk_size: int, start: int = 0
+                 ) -> Iterator[ChunkOut]:
+    """The local engine: one chunk at a time in this process (records from position `start`)."""
+    for batch in chunks(records, chunk_size, start):
+        yield score_chunk(batch, metrics)
+        forget_memos()
+
+
+def _drop_partial_line(path: Path) -> None:
+    """A run killed mid-write leaves a line without its newline: cut it (it is scored again)."""
+    with path.open("rb+") as fh:
+        size = fh.seek(0, 2)
+        if size == 0:
+            return
+        fh.seek(size - 1)
+        if fh.read(1) == b"\n":
+            return
+        pos = size
+        while pos > 0:
+            step = min(65536, pos)
+            fh.seek(pos - step)
+            block = fh.read(step)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                fh.truncate(pos - step + cut + 1)
+                return
+            pos -= step
+        fh.truncate(0)
+
+
+def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary], chunk_size: int) -> int:
+    """Check the output's lines against the input and keep its whole chunks; how many records to skip.
+
+    Lines of a chunk cut short are dropped and scored again with their whole
+    chunk, so model metrics batch exactly as in an uninterrupted run.
+    """
+    if not output.exists():
+        return 0
+    _drop_partial_line(output)
+    src = iter(records)
+    done, kept_bytes, offset = 0, 0, 0
+    pending: list[dict[str, Any]] = []  # scores of the chunk being read, added once it is whole
+    with output.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            offset += len(raw)
+            rec = next(src, None)
+            if rec is None:
+                raise InputError("--resume: the output has more lines than the input has records",
+                                 source=str(output), line=lineno)
+            try:
+                obj = json.loads(raw)
+            except json.JSONDecodeError as err:
+                raise InputError(f"--resume: malformed output line ({err.msg})", source=str(output),
+                                 line=lineno) from None
+            mine = (str(obj["id"]) if "id" in obj else None, obj.get("candidate"))
+            theirs = (rec.id if "id" in rec.present else None, rec.candidate)
+            if mine != theirs:
+                raise InputError(f"--resume: this line is record {mine[0] or mine[1]!r} but the input has "
+                                 f"{theirs[0] or theirs[1]!r} at that position (written from another input?)",
+                                 source=str(output), line=lineno)
+            scores = obj.get("scores", {})
+            for s in summaries:
+                if s.label not in scores:
+                    raise InputError(f"--resume: no score for '{s.label}' (written with other metrics?)",
+                                     source=str(output), line=lineno)
+            pending.append(scores)
+            if len(pending) == chunk_size:
+                for s in summaries:
+                    s.mean.extend(_number(x[s.label]) for x in pending)
+                done, kept_bytes, pending = done + chunk_size, offset, []
+    if pending and next(src, None) is None:  # the file's last chunk, shorter but whole
+        for s in summaries:
+            s.mean.extend(_number(x[s.label]) for x in pending)
+        done, kept_bytes, pending = done + len(pending), offset, []
+    if pending:
+        with output.open("rb+") as fh:
+            fh.truncate(kept_bytes)
+    return done
+
+
+def _number(x: Any) -> float:
+    return math.nan if x is None else float(x)  # NaN is written as null (qascore.jsonio)
+
+
+def partial_path(output: str | Path) -> Path:
+    """Where chunked scoring writes until the last chunk is in: FILE.part, next to FILE."""
+    out = Path(output)
+    return out.with_name(out.name + ".part")
+
+
+def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None = None,
+               chunk_size: int = DEFAULT_CHUNK_SIZE, resume_output: bool = False,
+               mapping: Mapping[str, str] | None = None, fmt: str | None = None,
+               engine: Engine | None = None, source: str | None = None, strict: bool = False
+               ) -> tuple[list[Summary], int]:
+    """Score `path` in chunks, appending to `output` in input order; (summaries, records newly scored).
+
+    `engine(skip, states)` yields the scored chunks of the input after its
+    first `skip` records, metrics using the two-pass `states` (default: this
+    process, `local_chunks`). `output` '-' writes standard output; `source`
+    names the input in errors; repeated ids warn (or, `strict`, stop the run).
+    """
+    if chunk_size < 1:
+        raise ValueError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    to_stdout = output is not None and str(output) == STDOUT
+    if resume_output and (output is None or to_stdout):
+        raise ValueError("--resume needs --output: it continues the file written there"
+                         + (" (-o - writes standard output, which cannot be continued)" if to_stdout else ""))
+
+    def read() -> Iterator[Record]:
+        return iter_records(path, mapping=mapping, fmt=fmt, source=source)
+
+    states = prepare(metrics, read)
+    summaries = [Summary(label, m.signature) for label, m in metrics]
+    out = Path(output) if output is not None and not to_stdout else None
+    part = partial_path(out) if out is not None else None
+    skip = 0
+    if resume_output and out is not None and part is not None:
+        prefix = part if part.exists() else out
+        skip = resume(prefix, read(), summaries, chunk_size)
+        if prefix == out and out.exists():
+            os.replace(out, part)  # continued under FILE.part, renamed back when complete
+    if skip:
+        print(f"resuming after {skip} records already in {out}", file=sys.stderr)
+    ids = IdCheck(strict=strict, fail_fast=True)
+    if engine is None:
+        def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
+            return local_chunks(_seen(islice(read(), k, None), ids), metrics, chunk_size, k)
+    else:  # records are read by the engine's workers: one cheap pass here for the ids
+        for rec in read():
+            ids.see(rec)
+    if to_stdout:
+        fh: Any = sys.stdout
+    elif part is not None:
+        fh = part.open("a" if skip else "w", encoding="utf-8")
+    else:
+        fh = None
+    n = 0
+    try:
+        for lines, scores in engine(skip, states):
+            if fh is not None:
+                fh.write("".join(lines))
+                fh.flush()
+            for s in summaries:
+                s.mean.extend(scores[s.label])
+            n += len(lines)
+    except BaseException:
+        if part is not None:
+            fh.close()
+            if part.stat().st_size:
+                from qascore.messages import warn
+
+                warn(f"{part} keeps the records scored before this stopped; --resume continues from there")
+            else:
+                part.unlink(missing_ok=True)
+        raise
+    if part is not None and out is not None:
+        fh.close()
+        os.replace(part, out)
+    ids.finish()
+    return summaries, n
+
+
+def _seen(records: Iterable[Record], ids: IdCheck) -> Iterator[Record]:
+    for rec in records:
+        ids.see(rec)
+        yield rec
+
+
+def print_corpus(rows: Sequence[tuple[str, float, str]], n: int, fmt: str, out: Any = None) -> None:
+    """(label, corpus, signature) rows as `score` prints them: a table, or JSON (NaN as null); `out` stdout."""
+    out = sys.stdout if out is None else out
+    if fmt == "json":
+        jsonio.dump({label: {"corpus": c, "n": n, "signature": sig} for label, c, sig in rows}, out, indent=2)
+        print(file=out)
+        return
+    width = max(len(label) for label, _, _ in rows)
+    print(f"{'metric':<{width}}  {'corpus':>8}  n={n}", file=out)
+    for label, c, _ in rows:
+        print(f"{label:<{width}}  {c:8.4f}", file=out)
+    print(file=out)
+    for _, _, sig in rows:
+        print(f"signature: {sig}", file=out)

@@ -1,0 +1,81 @@
+"""`score --engine ray`: the local engine's output, line for line, from a local Ray runtime (2 CPUs).
+
+The expected file is the local engine's (`--chunk-size` without Ray), itself
+checked against the whole-file path in test_stream.py.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+
+import pytest
+from test_stream import make_rows, write
+
+from qascore.cli import main
+from qascore.engines.ray_engine import chunk_starts, read_chunk
+from qascore.records import read_records
+
+
+def test_chunk_starts_and_read_chunk_cover_the_file_once(tmp_path):
+    rows = make_rows(11)
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n" + "".join(json.dumps(r) + "\n" + ("\n" if i == 4 else "") for i, r in enumerate(rows)))
+    want = read_records(src)
+    for skip in (0, 3):
+        starts = chunk_starts(src, 4, skip)
+        assert [s["count"] for s in starts] == ([4, 4, 3] if skip == 0 else [1, 4, 3])  # aligned to 4
+        got = [r for s in starts for r in read_chunk(str(src), s["offset"], s["line"], s["count"], {})]
+        assert got == want[skip:]
+        assert [r.line for r in got] == [r.line for r in want[skip:]]  # errors will name the right line
+
+
+def test_without_ray_the_flag_gives_the_install_hint(tmp_path, capsys, monkeypatch):
+    real_import = builtins.__import__
+
+    def no_ray(name, *a, **kw):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *a, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    src = write(tmp_path / "in.jsonl", make_rows(3))
+    assert main(["score", str(src), "-m", "f1", "--engine", "ray"]) == 2
+    assert "pip install 'qascore[ray]'" in capsys.readouterr().err
+
+
+def test_ray_refuses_csv_and_address_without_ray(tmp_path, capsys):
+    src = tmp_path / "in.csv"
+    src.write_text("candidate,references\na,b\n")
+    assert main(["score", str(src), "-m", "f1", "--engine", "ray"]) == 2
+    assert "--engine ray reads JSONL" in capsys.readouterr().err
+    assert main(["score", str(src), "-m", "f1", "--chunk-size", "2", "--address", "auto"]) == 2
+    assert "--address is for --engine ray" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_ray_equals_local_engine(tmp_path, capsys):
+    """300 records, a lexical and a model metric (packaged MiniLM), 2 actors on a local runtime."""
+    ray = pytest.importorskip("ray")
+    src = write(tmp_path / "in.jsonl", make_rows(300, seed=7))
+    local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    metrics = ["-m", "f1", "-m", "rougeL", "-m", "bertscore"]
+    try:
+        assert main(["score", str(src), *metrics, "--chunk-size", "64", "-o", str(local), "--format", "json"]) == 0
+        a = json.loads(capsys.readouterr().out)
+        assert main(["score", str(src), *metrics, "--chunk-size", "64", "-o", str(remote), "--format", "json",
+                     "--engine", "ray", "--workers", "2"]) == 0
+        b = json.loads(capsys.readouterr().out)
+        assert ray.cluster_resources().get("CPU") == 2
+        # A resumed Ray run continues the file with the same lines.
+        lines = remote.read_text().splitlines(keepends=True)
+        remote.write_text("".join(lines[:100]))
+        assert main(["score", str(src), *metrics, "--chunk-size", "64", "-o", str(remote), "--format", "json",
+                     "--engine", "ray", "--workers", "2", "--resume"]) == 0
+        c = json.loads(capsys.readouterr().out)
+    finally:
+        ray.shutdown()
+    assert remote.read_text() == local.read_text()
+    assert b == a
+    assert c["bertscore"]["signature"] == a["bertscore"]["signature"]
+    assert c["f1"]["corpus"] == a["f1"]["corpus"]
