@@ -23,11 +23,15 @@ def test_contains(candidate, refs, expected):
 
 
 def test_predict_by_hand():
-    card = {"mean": [1.0, 0.0], "scale": [2.0, 1.0], "coef": [0.5, -1.0], "intercept": 0.25, "platt": [2.0, -0.5]}
+    card = {"features": ["ava_logit", "kpqa_rougeL"], "mean": [1.0, 0.0], "scale": [2.0, 1.0], "coef": [0.5, -1.0],
+            "intercept": 0.25, "platt": [2.0, -0.5]}
     x = np.array([[3.0, 1.0], [1.0, 0.0]])
     # z = [[1, 1], [0, 0]]; logit = [0.5 - 1 + 0.25, 0.25] = [-0.25, 0.25]; platt: [-1.0, 0.0]
     expected = [1 / (1 + math.exp(1.0)), 0.5]
     assert np.allclose(predict(card, x), expected)
+    # a full feature matrix (every column of FEATURES) is narrowed to the card's columns
+    full = np.array([[3.0, 9.0, 1.0, 9.0, 9.0], [1.0, 9.0, 0.0, 9.0, 9.0]])
+    assert np.allclose(predict(card, full), expected)
 
 
 def test_out_of_fold_probabilities():
