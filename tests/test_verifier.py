@@ -54,19 +54,24 @@ def test_partial_stack_equals_full_encoder():
     assert torch.allclose(ref, out, atol=1e-5)
 
 
-@pytest.mark.slow
-def test_train_save_load_round_trip(tmp_path):
-    """A seeded fit learns a trivially separable toy task; the fp16 delta reloads to the same scores."""
-    from qascore.runtime.verifier import Verifier, VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
-
+def toy_task() -> tuple[list[Record], list[int], object]:
+    """32 records whose label is whether the candidate says the reference's colour; a (q, r∘t) layout."""
     recs, labels = [], []
     for i in range(32):
         y = i % 2
         recs.append(Record(question=f"what color is item {i}?", candidate=("red" if y else "blue") + " it is",
                            references=["red"]))
         labels.append(y)
-    lay = lambda r: [view(Part(r.question, keep=True), [r.references[0], r.candidate])]  # noqa: E731
+    return recs, labels, lambda r: [view(Part(r.question, keep=True), [r.references[0], r.candidate])]
+
+
+@pytest.mark.slow
+def test_train_save_load_round_trip(tmp_path):
+    """A seeded fit learns a trivially separable toy task; the fp16 delta reloads to the same scores."""
+    from qascore.runtime.verifier import Verifier, VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
+
+    recs, labels, lay = toy_task()
     spec = VerifierSpec(layout="toy", n_views=1, train_layers=1)
     ver = train(spec, lay, recs, labels, TrainConfig(epochs=4, batch_size=8, lr=1e-4, head_lr=3e-3),
                 dev=(recs, labels), log=lambda s: None)
@@ -83,19 +88,13 @@ def test_train_save_load_round_trip(tmp_path):
 
 @pytest.mark.slow
 def test_lora_train_save_load_resume(tmp_path):
-    """All layers with LoRA: learns the toy task, the delta holds only adapters + head, a resumed run
-    ends where an uninterrupted one does."""
+    """All layers with LoRA: learns the toy task, the delta holds what trained (adapters, LayerNorms, head)
+    and reloads to the same scores, a resumed run ends where an uninterrupted one does."""
     from qascore.runtime.delta import read_meta
     from qascore.runtime.verifier import Verifier, VerifierSpec
     from qascore.train.verifier import TrainConfig, train
 
-    recs, labels = [], []
-    for i in range(32):
-        y = i % 2
-        recs.append(Record(question=f"what color is item {i}?", candidate=("red" if y else "blue") + " it is",
-                           references=["red"]))
-        labels.append(y)
-    lay = lambda r: [view(Part(r.question, keep=True), [r.references[0], r.candidate])]  # noqa: E731
+    recs, labels, lay = toy_task()
     spec = VerifierSpec(layout="toy", n_views=1, train_layers=6, lora_rank=4)
     cfg = TrainConfig(epochs=2, batch_size=8, lr=2e-3, head_lr=3e-3, select="auroc", bucket=True)
     ver = train(spec, lay, recs, labels, cfg, dev=(recs, labels), log=lambda s: None)
@@ -103,7 +102,9 @@ def test_lora_train_save_load_resume(tmp_path):
     y = np.array(labels)
     assert p[y == 1].mean() > p[y == 0].mean()
     names = ver.model.trained_names()
-    assert names and all(n.startswith("head.") or n.endswith(("lora_a", "lora_b")) for n in names)
+    assert names and all(n.startswith("head.") or n.endswith(("lora_a", "lora_b")) or ".LayerNorm." in n
+                         for n in names)
+    assert not any(".base." in n for n in names)     # the frozen weights stay out of the delta
     assert sum(n.endswith("lora_a") for n in names) == 6 * 6   # 6 linear layers in each of 6 BERT layers
     path = tmp_path / "toy.safetensors"
     ver.save(path)

@@ -64,7 +64,3 @@ def merge_lora(module: nn.Module) -> None:
     for m in module.modules():
         if isinstance(m, LoRALinear):
             m.merge()
-
-
-def is_lora_param(name: str) -> bool:
-    return name.rsplit(".", 1)[-1] in ("lora_a", "lora_b")

@@ -51,7 +51,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.encoder import load_tokenizer
-from qascore.runtime.lora import add_lora, is_lora_param, merge_lora
+from qascore.runtime.lora import add_lora, merge_lora
 from qascore.runtime.partial import LowerStack, StateCache, Tokens, lower_states, pad_states, run_stack
 
 
@@ -237,9 +237,11 @@ class VerifierModel(nn.Module):
         return self.head(self.drop(torch.cat(feats, dim=-1))).squeeze(-1)
 
     def trained_names(self) -> list[str]:
-        """Parameter names a delta must hold: the head, and every top stack (or only its adapters)."""
+        """Parameter names a delta must hold: the head, and every top stack (with LoRA: what trains in it,
+        the adapters and the LayerNorms, which `add_lora` leaves trainable)."""
         if self.spec.lora_rank:
-            return [n for n in self.state_dict() if n.startswith("head.") or is_lora_param(n)]
+            return [n for n, p in self.named_parameters() if n.startswith("head.") or (n.startswith("top.")
+                                                                                     and p.requires_grad)]
         return [n for n in self.state_dict() if n.startswith(("top.", "head."))]
 
 
