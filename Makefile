@@ -22,9 +22,9 @@ $(STAMP): pyproject.toml requirements-models.txt src/qascore/runtime/defaults.py
 	touch $(STAMP)
 
 example: install
-	# GenQA: classic, BERTScore, KPQA (shipped tagger), AVA and SQuArE (shipped verifiers).
+	# GenQA: classic, BERTScore, KPQA (shipped tagger), AVA and SQuArE (shipped verifiers), the stacked judge.
 	$(BIN)/qascore score examples/genqa.jsonl -m f1 -m rougeL -m bertscore -m kpqa-rougeL -m kpqa-bertscore \
-		-m ava -m square -o examples/genqa.scored.jsonl
+		-m ava -m square -m judge -o examples/genqa.scored.jsonl
 	# QG: reference-free QRelScore and Ref-QRelScore against the passage.
 	$(BIN)/qascore score examples/qg.jsonl -m qrelscore -m ref-qrelscore -o examples/qg.scored.jsonl
 

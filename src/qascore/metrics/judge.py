@@ -77,6 +77,10 @@ class Judge(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         card = self._card()
+        ava = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
+        if card.get("ava_model") != ava:
+            raise ValueError(f"judge: the card {self._model()} was fitted with {card.get('ava_model')}, but the "
+                             f"installed verifier is {ava}; refit it with `qascore train judge`")
         x = features(records, batch_size=int(self.options["batch_size"]))
         probs = predict(card, x)
         return [float(p) for p in probs], {"correct": [bool(p >= card["threshold"]) for p in probs]}
