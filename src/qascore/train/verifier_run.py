@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="runs/verifier", help="folder for the delta and its report")
     p.add_argument("--name", default=None, help="file name of the delta (default: the model name)")
     p.add_argument("--sources", default="", help="train only on rows of these sources (comma-separated; default all)")
-    p.add_argument("--epochs", type=int, default=1, help="1 for the shipped models (the CPU budget: ~50 min each)")
+    p.add_argument("--epochs", type=int, default=1, help="1 for the shipped models (the CPU budget: 19-27 min each on 1 thread)")
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--lr", type=float, default=5e-4, help="LoRA learning rate (or the top layers' with --lora-rank 0)")
     p.add_argument("--head-lr", type=float, default=1e-3)
