@@ -22,6 +22,8 @@ Interface (for model families building on this)
 - :class:`VerifierSpec` says how to build the model: encoder spec (default
   ``runtime.defaults.ENCODER``), ``max_len``, ``train_layers`` (the top layers
   that are fine-tuned; the rest are frozen and cached by ``runtime.partial``),
+  ``lora_rank`` (> 0: those layers keep their weights and train LoRA adapters,
+  ``runtime.lora``, with their LayerNorms),
   ``share_top`` (one trained top stack for every view instead of one each)
   and ``peer`` (AVA's peer attention, two views).
 - ``qascore.train.verifier.train`` fits a model on ``records`` + 0/1
@@ -29,7 +31,7 @@ Interface (for model families building on this)
   :class:`Verifier`; this module holds what scoring needs, so metrics load
   verifiers without the training code.
 - :class:`Verifier`: ``predict(records) -> np.ndarray`` of P(correct);
-  ``save(path)`` writes a small fp16 safetensors delta (top layers + head)
+  ``save(path)`` writes a small fp16 safetensors delta (what trained: top layers or adapters, head)
   with JSON metadata; ``Verifier.load(path, layout)`` rebuilds it on the
   pinned base encoder. A record's reference for a single-reference layout is
   ``record.references[0]``; multi-reference aggregation is the metric's job.
