@@ -24,6 +24,7 @@ from qascore.meta.classification import binary_scores, tune_threshold
 from qascore.records import Record
 from qascore.runtime.partial import StateCache, lower_states, pad_states
 from qascore.runtime.verifier import Layout, Verifier, VerifierModel, VerifierSpec, upper_logits
+from qascore.train.checkpoint import load_checkpoint, pack_optimizer, save_checkpoint, unpack_optimizer
 
 
 @dataclass
@@ -104,6 +105,10 @@ def dev_figure(probs: np.ndarray, labels: Sequence[int], select: str) -> tuple[f
     return binary_scores(probs, list(labels), thr).f1, thr
 
 
+def _prefixed(tensors: dict[str, torch.Tensor], prefix: str) -> dict[str, torch.Tensor]:
+    return {k[len(prefix):]: v for k, v in tensors.items() if k.startswith(prefix)}
+
+
 def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels: Sequence[int],
           cfg: TrainConfig, *, dev: tuple[Sequence[Record], Sequence[int]] | None = None,
           log: Callable[[str], None] = print, cache: StateCache | None = None,
@@ -154,14 +159,16 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
     history: list[dict[str, Any]] = []
     first = 1
     ckpt = Path(checkpoint) if checkpoint else None
+    trained = set(model.trained_names())
     if ckpt is not None and ckpt.exists():
-        saved = torch.load(ckpt, map_location=cfg.device, weights_only=False)
-        model.load_state_dict(saved["model"], strict=False)
-        opt.load_state_dict(saved["opt"])
+        tensors, saved = load_checkpoint(ckpt)
+        model.load_state_dict(_prefixed(tensors, "model/"), strict=False)
+        opt.load_state_dict(unpack_optimizer(tensors, saved["opt"]))
         sched.load_state_dict(saved["sched"])
         rng.bit_generator.state = saved["rng"]
-        torch.set_rng_state(saved["torch_rng"])
-        best, history, first = saved["best"], saved["history"], saved["epoch"] + 1
+        torch.set_rng_state(tensors["torch_rng"])
+        best = saved["best"] and {**saved["best"], "state": _prefixed(tensors, "best/")}
+        history, first = saved["history"], saved["epoch"] + 1
         log(f"resumed from {ckpt} after epoch {saved['epoch']}")
     for epoch in range(first, cfg.epochs + 1):
         model.train()
@@ -199,16 +206,19 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
             msg += f"; dev {cfg.select} {fig:.4f}, best F1 {f1:.4f} at {thr:.3f}"
             if best is None or fig > best["figure"]:
                 best = {"figure": fig, "threshold": thr, "epoch": epoch,
-                        "state": {k: v.detach().clone() for k, v in model.state_dict().items()
-                                  if k in set(model.trained_names())}}
+                        "state": {k: v.detach().clone() for k, v in model.state_dict().items() if k in trained}}
         history.append(entry)
         log(msg)
         if ckpt is not None:
-            ckpt.parent.mkdir(parents=True, exist_ok=True)
-            torch.save({"model": {k: v for k, v in model.state_dict().items() if k in set(model.trained_names())},
-                        "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state,
-                        "torch_rng": torch.get_rng_state(), "best": best, "history": history, "epoch": epoch},
-                       ckpt)
+            opt_tensors, opt_rest = pack_optimizer(opt.state_dict())
+            tensors = {f"model/{k}": v for k, v in model.state_dict().items() if k in trained}
+            tensors.update(opt_tensors, torch_rng=torch.get_rng_state())
+            if best is not None:
+                tensors.update({f"best/{k}": v for k, v in best["state"].items()})
+            save_checkpoint(ckpt, tensors, {
+                "opt": opt_rest, "sched": sched.state_dict(), "rng": rng.bit_generator.state,
+                "best": best and {k: v for k, v in best.items() if k != "state"}, "history": history,
+                "epoch": epoch})
     if best is not None:
         model.load_state_dict(best["state"], strict=False)
         ver.threshold = best["threshold"]
