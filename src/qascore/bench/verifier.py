@@ -95,18 +95,18 @@ def run(args: argparse.Namespace) -> int:
     data = _data(args.data)
     workloads = {"short": _short(data, args.n, args.seed), "sentence": _triples(data, args.n, args.seed)}
     print(f"device cpu, threads {args.threads}, batch size {args.batch_size}")
+    ver = models["ava"]
+    base = load_base(ver.spec).eval()
     rates: dict[tuple[str, str], float] = {}
     for wname, (recs, source) in workloads.items():
         lengths = [len(t[0][0]) for t in models["ava"].tokens(recs)]
         print(f"\n{wname} answers: {len(recs)} records from {source}; ava input length mean {np.mean(lengths):.1f}, "
               f"max {max(lengths)} tokens")
-        for name, ver in models.items():
-            rates[wname, name] = _rate(lambda rs: ver.predict(rs, batch_size=args.batch_size), recs, args.batch_size)
-            print(f"  {name:18s} {rates[wname, name]:8.1f} records/s  (max_len {ver.spec.max_len}, "
-                  f"train_layers {ver.spec.train_layers}, lora_rank {ver.spec.lora_rank})")
-        ver = models["ava"]
+        for name, model in models.items():
+            rates[wname, name] = _rate(lambda rs: model.predict(rs, batch_size=args.batch_size), recs, args.batch_size)
+            print(f"  {name:18s} {rates[wname, name]:8.1f} records/s  (max_len {model.spec.max_len}, "
+                  f"train_layers {model.spec.train_layers}, lora_rank {model.spec.lora_rank})")
         toks = [t[0] for t in ver.tokens(recs)]
-        base = load_base(ver.spec).eval()
 
         def naive(rs: list[Any]) -> None:
             flat = toks[:len(rs)]

@@ -16,7 +16,7 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
@@ -53,23 +53,11 @@ def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], lis
     return out
 
 
-def per_reference(predict: Callable[[list[Record]], np.ndarray], records: Sequence[Record]) -> np.ndarray:
-    """AVA-style scoring of multi-reference records: each reference judged alone, the mean taken."""
-    flat, owner = [], []
-    for i, rec in enumerate(records):
-        for ref in rec.references:
-            flat.append(Record(question=rec.question, candidate=rec.candidate, references=[ref]))
-            owner.append(i)
-    probs = predict(flat)
-    sums, counts = np.zeros(len(records)), np.zeros(len(records))
-    np.add.at(sums, owner, probs)
-    np.add.at(counts, owner, 1)
-    return sums / np.maximum(counts, 1)
-
-
-def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], kind: str, data: str | Path | None, *,
+def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], data: str | Path | None, *,
                   kpqa_sets: bool = True) -> dict:
-    """A verifier's figures on the triple sets (AUROC) and, unless told not to, the KPQA human sets (Pearson)."""
+    """A judge's figures on the triple sets (AUROC) and, unless told not to, the KPQA human sets (Pearson).
+
+    `predict` scores records as a metric does (`ava` judges each reference alone and averages)."""
     from scipy.stats import pearsonr
 
     from qascore.datasets import data_root, kpqa
@@ -81,21 +69,21 @@ def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], kind: str, data
         out[name] = {"n": len(recs), "auroc": auroc(predict(recs), labels)}
     for name in KPQA_SETS if kpqa_sets else ():
         recs = kpqa.load(name, root=root)
-        scores = per_reference(predict, recs) if kind == "ava" else predict(recs)
+        scores = predict(recs)
         out[f"kpqa-{name}"] = {"n": len(recs), "pearson": float(pearsonr(scores, [r.extra["human"] for r in recs])[0])}
     return out
 
 
-def scorer(judge: str) -> tuple[Callable[[list[Record]], np.ndarray], str]:
-    """(records -> scores, kind) for a judge name; kind "ava" scores references one at a time."""
+def scorer(judge: str, **options: Any) -> Callable[[list[Record]], np.ndarray]:
+    """records -> scores for a judge name (a qascore metric, with options, or `contains`)."""
     import qascore
 
     if judge == "contains":
         from qascore.metrics.judge import contains
 
-        return (lambda recs: np.array([contains(r.candidate, r.references) for r in recs])), "metric"
-    metric = qascore.load(judge)
-    return (lambda recs: np.asarray(metric.score(recs).scores, dtype=float)), ("ava" if judge == "ava" else "metric")
+        return lambda recs: np.array([contains(r.candidate, r.references) for r in recs])
+    metric = qascore.load(judge, **options)
+    return lambda recs: np.asarray(metric.score(recs).scores, dtype=float)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,11 +99,11 @@ def run(args: argparse.Namespace) -> int:
     table: dict[str, Any] = {}
     for judge in args.judges:
         t0 = time.time()
-        predict, kind = scorer(judge)
+        predict = scorer(judge)
         dev_scores = predict(dev_recs)
         thr = tune_threshold(dev_scores, dev_labels, "accuracy")
         res = {"threshold": thr, "dev": by_source(dev_scores, dev_labels, dev_rows, thr)}
-        res.update(evaluate_sets(predict, kind, args.data))
+        res.update(evaluate_sets(predict, args.data))
         res["seconds"] = round(time.time() - t0, 1)
         table[judge] = res
         print(f"{judge}: " + json.dumps(res), flush=True)

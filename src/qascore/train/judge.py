@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from qascore.metrics.judge import FEATURES, features, predict
     from qascore.runtime.delta import file_sha256
     from qascore.train import verifier_corpus
-    from qascore.train.verifier_run import to_records
+    from qascore.train.verifier_run import source_groups, to_records
 
     torch.set_num_threads(args.threads)
     t0 = time.time()
@@ -117,10 +117,7 @@ def run(args: argparse.Namespace) -> int:
     card["threshold"] = tune_threshold(probs, dev_y, "accuracy")
     card["ava_model"] = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
     dev: dict[str, Any] = {}
-    groups = {"all": list(range(len(dev_rows)))}
-    for i, r in enumerate(dev_rows):
-        groups.setdefault(r["source"], []).append(i)
-    for src, idx in groups.items():
+    for src, idx in source_groups(dev_rows).items():
         yy = [dev_y[i] for i in idx]
         dev[src] = {"judge": {"auroc": auroc(probs[idx], yy),
                               "accuracy": binary_scores(probs[idx], yy, card["threshold"]).accuracy},

@@ -63,15 +63,20 @@ def layout_for(model: str) -> Any:
     return ava_layouts.make_layout(MODELS[model]) if model == "ava" else layout_func(MODELS[model])
 
 
+def source_groups(rows: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+    """Row indices: "all", then one list per source."""
+    groups = {"all": list(range(len(rows)))}
+    for i, r in enumerate(rows):
+        groups.setdefault(r["source"], []).append(i)
+    return groups
+
+
 def by_source(probs: np.ndarray, labels: Sequence[int], rows: Sequence[dict], threshold: float) -> dict[str, Any]:
     """AUROC and accuracy at `threshold`, on all rows and per source."""
     from qascore.meta.classification import auroc, binary_scores
 
     out = {}
-    groups = {"all": list(range(len(rows)))}
-    for i, r in enumerate(rows):
-        groups.setdefault(r["source"], []).append(i)
-    for name, idx in groups.items():
+    for name, idx in source_groups(rows).items():
         y = [labels[i] for i in idx]
         p = probs[idx]
         out[name] = {"n": len(idx), "auroc": auroc(p, y) if 0 < sum(y) < len(y) else float("nan"),
@@ -148,9 +153,9 @@ def run(args: argparse.Namespace) -> int:
     report["dev"] = by_source(probs, dev_labels, dev_rows, ver.threshold)
     print("dev: " + json.dumps(report["dev"]), flush=True)
     if args.evaluate:
-        from qascore.bench.verifier_eval import evaluate_sets
+        from qascore.bench.verifier_eval import evaluate_sets, scorer
 
-        report["eval"] = evaluate_sets(lambda rs: ver.predict(rs, batch_size=64), args.model, args.data,
+        report["eval"] = evaluate_sets(scorer(args.model, model=str(path), batch_size=64), args.data,
                                        kpqa_sets=args.evaluate == "all")
         print("eval: " + json.dumps(report["eval"]), flush=True)
     ver.model.to("cpu")
