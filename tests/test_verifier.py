@@ -54,6 +54,31 @@ def test_partial_stack_equals_full_encoder():
     assert torch.allclose(ref, out, atol=1e-5)
 
 
+@pytest.mark.parametrize("arch", ["bert", "mpnet"])
+def test_stacks_reproduce_encoder_forward(arch):
+    """Lower stack + top stack run layer by layer equal the encoder's own forward, for an absolute-position
+    encoder (BERT) and one that adds a relative-position bias in every layer (MPNet); tiny random weights."""
+    import torch
+    from transformers import BertConfig, BertModel, MPNetConfig, MPNetModel
+
+    from qascore.runtime.partial import LowerStack, position_bias_of, run_stack
+
+    torch.manual_seed(0)
+    size = dict(vocab_size=50, hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32)
+    base = (BertModel(BertConfig(**size)) if arch == "bert" else MPNetModel(MPNetConfig(**size)))
+    base.eval().set_attn_implementation("eager")
+    assert (position_bias_of(base) is None) == (arch == "bert")
+    ids = torch.tensor([[0, 7, 8, 9, 2], [0, 5, 2, 1, 1]])
+    mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]])
+    layers = list(base.encoder.layer)
+    with torch.no_grad():
+        ref = base(input_ids=ids, attention_mask=mask).last_hidden_state
+        h = LowerStack(base.embeddings, layers[:1], position_bias_of(base))(ids, torch.zeros_like(ids), mask)
+        out = run_stack(layers[1:], h, mask, position_bias_of(base))
+    keep = mask.bool()
+    assert torch.allclose(ref[keep], out[keep], atol=1e-5)
+
+
 def toy_task() -> tuple[list[Record], list[int], object]:
     """32 records whose label is whether the candidate says the reference's colour; a (q, r∘t) layout."""
     recs, labels = [], []

@@ -59,6 +59,37 @@ def test_as2_rows_negatives_when_some_are_not_targets():
     assert not set(next(iter(negs))) & targets
 
 
+class _Sentence:
+    """The two attributes of a spaCy sentence that `_window` reads."""
+
+    def __init__(self, text: str, start_char: int) -> None:
+        self.text, self.start_char = text, start_char
+
+
+class _Draw:
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def randint(self, lo: int, hi: int) -> int:
+        return self.k
+
+
+_SENT = "In 1876 the telephone was patented by Alexander Graham Bell in Boston today ."
+
+
+@pytest.mark.parametrize("span, k, expected", [
+    ((38, 59), 2, "patented by Alexander Graham Bell in Boston"),      # 2 words either side of the span
+    ((3, 7), 2, "In 1876 the telephone"),                              # clipped at the sentence start
+    ((38, 59), 6, None),                                               # nearly the whole sentence: no window
+    ((200, 210), 2, None),                                             # the span is not in this sentence
+])
+def test_sentence_window(span, k, expected):
+    start, end = span
+    offset = 100   # the sentence starts at character 100 of its passage
+    got = vc._window(_Sentence(_SENT, offset), start + offset, end + offset, _Draw(k))
+    assert got == expected
+
+
 @pytest.mark.slow
 def test_corpus_build_on_shared_data(tmp_path):
     """A small real build: sources tagged, splits disjoint by question, no evaluation question in train."""
@@ -80,3 +111,32 @@ def test_corpus_build_on_shared_data(tmp_path):
         if x["source"] == "squad":
             by_q.setdefault(x["qid"], set()).add((tuple(x["references"]), tuple(x["negatives"])))
     assert by_q and all(len(v) == 1 for v in by_q.values())
+
+
+@pytest.mark.slow
+def test_sentence_reference_rows_leave_the_squad_rows_alone():
+    """`squad-sentref` adds rows whose reference is the holder sentence; the `squad` rows do not move."""
+    import random
+
+    from qascore.datasets import DataNotFound, data_root
+
+    try:
+        data = data_root(None)
+    except DataNotFound as err:
+        pytest.skip(f"no ../shared/data: {err}")
+
+    def rows(kinds):
+        return vc.squad_rows(data, random.Random(13), 30, set(), set(), seed=13, kinds=kinds)[0]
+
+    base, both = rows(["squad"]), rows(["squad", "squad-sentref"])
+    assert [x for x in both if x["source"] == "squad"] == base
+    sent = [x for x in both if x["source"] == "squad-sentref"]
+    labels = {(x["kind"], x["label"]) for x in sent}
+    assert labels == {("squad-sentref-window", 1), ("squad-sentref-span", 1), ("squad-sentref-neg", 0),
+                      ("squad-sentref-hard", 0)}
+    span_refs = {x["qid"]: x["references"][0] for x in base}
+    for x in sent:
+        assert x["references"][0] != span_refs[x["qid"]]
+        if x["kind"] == "squad-sentref-window":
+            ref = " ".join(x["references"][0].split())   # the window joins words with single spaces
+            assert x["candidate"] in ref and len(x["candidate"]) < len(ref)

@@ -10,12 +10,30 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import torch
 from torch import nn
 
 Tokens = tuple[tuple[int, ...], tuple[int, ...]]  # (input ids, token type ids)
+PositionBias = Callable[[torch.Tensor], torch.Tensor]   # hidden states -> additive attention bias
+
+
+def position_bias_of(base: nn.Module) -> PositionBias | None:
+    """The relative-position bias an encoder adds in every layer (MPNet), or None (BERT: absolute positions only).
+
+    Running layers one by one skips the encoder's forward, where such a bias is made, so it is passed on here.
+    """
+    return getattr(base.encoder, "compute_position_bias", None)
+
+
+def _run_layer(layer: nn.Module, h: torch.Tensor, ext: torch.Tensor, bias: PositionBias | None) -> torch.Tensor:
+    """One transformer layer; BERT's returns the states, MPNet's a tuple that starts with them."""
+    kw: dict[str, Any] = {"attention_mask": ext}
+    if bias is not None:
+        kw["position_bias"] = bias(h)
+    out = layer(h, **kw)
+    return out[0] if isinstance(out, tuple) else out
 
 
 def additive_mask(mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
@@ -51,10 +69,11 @@ def pad_states(states: Sequence[torch.Tensor], dtype: torch.dtype) -> tuple[torc
 class LowerStack(nn.Module):
     """Embeddings + the first `n_layers` transformer layers of a BERT model, frozen."""
 
-    def __init__(self, embeddings: nn.Module, layers: Sequence[nn.Module]) -> None:
+    def __init__(self, embeddings: nn.Module, layers: Sequence[nn.Module], bias: PositionBias | None = None) -> None:
         super().__init__()
         self.embeddings = embeddings
         self.layers = nn.ModuleList(layers)
+        self.bias = bias
         for p in self.parameters():
             p.requires_grad_(False)
 
@@ -63,15 +82,16 @@ class LowerStack(nn.Module):
         h = self.embeddings(input_ids=ids, token_type_ids=types)
         ext = additive_mask(mask, h.dtype)
         for layer in self.layers:
-            h = layer(h, attention_mask=ext)
+            h = _run_layer(layer, h, ext, self.bias)
         return h
 
 
-def run_stack(layers: Sequence[nn.Module], h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+def run_stack(layers: Sequence[nn.Module], h: torch.Tensor, mask: torch.Tensor,
+              bias: PositionBias | None = None) -> torch.Tensor:
     """Apply trainable transformer layers to hidden states under a 1/0 padding mask."""
     ext = additive_mask(mask, h.dtype)
     for layer in layers:
-        h = layer(h, attention_mask=ext)
+        h = _run_layer(layer, h, ext, bias)
     return h
 
 

@@ -54,7 +54,8 @@ from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.encoder import load_tokenizer
 from qascore.runtime.lora import add_lora, merge_lora
-from qascore.runtime.partial import LowerStack, StateCache, Tokens, lower_states, pad_states, run_stack
+from qascore.runtime.partial import (LowerStack, StateCache, Tokens, lower_states, pad_states, position_bias_of,
+                                     run_stack)
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,8 @@ class VerifierModel(nn.Module):
         n_low = len(layers) - spec.train_layers
         if not 0 <= n_low < len(layers):
             raise ValueError(f"train_layers must be 1..{len(layers)}, got {spec.train_layers}")
-        self.lower = LowerStack(base.embeddings, layers[:n_low])
+        self.bias = position_bias_of(base)   # a bound method of the frozen base, not a submodule
+        self.lower = LowerStack(base.embeddings, layers[:n_low], self.bias)
         top = layers[n_low:]
         n_stacks = (1 if spec.share_top else spec.n_views) * (2 if spec.peer else 1)
         self.top = nn.ModuleList(nn.ModuleList(copy.deepcopy(top)) for _ in range(n_stacks))
@@ -228,14 +230,14 @@ class VerifierModel(nn.Module):
         """Logits from per-view (padded lower states, mask)."""
         cls0 = []
         for v, (h, m) in enumerate(states):
-            cls0.append(self._pool(run_stack(self._stack(v, False), h, m), m))
+            cls0.append(self._pool(run_stack(self._stack(v, False), h, m, self.bias), m))
         feats = list(cls0)
         if self.spec.peer:
             for v, (h, m) in enumerate(states):
                 peers = torch.stack([c for u, c in enumerate(cls0) if u != v], dim=1)
                 h2 = torch.cat([h, peers], dim=1)
                 m2 = torch.cat([m, torch.ones(m.shape[0], peers.shape[1], dtype=m.dtype, device=m.device)], dim=1)
-                feats.append(self._pool(run_stack(self._stack(v, True), h2, m2), m2))
+                feats.append(self._pool(run_stack(self._stack(v, True), h2, m2, self.bias), m2))
         return self.head(self.drop(torch.cat(feats, dim=-1))).squeeze(-1)
 
     def trained_names(self) -> list[str]:

@@ -12,6 +12,14 @@ tag, split by question into train and dev:
   passage of the answer's kind (same spaCy entity label, else a noun chunk)
   that overlap no gold span and equal no gold answer (`squad-hard-neg`).
   10% of the questions are dev.
+- `squad-sentref` (off by default): the same questions with a *sentence* as the
+  reference (the holder sentence), so the model sees the shape of WikiQA and
+  TREC-QA triples. Positives: a window of the holder sentence around the gold
+  span (2-6 words either side, at least 3 words shorter than the sentence;
+  `squad-sentref-window`) and the gold span itself (`squad-sentref-span`).
+  Negatives: another sentence of the passage holding no gold answer
+  (`squad-sentref-neg`) and a span of the answer's kind (`squad-sentref-hard`).
+  A separate seeded generator draws them, so the `squad` rows stay the same.
 - `wikiqa` / `trecqa`: AVA triples (AVA-Pos/Neg, `train.ava_data`) from the
   train split; WikiQA dev triples form the `wikiqa` part of the dev split.
 
@@ -39,7 +47,7 @@ from typing import Any, Iterable, Sequence
 
 from qascore.train.ava_data import question_key
 
-SOURCES = ("ae", "squad", "wikiqa", "trecqa")
+SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa")
 DEFAULT_SOURCES = ("ae", "squad", "wikiqa")   # TREC-QA stays out so its clean-dev is a zero-shot test
 DEV_SHARE = 0.10
 
@@ -127,9 +135,28 @@ def _span_kind(doc: Any, start: int, end: int) -> str | None:
     return None
 
 
+def _window(sentence: Any, start: int, end: int, rng: random.Random) -> str | None:
+    """2-6 words either side of the span [start, end) inside `sentence`, or None when that is nearly all of it."""
+    words = [(m.start() + sentence.start_char, m.end() + sentence.start_char, m.group())
+             for m in re.finditer(r"\S+", sentence.text)]
+    inside = [i for i, (s, e, _) in enumerate(words) if e > start and s < end]
+    if not inside:
+        return None
+    k = rng.randint(2, 6)
+    lo, hi = max(0, inside[0] - k), min(len(words), inside[-1] + 1 + k)
+    if hi - lo > len(words) - 3:
+        return None
+    return " ".join(w for _, _, w in words[lo:hi])
+
+
 def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages: set[str],
-               skip_questions: set[str]) -> tuple[list[dict[str, Any]], int]:
-    """Rows from SQuAD v2 dev answerable questions, and how many questions were dropped as held out."""
+               skip_questions: set[str], *, seed: int = 13, kinds: Sequence[str] = ("squad",)
+               ) -> tuple[list[dict[str, Any]], int]:
+    """Rows from SQuAD v2 dev answerable questions, and how many questions were dropped as held out.
+
+    `kinds`: "squad" (span references) and/or "squad-sentref" (holder-sentence references).
+    """
+    ref_rng = random.Random(f"{seed}:sentref")
     from qascore.datasets import squad
     from qascore.text.perturb import nlp
 
@@ -172,6 +199,20 @@ def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages:
         holder = next((s for s in sents if s.start_char <= gold.start < s.end_char), None)
         others = [s.text.strip() for s in sents if s is not holder
                   and not any(g and g in normalize(s.text) for g in golds) and len(s.text.split()) >= 4]
+        if "squad-sentref" in kinds and holder is not None:
+            sent = [holder.text.strip()]
+            win = _window(holder, gold.start, gold.end, ref_rng)
+            if win is not None:
+                out.append(row("squad-sentref", "squad-sentref-window", qid, q.question, sent, win, 1, neg_refs))
+            out.append(row("squad-sentref", "squad-sentref-span", qid, q.question, sent, gold.text, 1, neg_refs))
+            if others:
+                out.append(row("squad-sentref", "squad-sentref-neg", qid, q.question, sent, ref_rng.choice(others), 0,
+                               neg_refs))
+            if hard:
+                out.append(row("squad-sentref", "squad-sentref-hard", qid, q.question, sent, ref_rng.choice(hard), 0,
+                               neg_refs))
+        if "squad" not in kinds:
+            continue
         alt = next((a.text for a in q.answers[1:] if normalize(a.text) != normalize(gold.text)), None)
         if alt is not None:
             out.append(row("squad", "squad-span", qid, q.question, ref, alt, 1, neg_refs))
@@ -226,8 +267,9 @@ def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int
 
     if "ae" in sources:
         split_by_hash(ae_rows(data), "ae")
-    if "squad" in sources:
-        rows, gone = squad_rows(data, rng, squad_questions, skip_p, skip_q)
+    squad_kinds = [s for s in sources if s.startswith("squad")]
+    if squad_kinds:
+        rows, gone = squad_rows(data, rng, squad_questions, skip_p, skip_q, seed=seed, kinds=squad_kinds)
         report["dropped"]["squad"] = gone
         split_by_hash(rows, "squad")
     for name in ("wikiqa", "trecqa"):

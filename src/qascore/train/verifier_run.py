@@ -30,6 +30,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="runs/verifier", help="folder for the delta and its report")
     p.add_argument("--name", default=None, help="file name of the delta (default: the model name)")
     p.add_argument("--sources", default="", help="train only on rows of these sources (comma-separated; default all)")
+    p.add_argument("--train-rows", type=int, default=None, metavar="N",
+                   help="train on a seeded sample of N rows (cheap lever runs, e.g. a larger encoder)")
+    p.add_argument("--dev-rows", type=int, default=None, metavar="N", help="select on a seeded sample of N dev rows")
     p.add_argument("--epochs", type=int, default=1, help="1 for the shipped models (the CPU budget: 19-27 min each on 1 thread)")
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--lr", type=float, default=5e-4, help="LoRA learning rate (or the top layers' with --lora-rank 0)")
@@ -84,6 +87,15 @@ def by_source(probs: np.ndarray, labels: Sequence[int], rows: Sequence[dict], th
     return out
 
 
+def sample(rows: list[dict[str, Any]], n: int | None, seed: int) -> list[dict[str, Any]]:
+    """A seeded sample of `n` rows in corpus order (all rows when n is None or too big)."""
+    import random
+
+    if n is None or n >= len(rows):
+        return rows
+    return [rows[i] for i in sorted(random.Random(seed).sample(range(len(rows)), n))]
+
+
 def row_key(question: str, reference: str, candidate: str) -> str:
     """A short digest naming an answer-equivalence row without copying its text."""
     import hashlib
@@ -116,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     keep = [s.strip() for s in args.sources.split(",") if s.strip()]
     if keep:
         train_rows = [r for r in train_rows if r["source"] in keep]
+    train_rows, dev_rows = sample(train_rows, args.train_rows, args.seed), sample(dev_rows, args.dev_rows, args.seed)
     layout = MODELS[args.model]
     spec = VerifierSpec(layout=layout, n_views=1, encoder=args.encoder, max_len=args.max_len,
                         train_layers=args.train_layers, lora_rank=args.lora_rank)
@@ -134,8 +147,9 @@ def run(args: argparse.Namespace) -> int:
     path = out / f"{name}.safetensors"
     command = "qascore train verifier " + " ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items())
-        if k in ("model", "sources", "epochs", "batch_size", "lr", "head_lr", "lora_rank", "train_layers",
-                 "max_len", "seed", "threads") and v not in ("", None))
+        if k in ("model", "sources", "train_rows", "dev_rows", "epochs", "batch_size", "lr", "head_lr", "lora_rank",
+                 "train_layers", "max_len", "seed", "threads") and v not in ("", None)) + (
+        f" --encoder {args.encoder}" if args.encoder != defaults.ENCODER else "")
     ver.info.update(command=command, corpus={"command": corpus_report.get("command"),
                                              "train": corpus_report.get("train", {}).get("rows"),
                                              "dev": corpus_report.get("dev", {}).get("rows")},
