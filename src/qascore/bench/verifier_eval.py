@@ -27,7 +27,8 @@ TREC_CAP = 1500
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("judges", nargs="+", help="ava, square, judge, contains, or metric names (f1, rougeL, ...)")
+    p.add_argument("judges", nargs="+", help="ava, square, judge, contains, or metric specs (f1, rougeL, "
+                   "ava:model=FILE, ...)")
     p.add_argument("--corpus", default="runs/verifier-data", help="verification corpus folder (for its dev split)")
     p.add_argument("--data", default=None, help="data root (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--threads", type=int, default=1)
@@ -75,14 +76,15 @@ def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], data: str | Pat
 
 
 def scorer(judge: str, **options: Any) -> Callable[[list[Record]], np.ndarray]:
-    """records -> scores for a judge name (a qascore metric, with options, or `contains`)."""
-    import qascore
-
+    """records -> scores for a judge: `contains`, or a metric spec as `-m` takes it (`ava:model=FILE`)."""
     if judge == "contains":
         from qascore.metrics.judge import contains
 
         return lambda recs: np.array([contains(r.candidate, r.references) for r in recs])
-    metric = qascore.load(judge, **options)
+    from qascore.cli.options import load_named, parse_metric_spec
+
+    name, spec_options = parse_metric_spec(judge)
+    metric = load_named(name, {**spec_options, **options}, judge)
     return lambda recs: np.asarray(metric.score(recs).scores, dtype=float)
 
 

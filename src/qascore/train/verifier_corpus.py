@@ -12,7 +12,7 @@ tag, split by question into train and dev:
   passage of the answer's kind (same spaCy entity label, else a noun chunk)
   that overlap no gold span and equal no gold answer (`squad-hard-neg`).
   10% of the questions are dev.
-- `squad-sentref` (off by default): the same questions with a *sentence* as the
+- `squad-sentref` (on by default since the second `ava`): the same questions with a *sentence* as the
   reference (the holder sentence), so the model sees the shape of WikiQA and
   TREC-QA triples. Positives: a window of the holder sentence around the gold
   span (2-6 words either side, at least 3 words shorter than the sentence;
@@ -48,7 +48,7 @@ from typing import Any, Iterable, Sequence
 from qascore.train.ava_data import question_key
 
 SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa")
-DEFAULT_SOURCES = ("ae", "squad", "wikiqa")   # TREC-QA stays out so its clean-dev is a zero-shot test
+DEFAULT_SOURCES = ("ae", "squad", "squad-sentref", "wikiqa")   # TREC-QA stays out: its clean-dev is a zero-shot test
 DEV_SHARE = 0.10
 
 
