@@ -75,7 +75,14 @@ class Tagger:
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer = AutoTokenizer.from_pretrained(base)
         model = KeyphraseTagger(AutoModel.from_pretrained(base, attn_implementation="eager"))
+        rank = int(self.meta.get("lora_rank", 0) or 0)
+        if rank:  # adapters first (their names are the delta's), then folded into the weights
+            model.add_adapters(int(self.meta["n_frozen"]), rank, float(self.meta["lora_alpha"]))
         apply_delta(model, self.delta, expect_base=base_hash(base))
+        if rank:
+            from qascore.runtime.lora import merge_lora
+
+            merge_lora(model)
         self.model = model.to(self.device).eval()
         self.use_question = bool(self.meta.get("use_question", True))
         self.sha = file_sha256(self.delta)
