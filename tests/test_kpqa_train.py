@@ -186,3 +186,15 @@ def test_resume_after_an_epoch_gives_the_uninterrupted_tensors(tmp_path, monkeyp
     assert [h["epoch"] for h in card["history"]] == [1, 2]
     a, b = load_file(str(tmp_path / "a.safetensors")), load_file(str(tmp_path / "b.safetensors"))
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_recipe_v1_sets_the_first_taggers_settings():
+    p = argparse.ArgumentParser()
+    tk.add_arguments(p)
+    new = p.parse_args([])
+    assert (new.train_layers, new.lora_rank, new.sources) == (6, 16, "squad,wikiqa,ae")
+    old = p.parse_args(["--recipe", "v1", "--lr", "0.1"])
+    tk.apply_recipe(old)
+    assert (old.train_layers, old.lora_rank, old.lr, old.sources, old.dev_sources) == \
+        (2, 0, 2e-4, "squad,wikiqa", "squad,wikiqa")
+    assert old.head_lr == 10 * old.lr     # the first tagger's head lr was 10x the layers'

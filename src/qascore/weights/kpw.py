@@ -58,7 +58,8 @@ class Tagger:
     """A loaded tagger: tokenizer, network with its delta applied, and its metadata.
 
     The network is a private copy of the base encoder (the delta changes its
-    top layers), never the shared encoder BERTScore uses.
+    top layers, or adds LoRA adapters that are merged into its weights on load),
+    never the shared encoder BERTScore uses.
     """
 
     def __init__(self, delta: str | Path, device: str | None = None) -> None:
