@@ -98,3 +98,103 @@ def test_train_smoke_writes_delta_and_card(tmp_path):
     assert card["delta_bytes"] < 10_000_000
     w = KpwWeighter(out).weigh("who?", ["ann", "wrote", "it"])
     assert w.shape == (3,) and ((w > 0) & (w < 1)).all()
+
+
+def _tiny_model(seed: int = 0) -> KeyphraseTagger:
+    from transformers import BertConfig, BertModel
+
+    torch.manual_seed(seed)
+    cfg = BertConfig(vocab_size=50, hidden_size=16, num_hidden_layers=3, num_attention_heads=2,
+                     intermediate_size=32, max_position_embeddings=64, attn_implementation="eager")
+    return KeyphraseTagger(BertModel(cfg)).eval()
+
+
+def test_lora_trained_names_are_adapters_layernorms_and_head():
+    m = _tiny_model()
+    assert m.add_adapters(1, 4, 8.0) == 2 * 6      # 6 linear layers in each of layers 1 and 2
+    names = m.trained_names(1, lora=True)
+    assert all(n.startswith("head.") or (".lora_" in n or "LayerNorm" in n) for n in names)
+    assert not any("layer.0." in n for n in names)
+    # per layer: 6 adapters x (A, B) + 2 LayerNorms x (weight, bias); the head: 2 linears x (weight, bias)
+    assert len(names) == 2 * (12 + 4) + 4
+
+
+def test_lora_merge_equals_unmerged_forward():
+    """The merged adapters (what loading does) compute what training computed."""
+    from qascore.runtime.lora import merge_lora
+
+    m = _tiny_model()
+    m.add_adapters(0, 4, 8.0)
+    with torch.no_grad():
+        for n, p in m.named_parameters():
+            if ".lora_b" in n:
+                p.normal_(0, 0.1)   # a non-zero update (B starts at zero)
+    rows = _rows()
+    ids, types, mask = tk._batch(rows)
+    with torch.no_grad():
+        before = m(ids, types, mask)
+        cached = tk.cache_lower(m, rows, 0, "t")
+        split, _ = tk._upper(m, cached, rows, 0)
+        merge_lora(m)
+        after = m(ids, types, mask)
+    for j, r in enumerate(rows):
+        n = len(r.input_ids)
+        assert torch.allclose(before[j, :n], after[j, :n], atol=1e-5)
+        assert torch.allclose(before[j, :n], split[j, :n], atol=1e-5)
+
+
+def test_selection_loss_prefers_the_select_subset():
+    dev = {"loss": 0.9, "subsets": {"polar": {"loss": 0.1}, "non_polar": {"loss": 0.5}, "select": {"loss": 0.3}}}
+    assert tk.selection_loss(dev) == 0.3
+    del dev["subsets"]["select"]
+    assert tk.selection_loss(dev) == 0.5
+    assert tk.selection_loss({"loss": 0.9, "subsets": {"non_polar": {"loss": 0.5}}}) == 0.9
+
+
+def test_base_source():
+    assert tk.base_source("squad-polar") == "squad" and tk.base_source("ae") == "ae"
+
+
+@pytest.mark.slow
+def test_resume_after_an_epoch_gives_the_uninterrupted_tensors(tmp_path, monkeypatch):
+    """Stop after epoch 1 (checkpoint written), run again: the delta equals a run never stopped."""
+    from safetensors.torch import load_file
+
+    from qascore.datasets import DataNotFound
+
+    p = argparse.ArgumentParser()
+    tk.add_arguments(p)
+    common = ["--limit", "80", "--epochs", "2", "--sources", "squad", "--dev-sources", "squad"]
+    whole = p.parse_args(common + ["--out", str(tmp_path / "a.safetensors")])
+    try:
+        tk.train(whole, command="test")
+    except DataNotFound as err:
+        pytest.skip(f"../shared/data absent: {err}")
+    ck = tmp_path / "ck.safetensors"
+    stopped = p.parse_args(common + ["--out", str(tmp_path / "b.safetensors"), "--checkpoint", str(ck)])
+    real = tk._checkpoint
+
+    def stop_after_first(*a, **kw):
+        real(*a, **kw)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tk, "_checkpoint", stop_after_first)
+    with pytest.raises(KeyboardInterrupt):
+        tk.train(stopped, command="test")
+    monkeypatch.setattr(tk, "_checkpoint", real)
+    card = tk.train(stopped, command="test")
+    assert [h["epoch"] for h in card["history"]] == [1, 2]
+    a, b = load_file(str(tmp_path / "a.safetensors")), load_file(str(tmp_path / "b.safetensors"))
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_recipe_v1_sets_the_first_taggers_settings():
+    p = argparse.ArgumentParser()
+    tk.add_arguments(p)
+    new = p.parse_args([])
+    assert (new.train_layers, new.lora_rank, new.sources) == (6, 16, "squad,wikiqa,ae")
+    old = p.parse_args(["--recipe", "v1", "--lr", "0.1"])
+    tk.apply_recipe(old)
+    assert (old.train_layers, old.lora_rank, old.lr, old.sources, old.dev_sources) == \
+        (2, 0, 2e-4, "squad,wikiqa", "squad,wikiqa")
+    assert old.head_lr == 10 * old.lr     # the first tagger's head lr was 10x the layers'

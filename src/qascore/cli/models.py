@@ -19,6 +19,7 @@ from qascore.runtime.defaults import MODEL_PACKAGES, RESOURCES, ModelPackage, re
 # Deltas trained here and shipped inside qascore, and the metrics that load them.
 SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, explain",
            "kpqa/kp.safetensors": "kp-bleu1, kp-rougeL, kp-bertscore",
+           "kpqa/kpqa-v1.safetensors": "judge (its kpqa_rougeL feature; the first KPQA tagger)",
            "ava/ava.safetensors": "ava", "square/square.safetensors": "square"}
 
 

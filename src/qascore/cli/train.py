@@ -13,7 +13,7 @@ TARGETS: dict[str, tuple[str, str]] = {
     "verifier-data": ("qascore.train.verifier_corpus", "answer-verification corpus (AE, SQuAD v2, WikiQA/TREC-QA) for the verifiers"),
     "verifier": ("qascore.train.verifier_run", "the shipped `ava` / `square` verifiers on the verification corpus (all layers, LoRA)"),
     "judge": ("qascore.train.judge", "the stacked correctness judge (AVA + F1 + KPQA ROUGE-L + containment + length) on the corpus"),
-    "kpqa": ("qascore.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev + WikiQA answer phrases)"),
+    "kpqa": ("qascore.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, answer-equivalence sentences; all layers, LoRA)"),
     "bertscore-baseline": ("qascore.cli.bertscore_baseline", "BERTScore rescaling baseline (random SQuAD sentence pairs)"),
     "qrel-baselines": ("qascore.cli.qrel_baselines", "QRelScore rescaling baselines b_LRM/b_GRG (random SQuAD question-passage pairs)"),
 }

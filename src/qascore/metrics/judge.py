@@ -30,6 +30,9 @@ from qascore.text.squad import normalize_answer
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("ava_logit", "f1", "kpqa_rougeL", "contains", "len_ratio")
+# The shipped card's `kpqa_rougeL` coefficients were fitted on the first KPQA tagger's scores: pinned, so
+# shipping a newer tagger (docs/kpqa.md, v2) leaves the judge's numbers as they were until it is refitted.
+JUDGE_TAGGER = "kpqa-v1"
 
 
 def contains(candidate: str, references: Sequence[str]) -> float:
@@ -44,7 +47,7 @@ def features(records: Sequence[Record], ava_model: str | None = None, batch_size
 
     ava = qascore.load("ava", **({"model": ava_model} if ava_model else {}), batch_size=batch_size)
     f1 = qascore.load("f1").score(records)
-    kp = qascore.load("kpqa-rougeL").score(records)
+    kp = qascore.load("kpqa-rougeL", tagger=JUDGE_TAGGER).score(records)
     p = np.clip(np.asarray(ava.score(records).scores), 1e-6, 1 - 1e-6)
     rows = []
     for i, rec in enumerate(records):

@@ -1,18 +1,29 @@
 """`qascore train kpqa`: train the KPQA keyphrase tagger on CPU and save it as a small delta.
 
-What makes it affordable on two CPU cores: the embeddings and the lower
-encoder layers stay frozen, so their output is computed once (no grad) and
-cached; only the top `--train-layers` layers and the FC/tanh/softmax head are
-trained, for a few epochs over the cache, with length-bucketed batches. The
-delta holds exactly those trained tensors (fp16). The epoch with the lowest dev
-loss is kept (paper, appendix C: "the minimum evaluation loss"), the loss over
-the dev examples of the sources themselves: the derived yes/no examples
-(`train/polar.py`) are near-perfect from the first epoch, so in the pooled loss
-they would only blur the choice. The card records the figures of every epoch.
+Two recipes, one loop:
+- whole encoder (default): LoRA adapters (`runtime.lora`, rank 16) on every linear
+  layer of all six layers, plus their LayerNorms and the FC/tanh/softmax head; only
+  the embeddings are frozen and their output cached. The delta holds the adapters,
+  LayerNorms and head (fp16, about 2 MB); loading merges the adapters.
+- top layers in full (`--lora-rank 0 --train-layers 2`, the first shipped tagger):
+  the lower layers' output is computed once (no grad) and cached, the top
+  `--train-layers` layers and the head train over that cache.
 
-Seeded: the head's initialisation, dropout and batch order follow --seed; the
-train/dev split follows --split-seed (fixed, so dev figures of different seeds
-are comparable).
+Data (`--sources`, any of squad, wikiqa, ae; `train/kpqa_data.py`): the train/dev
+split is made over every source in `--sources` and `--dev-sources` together and
+then filtered, so a group is on the same side whichever sources train, and the dev
+figures of different source mixes are on the same dev examples. The epoch with the
+lowest dev loss is kept (paper, appendix C: "the minimum evaluation loss"), the loss
+over the dev examples of `--select-on` (default squad,wikiqa: the dev split the
+first taggers were chosen and reported on), never the derived yes/no examples
+(`train/polar.py`: near-perfect from the first epoch, they would only blur the choice).
+The card records every epoch's figures, per source.
+
+Seeded: the head's and adapters' initialisation, dropout and batch order follow
+--seed; the split follows --split-seed (fixed, so dev figures of different seeds
+are comparable). `--checkpoint FILE` (safetensors + JSON, `train/checkpoint.py`)
+saves the state after every epoch; the same command run again resumes after the
+last finished epoch and ends with the same tensors as an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -32,25 +43,59 @@ from qascore.progress import progress
 from qascore.runtime import defaults
 from qascore.runtime.delta import base_hash, file_sha256, save_delta
 from qascore.train import kpqa_data
+from qascore.train.checkpoint import load_checkpoint, pack_optimizer, save_checkpoint, unpack_optimizer
 from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, pad
+
+
+DEFAULT_SOURCES = "squad,wikiqa,ae"
+SELECT_ON = "squad,wikiqa"
+
+
+# Named settings, so an earlier tagger stays one flag away: `--recipe v1 --seed 1 --epochs 3` writes the
+# tensors of the first shipped tagger (`kpqa-tagger@c8226df2b6ff`), `--recipe v1 --no-question` the -KP one.
+RECIPES: dict[str, dict[str, Any]] = {
+    "v1": {"sources": "squad,wikiqa", "dev_sources": "squad,wikiqa", "train_layers": 2, "lora_rank": 0, "lr": 2e-4},
+}
+
+
+def apply_recipe(args: argparse.Namespace) -> None:
+    """Overwrite `args` with the named recipe's settings (if one is named)."""
+    for k, v in RECIPES.get(getattr(args, "recipe", None) or "", {}).items():
+        setattr(args, k, v)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of init, dropout and batch order (default 1, as the authors)")
     p.add_argument("--split-seed", type=int, default=0, help="salt of the group-wise train/dev split (default 0)")
     p.add_argument("--dev-percent", type=int, default=10, help="share of passages/questions held out (default 10)")
+    p.add_argument("--sources", default=DEFAULT_SOURCES,
+                   help=f"training sources, comma-separated, of {','.join(kpqa_data.SOURCES)} (default {DEFAULT_SOURCES})")
+    p.add_argument("--dev-sources", default=DEFAULT_SOURCES,
+                   help="sources whose dev examples are scored (figures per source in the card)")
+    p.add_argument("--select-on", default=SELECT_ON,
+                   help=f"sources whose dev loss picks the epoch (default {SELECT_ON}; polar examples never)")
+    p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
+                   help="v1 = the first shipped tagger's settings (top 2 layers in full, lr 2e-4, SQuAD + WikiQA "
+                        "only); overrides --sources, --dev-sources, --train-layers, --lora-rank and --lr")
     p.add_argument("--no-question", action="store_true", help="the paper's -KP ablation: tag the answer without the question")
     p.add_argument("--encoder", default=defaults.ENCODER, help="base encoder spec (default: the package MiniLM)")
-    p.add_argument("--train-layers", type=int, default=2, help="top encoder layers trained (the rest frozen and cached)")
+    p.add_argument("--train-layers", type=int, default=6,
+                   help="top encoder layers trained (default 6 = all of MiniLM-L6; the rest frozen and cached)")
+    p.add_argument("--lora-rank", type=int, default=16,
+                   help="LoRA rank on the trained layers (default 16); 0 = train those layers in full")
+    p.add_argument("--lora-alpha", type=float, default=32.0)
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--lr", type=float, default=2e-4, help="lr of the trained layers; the head gets 10x (default 2e-4)")
+    p.add_argument("--lr", type=float, default=5e-4,
+                   help="lr of the adapters (or of the trained layers with --lora-rank 0: the first tagger used 2e-4)")
+    p.add_argument("--head-lr", type=float, default=2e-3, help="lr of the fresh head (default 2e-3)")
     p.add_argument("--max-len", type=int, default=128, help="WordPieces per [CLS] q [SEP] a [SEP] input")
     p.add_argument("--polar-share", type=float, default=kpqa_data.POLAR_SHARE,
                    help="share of derived yes/no examples in the data (default 0 = none; the recipe tried: 0.12; train/polar.py)")
     p.add_argument("--limit", type=int, default=0, help="use only the first N examples (smoke tests)")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
-    p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/ and wikiqa/ (default ../shared/data)")
+    p.add_argument("--checkpoint", default=None, help="resumable state after each epoch (safetensors); resumes if present")
+    p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/, wikiqa/, answer_equivalence/ (default ../shared/data)")
     p.add_argument("--out", default="kpqa-tagger.safetensors", help="delta file to write; a JSON card goes next to it")
 
 
@@ -65,30 +110,58 @@ def card_path(out: str | Path) -> Path:
     return Path(out).with_suffix(".json")
 
 
+def _names(text: str) -> list[str]:
+    return [x.strip() for x in str(text).split(",") if x.strip()]
+
+
+def base_source(source: str) -> str:
+    """"squad-polar" -> "squad": a derived example belongs to its source."""
+    return source[:-len("-polar")] if source.endswith("-polar") else source
+
+
+def load_data(args: argparse.Namespace) -> tuple[list[kpqa_data.Example], list[kpqa_data.Example],
+                                                 list[kpqa_data.Example], dict[str, Any]]:
+    """(all examples, train, dev, data report): the split is made over every source in use, then filtered."""
+    train_src, dev_src = _names(getattr(args, "sources", "squad,wikiqa")), _names(getattr(args, "dev_sources", ""))
+    wanted = [s for s in kpqa_data.SOURCES if s in train_src or s in dev_src]
+    report: dict[str, Any] = {}
+    examples = kpqa_data.load_examples(args.data_root, sources=wanted, polar_share=_polar_share(args), report=report)
+    if args.limit:
+        examples = examples[:args.limit]
+    train_all, dev_all = kpqa_data.split(examples, args.dev_percent, args.split_seed)
+    train_ex = [e for e in train_all if base_source(e.source) in train_src]
+    dev_ex = [e for e in dev_all if base_source(e.source) in (dev_src or train_src)]
+    return examples, train_ex, dev_ex, report
+
+
 def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
+    apply_recipe(args)
     torch.set_num_threads(args.threads)
     t0 = time.time()
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     use_q = not args.no_question
+    rank = int(getattr(args, "lora_rank", 0))
 
     from transformers import AutoModel, AutoTokenizer
 
     base = defaults.resolve(args.encoder)
     tok = AutoTokenizer.from_pretrained(base)
-    examples = kpqa_data.load_examples(args.data_root, polar_share=_polar_share(args))
-    if args.limit:
-        examples = examples[:args.limit]
-    train_ex, dev_ex = kpqa_data.split(examples, args.dev_percent, args.split_seed)
+    examples, train_ex, dev_ex, data_report = load_data(args)
     train_enc = kpqa_data.encode_all(tok, train_ex, max_len=args.max_len, use_question=use_q)
     dev_enc = kpqa_data.encode_all(tok, dev_ex, max_len=args.max_len, use_question=use_q)
+    print(f"data: {len(train_enc)} train / {len(dev_enc)} dev encoded examples; train by source "
+          f"{_count(train_ex)}, dev by source {_count(dev_ex)}; AE {data_report.get('ae', 'not used')}",
+          file=sys.stderr, flush=True)
 
     model = KeyphraseTagger(AutoModel.from_pretrained(base, attn_implementation="eager"))
     n_frozen = model.n_layers - args.train_layers
     if not 0 <= n_frozen < model.n_layers:
         raise ValueError(f"--train-layers must be 1..{model.n_layers}")
-    names = model.trained_names(n_frozen)
+    if rank:
+        model.add_adapters(n_frozen, rank, args.lora_alpha)
+    names = model.trained_names(n_frozen, lora=bool(rank))
     for n, p in model.named_parameters():
         p.requires_grad = n in names
 
@@ -98,10 +171,11 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
     t_cache = time.time() - t_cache
 
     params = [p for p in model.parameters() if p.requires_grad]
-    # The head starts from scratch, the layers from pre-training: the head learns 10x faster.
+    # The head starts from scratch, the layers from pre-training: the head learns faster.
     head = [p for n, p in model.named_parameters() if n.startswith("head.")]
     layers = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("head.")]
-    opt = torch.optim.AdamW([{"params": layers, "lr": args.lr}, {"params": head, "lr": args.lr * 10}],
+    opt = torch.optim.AdamW([{"params": layers, "lr": args.lr},
+                             {"params": head, "lr": getattr(args, "head_lr", args.lr * 10)}],
                             weight_decay=0.01)
     batches = bucket(train_enc, args.batch_size)
     total = len(batches) * args.epochs
@@ -110,12 +184,21 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
     rng = random.Random(args.seed)
     best: dict[str, Any] = {}
     best_key = float("inf")
-    history = []
-    for epoch in range(1, args.epochs + 1):
+    best_state: dict[str, torch.Tensor] = {}
+    history: list[dict[str, Any]] = []
+    first = 1
+    ckpt = Path(args.checkpoint) if getattr(args, "checkpoint", None) else None
+    if ckpt is not None and ckpt.exists():
+        first, batches, best, best_key, best_state, history = _resume(ckpt, model, opt, sched, rng)
+        print(f"resumed from {ckpt} after epoch {first - 1}", file=sys.stderr, flush=True)
+    select = _names(getattr(args, "select_on", "")) or None
+    card: dict[str, Any] = {}
+    for epoch in range(first, args.epochs + 1):
         model.train()
         rng.shuffle(batches)
         losses = []
-        for b in progress(batches, desc=f"epoch {epoch}"):
+        t_epoch = time.time()
+        for k, b in enumerate(progress(batches, desc=f"epoch {epoch}"), 1):
             logits, labels = _upper(model, [train_h[i] for i in b], [train_enc[i] for i in b], n_frozen)
             loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 2), labels.reshape(-1), ignore_index=IGNORE)
             loss.backward()
@@ -124,13 +207,21 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
             sched.step()
             opt.zero_grad()
             losses.append(float(loss.detach()))
+            if k % 50 == 0:
+                el = time.time() - t_epoch
+                print(f"  epoch {epoch} batch {k}/{len(batches)} loss {np.mean(losses[-50:]):.4f} "
+                      f"{el:.0f}s, epoch ETA {el / k * (len(batches) - k) / 60:.1f} min", file=sys.stderr, flush=True)
         dev = evaluate(model, dev_h, dev_enc, n_frozen)
         dev["epoch"], dev["train_loss"] = epoch, float(np.mean(losses))
-        dev["subsets"] = subsets(model, dev_h, dev_enc, n_frozen)
+        dev["epoch_seconds"] = round(time.time() - t_epoch, 1)
+        dev["subsets"] = subsets(model, dev_h, dev_enc, n_frozen, select)
         history.append(dev)
+        sel = dev["subsets"].get("select", dev)
         print(f"epoch {epoch}: train loss {dev['train_loss']:.4f} dev loss {dev['loss']:.4f} "
-              f"dev token F1 {dev['f1']:.4f} (P {dev['precision']:.4f} R {dev['recall']:.4f}) "
-              f"{time.time() - t0:.0f}s", file=sys.stderr, flush=True)
+              f"dev token F1 {dev['f1']:.4f} (P {dev['precision']:.4f} R {dev['recall']:.4f}); "
+              f"selection dev ({','.join(select or ['all'])}) loss {sel['loss']:.4f} F1 {sel['f1']:.4f}; "
+              + "; ".join(f"{k} F1 {v['f1']:.4f}" for k, v in dev["subsets"].items() if k.startswith("source:"))
+              + f"; epoch {dev['epoch_seconds']:.0f}s, total {time.time() - t0:.0f}s", file=sys.stderr, flush=True)
         key = selection_loss(dev)
         if key < best_key:
             best, best_key = dict(dev), key
@@ -138,13 +229,49 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
         # written at every epoch (the best delta so far, every epoch's figures), so a run
         # stopped early still leaves its best delta and a card that tells all
         card = _save(model, names, best_state, args, command, n_frozen, use_q, base, t0, t_cache,
-                     examples, train_ex, dev_ex, train_enc, dev_enc, best, history)
+                     examples, train_ex, dev_ex, train_enc, dev_enc, best, history, data_report)
+        if ckpt is not None:
+            _checkpoint(ckpt, model, names, opt, sched, rng, epoch, batches, best, best_key, best_state, history)
     return card
 
 
+def _checkpoint(path: Path, model: KeyphraseTagger, names: list[str], opt: torch.optim.Optimizer,
+                sched: Any, rng: random.Random, epoch: int, batches: list[list[int]], best: dict[str, Any],
+                best_key: float, best_state: dict[str, torch.Tensor], history: list[dict[str, Any]]) -> None:
+    """Everything a resumed run needs to go on exactly as if never stopped (no pickle)."""
+    opt_t, opt_rest = pack_optimizer(opt.state_dict())
+    own = dict(model.named_parameters())
+    tensors = {f"model/{n}": own[n] for n in names}
+    tensors.update({f"best/{n}": t for n, t in best_state.items()}, torch_rng=torch.get_rng_state(), **opt_t)
+    version, state, gauss = rng.getstate()
+    save_checkpoint(path, tensors, {"epoch": epoch, "batches": batches, "best": best, "best_key": best_key,
+                                    "history": history, "sched": sched.state_dict(), "opt": opt_rest,
+                                    "rng": [version, list(state), gauss]})
+
+
+def _resume(path: Path, model: KeyphraseTagger, opt: torch.optim.Optimizer, sched: Any, rng: random.Random
+            ) -> tuple[int, list[list[int]], dict[str, Any], float, dict[str, torch.Tensor], list[dict[str, Any]]]:
+    tensors, meta = load_checkpoint(path)
+    own = dict(model.named_parameters())
+    with torch.no_grad():
+        for k, v in tensors.items():
+            if k.startswith("model/"):
+                own[k[len("model/"):]].copy_(v)
+    opt.load_state_dict(unpack_optimizer(tensors, meta["opt"]))
+    sched.load_state_dict(meta["sched"])
+    version, state, gauss = meta["rng"]
+    rng.setstate((version, tuple(state), gauss))
+    torch.set_rng_state(tensors["torch_rng"])
+    best_state = {k[len("best/"):]: v for k, v in tensors.items() if k.startswith("best/")}
+    return meta["epoch"] + 1, meta["batches"], meta["best"], float(meta["best_key"]), best_state, meta["history"]
+
+
 def selection_loss(dev: dict[str, Any]) -> float:
-    """The dev loss an epoch is chosen by: over the source examples (non-polar) when there are polar ones."""
+    """The dev loss an epoch is chosen by: over the `--select-on` sources' non-polar examples when given,
+    else over the non-polar examples when there are polar ones, else over all."""
     sub = dev.get("subsets", {})
+    if "select" in sub:
+        return float(sub["select"]["loss"])
     return float(sub["non_polar"]["loss"] if "non_polar" in sub and "polar" in sub else dev["loss"])
 
 
@@ -152,8 +279,8 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
           command: str, n_frozen: int, use_q: bool, base: str, t0: float, t_cache: float,
           examples: Sequence[kpqa_data.Example], train_ex: Sequence[kpqa_data.Example],
           dev_ex: Sequence[kpqa_data.Example], train_enc: Sequence[kpqa_data.Encoded],
-          dev_enc: Sequence[kpqa_data.Encoded], best: dict[str, Any], history: list[dict[str, Any]]
-          ) -> dict[str, Any]:
+          dev_enc: Sequence[kpqa_data.Encoded], best: dict[str, Any], history: list[dict[str, Any]],
+          data_report: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write the delta of the best state so far and its JSON card; returns the card."""
     live = {n: p.detach().clone() for n, p in model.named_parameters() if n in names}
     with torch.no_grad():
@@ -168,6 +295,15 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
         "dev_percent": args.dev_percent, "epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr,
         "threads": args.threads, "command": command,
     }
+    # absent on the first recipe's runs, so its delta is byte for byte what it was before these existed
+    if int(getattr(args, "lora_rank", 0)):
+        meta.update(lora_rank=args.lora_rank, lora_alpha=args.lora_alpha)
+    if getattr(args, "head_lr", args.lr * 10) != args.lr * 10:
+        meta.update(head_lr=args.head_lr)
+    if _names(getattr(args, "sources", "squad,wikiqa")) != ["squad", "wikiqa"]:
+        meta.update(sources=getattr(args, "sources"))
+    if _names(getattr(args, "select_on", SELECT_ON)) != _names(SELECT_ON):
+        meta.update(select_on=args.select_on)
     if _polar_share(args) > 0:   # absent otherwise: a run without them writes the same delta as before they existed
         meta.update(polar_share=_polar_share(args), selected_by="dev loss of the non-polar examples")
     out = Path(args.out)
@@ -178,7 +314,8 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
         "data": {"examples": len(examples), "train_examples": len(train_ex), "dev_examples": len(dev_ex),
                  "train_encoded": len(train_enc), "dev_encoded": len(dev_enc),
                  "train_by_source": _count(train_ex), "dev_by_source": _count(dev_ex),
-                 "train_groups": len({e.group for e in train_ex}), "dev_groups": len({e.group for e in dev_ex})},
+                 "train_groups": len({e.group for e in train_ex}), "dev_groups": len({e.group for e in dev_ex}),
+                 **(data_report or {})},
         "dev": best, "history": list(history), "epochs_done": len(history), "train_seconds": round(seconds, 1),
         "cache_seconds": round(t_cache, 1), "torch": torch.__version__,
         "delta_sha256": file_sha256(out), "delta_bytes": out.stat().st_size,
@@ -241,11 +378,19 @@ def _upper(model: KeyphraseTagger, hidden: Sequence[torch.Tensor], rows: Sequenc
 
 
 def subsets(model: KeyphraseTagger, hidden: Sequence[torch.Tensor], enc: Sequence[kpqa_data.Encoded],
-            n_frozen: int) -> dict[str, dict[str, float]]:
-    """Dev figures of the derived yes/no examples and of the others, apart."""
+            n_frozen: int, select: Sequence[str] | None = None) -> dict[str, dict[str, float]]:
+    """Dev figures apart: derived yes/no examples and the others, each source, and `select`
+    (the non-polar examples of those sources: what picks the epoch)."""
     out = {}
-    for name, keep in (("polar", True), ("non_polar", False)):
-        idx = [i for i, e in enumerate(enc) if e.extra.get("source", "").endswith("-polar") == keep]
+    src = [e.extra.get("source", "") for e in enc]
+    groups: list[tuple[str, Any]] = [("polar", lambda s: s.endswith("-polar")),
+                                     ("non_polar", lambda s: not s.endswith("-polar"))]
+    groups += [(f"source:{name}", lambda s, name=name: s == name) for name in sorted({*src} - {""})
+               if not name.endswith("-polar")]
+    if select:
+        groups.append(("select", lambda s: s in select))
+    for name, keep in groups:
+        idx = [i for i, s in enumerate(src) if keep(s)]
         if idx:
             out[name] = evaluate(model, [hidden[i] for i in idx], [enc[i] for i in idx], n_frozen)
     return out

@@ -14,7 +14,12 @@ sentences above by a fixed rule (auxiliary inversion / do-support; answers
 word and "not"), `polar_share` of all examples (the recipe tried: 12%; default 0 = none). Each
 keeps the group of its source sentence, so it is on the same side of the split.
 
-Splits are by group (SQuAD passage, WikiQA question), so no question and no
+Answer-equivalence pairs (`qascore.train.kpqa_ae`): a candidate sentence that
+holds its reference (normalised whole-token match) gives (question, candidate,
+reference span); both correct and incorrect pairs; evaluation-set questions out.
+
+Splits are by group (SQuAD passage, WikiQA question, AE question or the SQuAD
+passage of the same question), so no question and no
 passage is in both train and dev: dev = groups whose salted hash falls in the
 first `dev_percent` of 100 buckets. Deterministic for a given `split_seed`.
 """
@@ -49,7 +54,7 @@ class Example:
     question: str
     sentence: str
     spans: tuple[tuple[int, int], ...]
-    source: str   # "squad" | "wikiqa" | "squad-polar" | "wikiqa-polar"
+    source: str   # "squad" | "wikiqa" | "ae" | "squad-polar" | "wikiqa-polar"
     group: str    # split unit: passage or question id
     id: str = ""
 
@@ -146,14 +151,56 @@ POLAR_RECIPE = 0.12
 POLAR_SALT = "polar"
 
 
+SOURCES = ("squad", "wikiqa", "ae")
+
+
 def load_examples(root: str | os.PathLike[str] | None = None, *, sources: Sequence[str] = ("squad", "wikiqa"),
-                  polar_share: float = POLAR_SHARE) -> list[Example]:
+                  polar_share: float = POLAR_SHARE, report: dict[str, Any] | None = None) -> list[Example]:
+    """Examples of `sources` (any of SOURCES), in a fixed order: SQuAD, WikiQA, AE, then polar ones.
+
+    Polar examples are derived from the SQuAD and WikiQA examples only (as when they were made).
+    `report`, when given, receives the AE counts (`kpqa_ae.AEReport`) under "ae".
+    """
+    unknown = [s for s in sources if s not in SOURCES]
+    if unknown:
+        raise ValueError(f"unknown source(s) {unknown}; known: {', '.join(SOURCES)}")
     out: list[Example] = []
+    squad_ex: list[Example] = []
+    if "squad" in sources or "ae" in sources:
+        squad_ex = from_squad(squad.load(root=root, answerable_only=True))
     if "squad" in sources:
-        out += from_squad(squad.load(root=root, answerable_only=True))
+        out += squad_ex
     if "wikiqa" in sources:
         out += read_wikiqa(benchmark_dir("wikiqa", root) / WIKIQA_FILE)
-    return out + add_polar(out, polar_share) if polar_share > 0 else out
+    polar_ex = add_polar(out, polar_share) if polar_share > 0 else []
+    if "ae" in sources:
+        out += load_ae(root, squad_ex, out, report)
+    return out + polar_ex
+
+
+def load_ae(root: str | os.PathLike[str] | None, squad_ex: Sequence[Example], others: Sequence[Example],
+            report: dict[str, Any] | None = None) -> list[Example]:
+    """AE examples (`train.kpqa_ae`): evaluation-set questions out, SQuAD groups shared, repeats dropped.
+
+    The SQuAD grouping is used whether or not SQuAD itself trains, so the split never moves
+    when sources are switched.
+    """
+    from dataclasses import asdict
+
+    from qascore.datasets import answer_equivalence, data_root
+    from qascore.train import kpqa_ae
+    from qascore.train.ava_data import question_key
+    from qascore.train.verifier_corpus import held_out
+
+    held, _, _ = held_out(data_root(root))
+    groups: dict[str, str] = {}
+    for e in squad_ex:
+        groups.setdefault(question_key(e.question), e.group)
+    ex, rep = kpqa_ae.from_pairs(answer_equivalence.load(root), held_out=held, squad_groups=groups,
+                                 seen=kpqa_ae.seen_keys(others))
+    if report is not None:
+        report["ae"] = asdict(rep)
+    return ex
 
 
 def add_polar(examples: Sequence[Example], share: float = POLAR_RECIPE, *, salt: str = POLAR_SALT,
@@ -220,5 +267,5 @@ def encode_all(tokenizer: Any, examples: Sequence[Example], **kw: Any) -> list[E
     return [e for e in out if e is not None]
 
 
-__all__ = ["Example", "Encoded", "sentence_bounds", "answer_sentence", "from_squad", "read_wikiqa",
-           "load_examples", "add_polar", "split", "encode", "encode_all"]
+__all__ = ["Example", "Encoded", "SOURCES", "sentence_bounds", "answer_sentence", "from_squad", "read_wikiqa",
+           "load_examples", "load_ae", "add_polar", "split", "encode", "encode_all"]

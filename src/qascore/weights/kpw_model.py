@@ -90,12 +90,24 @@ class KeyphraseTagger(nn.Module):
             h = _first(layer(h, attention_mask=mask))
         return self.head(h)
 
-    def trained_names(self, n_frozen: int) -> list[str]:
-        """State-dict names of what training changes: the top layers and the head (the delta)."""
+    def trained_names(self, n_frozen: int, lora: bool = False) -> list[str]:
+        """State-dict names of what training changes (the delta): the head and the layers from `n_frozen` on,
+        whole, or with `lora` only their adapters and LayerNorms (the linear weights stay the base's)."""
         names = [n for n, _ in self.named_parameters() if n.startswith("head.")]
         for i in range(n_frozen, self.n_layers):
-            names += [n for n, _ in self.named_parameters() if n.startswith(f"encoder.encoder.layer.{i}.")]
+            names += [n for n, _ in self.named_parameters() if n.startswith(f"encoder.encoder.layer.{i}.")
+                      and (not lora or ".lora_" in n or "LayerNorm" in n)]
         return names
+
+    def add_adapters(self, n_frozen: int, rank: int, alpha: float) -> int:
+        """LoRA adapters (`runtime.lora`) on every linear layer of the layers from `n_frozen` on.
+
+        Training and loading call this with the delta's rank/alpha before the delta's tensors go in,
+        so the parameter names match; loading then merges them (no cost at inference).
+        """
+        from qascore.runtime.lora import add_lora
+
+        return add_lora(self.encoder.encoder.layer[n_frozen:], rank, alpha)
 
 
 def additive_mask(attention_mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
