@@ -205,15 +205,34 @@ def test_unexpected_exception_is_one_line_and_debug_shows_it(tmp_path, monkeypat
         main(["score", str(p), "-m", "em"])
 
 
+def _wait_until_idle(pid: int, timeout: float = 60.0) -> None:
+    """Wait until the process has used no CPU for a second (its imports done, blocked on input); a fixed
+    sleep was too short on a busy machine. Falls back to a fixed wait where /proc is absent."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        time.sleep(3.0)
+        return
+
+    def cpu() -> int:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])   # utime + stime
+
+    end, last, still = time.time() + timeout, -1, 0
+    while time.time() < end and still < 2:   # two quiet half-seconds in a row
+        now = cpu()
+        still = still + 1 if now == last else 0
+        last = now
+        time.sleep(0.5)
+
+
 def test_ctrl_c_prints_one_line_and_exits_130():
     env = {**os.environ, "PYTHONPATH": SRC, "OMP_NUM_THREADS": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "qascore.cli", "score", "-", "-m", "em"], env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(1.5)  # waiting on standard input, which never ends
+    _wait_until_idle(proc.pid)  # started, and waiting on standard input, which never ends
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130
-    assert err.decode().strip() == "qascore: interrupted"
+    assert (proc.returncode, err.decode().strip()) == (130, "qascore: interrupted")
 
 
 def test_a_bad_byte_right_after_a_bom_is_located(tmp_path, capsys):
