@@ -91,8 +91,10 @@ class Judge(Metric):
     def signature_fields(self) -> dict[str, Any]:
         path = self._model()
         card = self._card()
+        tagger = defaults.RESOURCES / "kpqa" / f"{JUDGE_TAGGER}.safetensors"
         return {"model": f"{path.stem}@{file_sha256(path)}", "stacks": "+".join(card["features"]),
-                "ava": card.get("ava_model", "?"), "threshold": f"{card['threshold']:.4f}"}
+                "ava": card.get("ava_model", "?"), "kpqa": f"{JUDGE_TAGGER}@{file_sha256(tagger)}",
+                "threshold": f"{card['threshold']:.4f}"}
 
 
 def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
