@@ -156,9 +156,10 @@ def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages:
 
     `kinds`: "squad" (span references) and/or "squad-sentref" (holder-sentence references).
     """
-    ref_rng = random.Random(f"{seed}:sentref")
     from qascore.datasets import squad
     from qascore.text.perturb import nlp
+
+    ref_rng = random.Random(f"{seed}:sentref")   # its own draws: the `squad` rows stay as they were
 
     qs = squad.load(root=data, answerable_only=True)
     dropped = [q for q in qs if question_key(q.context) in skip_passages or question_key(q.question) in skip_questions]
