@@ -35,6 +35,32 @@ def load_checkpoint(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str
     return load_file(str(path)), meta
 
 
+def save_training(path: str | Path, *, model: dict[str, torch.Tensor], best: dict[str, torch.Tensor],
+                  opt: torch.optim.Optimizer, sched: Any, meta: dict[str, Any]) -> None:
+    """One epoch's resumable state: the trained tensors, the best epoch's, optimizer, schedule, torch RNG,
+    and the trainer's own JSON-able `meta` (epoch, history, its Python/NumPy generator state)."""
+    opt_tensors, opt_rest = pack_optimizer(opt.state_dict())
+    tensors = {f"model/{k}": v for k, v in model.items()}
+    tensors.update({f"best/{k}": v for k, v in best.items()})
+    tensors.update(opt_tensors, torch_rng=torch.get_rng_state())
+    save_checkpoint(path, tensors, {**meta, "opt": opt_rest, "sched": sched.state_dict()})
+
+
+def load_training(path: str | Path, opt: torch.optim.Optimizer, sched: Any
+                  ) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor], dict[str, Any]]:
+    """Restore what `save_training` wrote into `opt`, `sched` and the torch RNG; returns the trained
+    tensors, the best epoch's tensors and the trainer's meta."""
+    tensors, meta = load_checkpoint(path)
+    opt.load_state_dict(unpack_optimizer(tensors, meta["opt"]))
+    sched.load_state_dict(meta["sched"])
+    torch.set_rng_state(tensors["torch_rng"])
+    return _prefixed(tensors, "model/"), _prefixed(tensors, "best/"), meta
+
+
+def _prefixed(tensors: dict[str, torch.Tensor], prefix: str) -> dict[str, torch.Tensor]:
+    return {k[len(prefix):]: v for k, v in tensors.items() if k.startswith(prefix)}
+
+
 def pack_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
     """An optimizer `state_dict()` as (tensors, JSON-able rest)."""
     tensors: dict[str, torch.Tensor] = {}

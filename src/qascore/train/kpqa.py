@@ -43,7 +43,7 @@ from qascore.progress import progress
 from qascore.runtime import defaults
 from qascore.runtime.delta import base_hash, file_sha256, save_delta
 from qascore.train import kpqa_data
-from qascore.train.checkpoint import load_checkpoint, pack_optimizer, save_checkpoint, unpack_optimizer
+from qascore.train.checkpoint import load_training, save_training
 from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, pad
 
 
@@ -239,30 +239,22 @@ def _checkpoint(path: Path, model: KeyphraseTagger, names: list[str], opt: torch
                 sched: Any, rng: random.Random, epoch: int, batches: list[list[int]], best: dict[str, Any],
                 best_key: float, best_state: dict[str, torch.Tensor], history: list[dict[str, Any]]) -> None:
     """Everything a resumed run needs to go on exactly as if never stopped (no pickle)."""
-    opt_t, opt_rest = pack_optimizer(opt.state_dict())
     own = dict(model.named_parameters())
-    tensors = {f"model/{n}": own[n] for n in names}
-    tensors.update({f"best/{n}": t for n, t in best_state.items()}, torch_rng=torch.get_rng_state(), **opt_t)
     version, state, gauss = rng.getstate()
-    save_checkpoint(path, tensors, {"epoch": epoch, "batches": batches, "best": best, "best_key": best_key,
-                                    "history": history, "sched": sched.state_dict(), "opt": opt_rest,
-                                    "rng": [version, list(state), gauss]})
+    save_training(path, model={n: own[n] for n in names}, best=best_state, opt=opt, sched=sched,
+                  meta={"epoch": epoch, "batches": batches, "best": best, "best_key": best_key,
+                        "history": history, "rng": [version, list(state), gauss]})
 
 
 def _resume(path: Path, model: KeyphraseTagger, opt: torch.optim.Optimizer, sched: Any, rng: random.Random
             ) -> tuple[int, list[list[int]], dict[str, Any], float, dict[str, torch.Tensor], list[dict[str, Any]]]:
-    tensors, meta = load_checkpoint(path)
+    saved_model, best_state, meta = load_training(path, opt, sched)
     own = dict(model.named_parameters())
     with torch.no_grad():
-        for k, v in tensors.items():
-            if k.startswith("model/"):
-                own[k[len("model/"):]].copy_(v)
-    opt.load_state_dict(unpack_optimizer(tensors, meta["opt"]))
-    sched.load_state_dict(meta["sched"])
+        for k, v in saved_model.items():
+            own[k].copy_(v)
     version, state, gauss = meta["rng"]
     rng.setstate((version, tuple(state), gauss))
-    torch.set_rng_state(tensors["torch_rng"])
-    best_state = {k[len("best/"):]: v for k, v in tensors.items() if k.startswith("best/")}
     return meta["epoch"] + 1, meta["batches"], meta["best"], float(meta["best_key"]), best_state, meta["history"]
 
 

@@ -24,7 +24,7 @@ from qascore.meta.classification import binary_scores, tune_threshold
 from qascore.records import Record
 from qascore.runtime.partial import StateCache, lower_states, pad_states
 from qascore.runtime.verifier import Layout, Verifier, VerifierModel, VerifierSpec, upper_logits
-from qascore.train.checkpoint import load_checkpoint, pack_optimizer, save_checkpoint, unpack_optimizer
+from qascore.train.checkpoint import load_training, save_training
 
 
 @dataclass
@@ -105,10 +105,6 @@ def dev_figure(probs: np.ndarray, labels: Sequence[int], select: str) -> tuple[f
     return binary_scores(probs, list(labels), thr).f1, thr
 
 
-def _prefixed(tensors: dict[str, torch.Tensor], prefix: str) -> dict[str, torch.Tensor]:
-    return {k[len(prefix):]: v for k, v in tensors.items() if k.startswith(prefix)}
-
-
 def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels: Sequence[int],
           cfg: TrainConfig, *, dev: tuple[Sequence[Record], Sequence[int]] | None = None,
           log: Callable[[str], None] = print, cache: StateCache | None = None,
@@ -161,13 +157,10 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
     ckpt = Path(checkpoint) if checkpoint else None
     trained = set(model.trained_names())
     if ckpt is not None and ckpt.exists():
-        tensors, saved = load_checkpoint(ckpt)
-        model.load_state_dict(_prefixed(tensors, "model/"), strict=False)
-        opt.load_state_dict(unpack_optimizer(tensors, saved["opt"]))
-        sched.load_state_dict(saved["sched"])
+        own, best_state, saved = load_training(ckpt, opt, sched)
+        model.load_state_dict(own, strict=False)
         rng.bit_generator.state = saved["rng"]
-        torch.set_rng_state(tensors["torch_rng"])
-        best = saved["best"] and {**saved["best"], "state": _prefixed(tensors, "best/")}
+        best = saved["best"] and {**saved["best"], "state": best_state}
         history, first = saved["history"], saved["epoch"] + 1
         log(f"resumed from {ckpt} after epoch {saved['epoch']}")
     for epoch in range(first, cfg.epochs + 1):
@@ -210,15 +203,10 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
         history.append(entry)
         log(msg)
         if ckpt is not None:
-            opt_tensors, opt_rest = pack_optimizer(opt.state_dict())
-            tensors = {f"model/{k}": v for k, v in model.state_dict().items() if k in trained}
-            tensors.update(opt_tensors, torch_rng=torch.get_rng_state())
-            if best is not None:
-                tensors.update({f"best/{k}": v for k, v in best["state"].items()})
-            save_checkpoint(ckpt, tensors, {
-                "opt": opt_rest, "sched": sched.state_dict(), "rng": rng.bit_generator.state,
-                "best": best and {k: v for k, v in best.items() if k != "state"}, "history": history,
-                "epoch": epoch})
+            save_training(ckpt, model={k: v for k, v in model.state_dict().items() if k in trained},
+                          best=best["state"] if best is not None else {}, opt=opt, sched=sched,
+                          meta={"rng": rng.bit_generator.state, "history": history, "epoch": epoch,
+                                "best": best and {k: v for k, v in best.items() if k != "state"}})
     if best is not None:
         model.load_state_dict(best["state"], strict=False)
         ver.threshold = best["threshold"]
