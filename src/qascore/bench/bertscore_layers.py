@@ -22,6 +22,10 @@ from qascore.metrics.registry import load
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--datasets", default=",".join(kpqa.TABLE3), help="comma-separated KPQA sets")
+    p.add_argument("--metric", choices=("bertscore", "kpqa-bertscore"), default="bertscore",
+                   help="kpqa-bertscore: KPW weights from the shipped tagger instead of uniform / IDF")
+    p.add_argument("--model", default=None, help="encoder (package spec, local directory or hub id; default: the "
+                                                 "packaged MiniLM)")
     p.add_argument("--layers", default="1,2,3,4,5,6", help="comma-separated layers")
     p.add_argument("--select", default="marco", help="the one set the default layer is chosen on")
     p.add_argument("--no-idf", action="store_true", help="skip the IDF rows")
@@ -35,20 +39,21 @@ def run(args: argparse.Namespace) -> int:
     torch.set_num_threads(args.threads)
     names = [x for x in args.datasets.split(",") if x]
     layers = [int(x) for x in args.layers.split(",") if x]
+    model = {"model": args.model} if args.model else {}
     table: dict[str, dict[str, dict[str, float]]] = {}  # "layer/idf" -> dataset -> {pearson, spearman}
     t0 = time.perf_counter()
     for name in names:
         records = kpqa.load(name, root=args.data)
         human = [r.extra["human"] for r in records]
-        for idf in (False,) if args.no_idf else (False, True):
-            metric = load("bertscore", idf=idf, batch_size=args.batch_size)
+        for idf in (False,) if args.no_idf or args.metric != "bertscore" else (False, True):
+            metric = load(args.metric, batch_size=args.batch_size, **model, **({"idf": idf} if idf else {}))
             for layer, res in metric.score_layers(records, layers).items():
                 key = f"{layer}/{'idf' if idf else 'no-idf'}"
                 table.setdefault(key, {})[name] = {"pearson": pearson(res.scores, human)[0],
                                                    "spearman": spearman(res.scores, human)[0], "n": len(records)}
         print(f"  {name}: done ({time.perf_counter() - t0:.0f} s)", flush=True)
-    model_id = load("bertscore").encoder.model_id
-    print(f"\nbertscore F vs human correctness, {model_id}, KPQA protocol (max over references)")
+    model_id = load("bertscore", **model).encoder.model_id
+    print(f"\n{args.metric} F vs human correctness, {model_id}, KPQA protocol (max over references)")
     head = "".join(f"{kpqa_label(n):>20}" for n in names)
     print(f"{'layer':<14}{head}")
     print(f"{'':<14}" + "".join(f"{'Pearson  Spearman':>20}" for _ in names))

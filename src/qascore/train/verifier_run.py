@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--train-rows", type=int, default=None, metavar="N",
                    help="train on a seeded sample of N rows (cheap lever runs, e.g. a larger encoder)")
     p.add_argument("--dev-rows", type=int, default=None, metavar="N", help="select on a seeded sample of N dev rows")
-    p.add_argument("--epochs", type=int, default=1, help="1 for the shipped models (the CPU budget: 19-27 min each on 1 thread)")
+    p.add_argument("--epochs", type=int, default=1,
+                   help="1 fits a CPU hour (26-87 min on 1 thread); the shipped ava/square: 6/4 epochs on a GPU")
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--lr", type=float, default=5e-4, help="LoRA learning rate (or the top layers' with --lora-rank 0)")
     p.add_argument("--head-lr", type=float, default=1e-3)
@@ -43,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--encoder", default=defaults.ENCODER)
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (report them with any speed figure)")
-    p.add_argument("--device", default="cpu")
+    p.add_argument("--device", default="cpu", help="torch device: cpu, cuda (the shipped models were trained on one)")
     p.add_argument("--checkpoint", default=None, help="resumable state file (written after each epoch)")
     p.add_argument("--evaluate", nargs="?", const="all", choices=("all", "triples"), default=None,
                    help="also report the evaluation sets: all (WikiQA test, TREC-QA clean-dev, KPQA human sets) "
@@ -149,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items())
         if k in ("model", "sources", "train_rows", "dev_rows", "epochs", "batch_size", "lr", "head_lr", "lora_rank",
                  "train_layers", "max_len", "seed", "threads") and v not in ("", None)) + (
-        f" --encoder {args.encoder}" if args.encoder != defaults.ENCODER else "")
+        f" --encoder {args.encoder}" if args.encoder != defaults.ENCODER else "") + (
+        f" --device {args.device}" if args.device != "cpu" else "")
     ver.info.update(command=command, corpus={"command": corpus_report.get("command"),
                                              "train": corpus_report.get("train", {}).get("rows"),
                                              "dev": corpus_report.get("dev", {}).get("rows")},
