@@ -70,3 +70,30 @@ def test_auroc_hand_case():
         auroc([0.1, 0.2], [1, 1])
     with pytest.raises(ValueError, match="0/1"):
         auroc([0.1, 0.2], [2, 1])
+
+
+def test_log_loss_matches_sklearn():
+    from sklearn.metrics import log_loss as sk_log_loss
+
+    from qascore.meta.classification import log_loss
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, size=40)
+    p = rng.uniform(0.01, 0.99, size=40)
+    assert log_loss(p, y) == pytest.approx(sk_log_loss(y, p))
+
+
+@pytest.mark.parametrize("a, q, expected", [
+    # logits +a (a share q of them positive) and -a (a share q negative): the loss is least where
+    # sigmoid(a / T) = q, i.e. T = a / logit(q)
+    (4.0, 0.8, 4.0 / np.log(4.0)),
+    (np.log(4.0), 0.8, 1.0),            # already calibrated
+    (1.0, 0.9, 1.0 / np.log(9.0)),      # under-confident: T < 1 sharpens
+])
+def test_fit_temperature_hand_cases(a, q, expected):
+    from qascore.meta.classification import fit_temperature
+
+    n_pos = int(round(10 * q))
+    logits = [a] * 10 + [-a] * 10
+    labels = [1] * n_pos + [0] * (10 - n_pos) + [0] * n_pos + [1] * (10 - n_pos)
+    assert fit_temperature(logits, labels) == pytest.approx(expected, rel=1e-4)

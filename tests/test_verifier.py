@@ -112,6 +112,37 @@ def test_train_save_load_round_trip(tmp_path):
 
 
 @pytest.mark.slow
+def test_calibrated_delta_round_trip(tmp_path):
+    """A calibrated run stores its temperature; probabilities are sigmoid(logit / T) before and after a reload;
+    rewriting the metadata alone (`update_meta`, as `train verifier --calibrate` does) leaves the tensors as they were."""
+    import torch
+    from safetensors.torch import load_file
+
+    from qascore.runtime.delta import read_meta, update_meta
+    from qascore.runtime.verifier import Verifier, VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
+
+    recs, labels, lay = toy_task()
+    spec = VerifierSpec(layout="toy", n_views=1, train_layers=6, lora_rank=4)
+    cfg = TrainConfig(epochs=1, batch_size=8, lr=2e-3, head_lr=3e-3, select="auroc", calibrate=True)
+    ver = train(spec, lay, recs, labels, cfg, dev=(recs, labels), log=lambda s: None)
+    t = ver.temperature
+    assert t > 0 and ver.info["calibration"]["temperature"] == t
+    z = ver.logits(recs)
+    assert np.allclose(ver.predict(recs), torch.sigmoid(torch.from_numpy(z) / t).numpy(), atol=1e-7)
+    path = tmp_path / "toy.safetensors"
+    ver.save(path)
+    again = Verifier.load(path, lay, layout_name="toy")
+    assert again.temperature == pytest.approx(t) and again.threshold == pytest.approx(ver.threshold)
+    before = load_file(str(path))
+    update_meta(path, {"temperature": 2.0})
+    after = load_file(str(path))
+    assert read_meta(path)["temperature"] == 2.0 and read_meta(path)["spec"] == read_meta(path)["spec"]
+    assert before.keys() == after.keys() and all(torch.equal(before[k], after[k]) for k in before)
+    assert Verifier.load(path, lay, layout_name="toy").temperature == 2.0
+
+
+@pytest.mark.slow
 def test_lora_train_save_load_resume(tmp_path):
     """All layers with LoRA: learns the toy task, the delta holds what trained (adapters, LayerNorms, head)
     and reloads to the same scores, a resumed run ends where an uninterrupted one does."""

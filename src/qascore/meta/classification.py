@@ -97,6 +97,29 @@ def tune_threshold(dev_scores: Sequence[float], dev_labels: Sequence[Any], objec
     return float(cands[int(np.argmax(value))])
 
 
+def log_loss(probs: Sequence[float], labels: Sequence[Any], eps: float = 1e-12) -> float:
+    """Mean negative log-likelihood of binary labels under probabilities (clipped to [eps, 1 - eps])."""
+    p, y = _checked(probs, labels)
+    p = np.clip(p, eps, 1 - eps)
+    return float(-np.mean(np.where(y, np.log(p), np.log1p(-p))))
+
+
+def fit_temperature(dev_logits: Sequence[float], dev_labels: Sequence[Any]) -> float:
+    """The temperature T minimising the log loss of sigmoid(logit / T) on dev (temperature scaling,
+    Guo et al. 2017): one number that makes a classifier's probabilities calibrated without moving its
+    ranking (AUROC) or, with the threshold mapped alike, its decisions."""
+    from scipy.optimize import minimize_scalar
+
+    z, y = _checked(dev_logits, dev_labels)
+    y = y.astype(np.float64)
+
+    def loss(log_t: float) -> float:
+        u = z / np.exp(log_t)
+        return float(np.mean(np.logaddexp(0.0, u) - y * u))  # -log-likelihood, stable for large |u|
+
+    return float(np.exp(minimize_scalar(loss, bounds=(-4.0, 4.0), method="bounded").x))
+
+
 def dev_test_scores(dev_scores: Sequence[float], dev_labels: Sequence[Any], test_scores: Sequence[float],
                     test_labels: Sequence[Any], objective: str = "accuracy") -> BinaryScores:
     """Tune on dev, report on test: the protocol that keeps the threshold honest."""

@@ -49,6 +49,14 @@ def read_meta(path: str | Path) -> dict:
         return json.loads((fh.metadata() or {}).get("qascore", "{}"))
 
 
+def update_meta(path: str | Path, updates: Mapping[str, object]) -> None:
+    """Rewrite a delta's metadata, its tensors byte for byte as they were (e.g. a calibration added later)."""
+    meta = read_meta(path)
+    meta.update(updates)
+    tensors = load_file(str(path))
+    save_file(tensors, str(path), metadata={"qascore": json.dumps(meta, sort_keys=True)})
+
+
 def apply_delta(model: torch.nn.Module, path: str | Path, *, expect_base: str | None = None) -> dict:
     """Load a delta into `model` in place; returns its metadata."""
     meta = read_meta(path)

@@ -263,12 +263,14 @@ class Verifier:
     """A model + tokenizer + layout: P(candidate correct) for records."""
 
     def __init__(self, spec: VerifierSpec, layout: Layout, model: VerifierModel | None = None,
-                 threshold: float = 0.5, info: dict[str, Any] | None = None, tokenizer: Any = None) -> None:
+                 threshold: float = 0.5, info: dict[str, Any] | None = None, tokenizer: Any = None,
+                 temperature: float = 1.0) -> None:
         self.spec, self.layout = spec, layout
         self.tokenizer = tokenizer if tokenizer is not None else load_tokenizer(spec.encoder)
         self.model = model if model is not None else VerifierModel(spec, load_base(spec))
         self.model.eval()
         self.threshold = threshold
+        self.temperature = temperature  # logits are divided by it: calibration fitted on a dev split (1 = none)
         self.info = dict(info or {})
 
     def tokens(self, records: Sequence[Record], truncated: list[bool] | None = None) -> list[list[Tokens]]:
@@ -293,31 +295,39 @@ class Verifier:
         return (self.spec.encoder, len(self.model.lower.layers))
 
     @torch.no_grad()
-    def predict(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
-                cache: StateCache | None = None, tick: Callable[[int], None] | None = None,
-                truncated: list[bool] | None = None) -> np.ndarray:
-        """P(correct) per record. Views are de-duplicated and run longest-first per chunk.
+    def logits(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
+               cache: StateCache | None = None, tick: Callable[[int], None] | None = None,
+               truncated: list[bool] | None = None) -> np.ndarray:
+        """Raw logits (float32, before the temperature) per record. Views are de-duplicated and run
+        longest-first per chunk.
 
         `truncated`, when given, receives one flag per record (see `tokens`).
         """
         self.model.eval()
         if cache is not None:
             cache.bind(self.cache_key())
-        probs = np.zeros(len(records), dtype=np.float64)
+        out = np.zeros(len(records), dtype=np.float32)
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
             toks = self.tokens(part, truncated)
             states = [lower_states(self.model.lower, [t[v] for t in toks], self.tokenizer.pad_token_id,
                                    batch_size=batch_size, store_dtype=torch.float32, cache=cache)
                       for v in range(self.spec.n_views)]
-            logits = upper_logits(self.model, states, batch_size)
-            probs[start:start + len(part)] = torch.sigmoid(logits).numpy()
+            out[start:start + len(part)] = upper_logits(self.model, states, batch_size).numpy()
             if tick:
                 tick(len(part))
-        return probs
+        return out
+
+    def probabilities(self, logits: np.ndarray) -> np.ndarray:
+        """sigmoid(logit / temperature), as float64."""
+        return torch.sigmoid(torch.from_numpy(np.asarray(logits, dtype=np.float32)) / self.temperature).double().numpy()
+
+    def predict(self, records: Sequence[Record], **kw: Any) -> np.ndarray:
+        """P(correct) per record (keywords as `logits`)."""
+        return self.probabilities(self.logits(records, **kw))
 
     def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
-        meta = {"spec": asdict(self.spec), "threshold": self.threshold,
+        meta = {"spec": asdict(self.spec), "threshold": self.threshold, "temperature": self.temperature,
                 "base_hash": base_hash(defaults.resolve(self.spec.encoder)), "info": self.info}
         meta.update(extra or {})
         save_delta(self.model, path, self.model.trained_names(), meta)
@@ -332,7 +342,8 @@ class Verifier:
         model = VerifierModel(spec, load_base(spec))
         apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
         merge_lora(model.top)
-        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}))
+        return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}),
+                   temperature=float(meta.get("temperature", 1.0)))
 
 
 def load_shared(path: str | Path, make_layout: Callable[[str], Layout]) -> Verifier:

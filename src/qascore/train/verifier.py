@@ -42,6 +42,7 @@ class TrainConfig:
     init: str | None = None   # a saved verifier delta whose top stack (and head, if shapes fit) start the model
     select: str = "f1"        # dev figure that picks the epoch: "f1" (the papers) or "auroc"
     bucket: bool = False      # length-bucketed batches (less padding); off keeps the paper configs' batches
+    calibrate: bool = False   # fit a temperature on the dev split after the epoch is chosen (the paper configs: off)
     device: str = "cpu"
     log_every: int = 0        # progress line every N batches (0: per epoch only)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -77,6 +78,22 @@ def warm_start(model: VerifierModel, path: str | Path) -> str:
             for k in ("head.weight", "head.bias"):
                 own[k].copy_(src[k].to(own[k].dtype))
     return f"{copied} top-stack tensors, head {'copied' if head else 'fresh'}"
+
+
+def calibrate(ver: Verifier, dev_logits: np.ndarray, dev_labels: Sequence[int],
+              log: Callable[[str], None] = print) -> None:
+    """Temperature-scale `ver` on dev logits and move its threshold to the same decisions (best dev F1)."""
+    from qascore.meta.classification import fit_temperature, log_loss
+
+    before = log_loss(ver.probabilities(dev_logits), list(dev_labels))
+    ver.temperature = fit_temperature(dev_logits, list(dev_labels))
+    probs = ver.probabilities(dev_logits)
+    ver.threshold = tune_threshold(probs, list(dev_labels), "f1")
+    ver.info["calibration"] = {"method": "temperature scaling, log loss on the dev split",
+                               "temperature": ver.temperature, "dev_rows": len(dev_labels),
+                               "dev_log_loss": [before, log_loss(probs, list(dev_labels))]}
+    log(f"temperature {ver.temperature:.3f}: dev log loss {before:.4f} -> {ver.info['calibration']['dev_log_loss'][1]:.4f}, "
+        f"threshold {ver.threshold:.3f}")
 
 
 def length_batches(lengths: Sequence[int], batch_size: int, rng: np.random.Generator,
@@ -211,9 +228,13 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
         model.load_state_dict(best["state"], strict=False)
         ver.threshold = best["threshold"]
         log(f"kept epoch {best['epoch']} (dev {cfg.select} {best['figure']:.4f}, threshold {best['threshold']:.3f})")
+        if cfg.calibrate and dev_states is not None:
+            model.eval()
+            with torch.no_grad():
+                calibrate(ver, upper_logits(model, dev_states, 64).numpy(), dev[1], log)
     model.eval()
     model.to("cpu")
-    ver.info = {"train_examples": len(records), "train_positives": int(y.sum().item()),
-                "config": asdict(cfg), "history": history, "seconds": round(time.time() - t0, 1),
-                "torch": torch.__version__, "kept_epoch": best["epoch"] if best else cfg.epochs}
+    ver.info.update({"train_examples": len(records), "train_positives": int(y.sum().item()),
+                     "config": asdict(cfg), "history": history, "seconds": round(time.time() - t0, 1),
+                     "torch": torch.__version__, "kept_epoch": best["epoch"] if best else cfg.epochs})
     return ver

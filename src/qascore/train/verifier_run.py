@@ -51,6 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or triples (the first two)")
     p.add_argument("--data", default=None, help="data root for --evaluate (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--ship", action="store_true", help="copy the delta into the package as the default model")
+    p.add_argument("--calibrate", default=None, metavar="DELTA",
+                   help="no training: fit the temperature of an existing --model delta on the corpus dev split and "
+                        "write it (with the moved threshold) into that delta's metadata, and its .check.json beside it")
 
 
 def to_records(rows: Sequence[dict[str, Any]]) -> tuple[list[Record], list[int]]:
@@ -114,8 +117,30 @@ def write_check(predict: Any, dev_rows: Sequence[dict[str, Any]], path: Path, n:
                     encoding="utf-8")
 
 
+def recalibrate(args: argparse.Namespace) -> int:
+    """Temperature-scale a delta trained before calibration existed (its tensors stay as they are)."""
+    from qascore.runtime.delta import update_meta
+    from qascore.runtime.verifier import Verifier
+    from qascore.train import verifier_corpus
+    from qascore.train.verifier import calibrate
+
+    path = Path(args.calibrate)
+    dev_rows = sample(verifier_corpus.read_split(args.corpus, "dev"), args.dev_rows, args.seed)
+    recs, labels = to_records(dev_rows)
+    ver = Verifier.load(path, layout_for(args.model), layout_name=MODELS[args.model])
+    logits = ver.logits(recs, batch_size=64)
+    calibrate(ver, logits, labels)
+    update_meta(path, {"temperature": ver.temperature, "threshold": ver.threshold, "info": ver.info})
+    write_check(lambda rs: ver.predict(rs, batch_size=64), dev_rows, path.with_name(f"{path.stem}.check.json"))
+    print("dev: " + json.dumps(by_source(ver.probabilities(logits), labels, dev_rows, ver.threshold)), flush=True)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     import torch
+
+    if args.calibrate:
+        return recalibrate(args)
 
     from qascore.runtime.verifier import VerifierSpec
     from qascore.train import verifier_corpus
@@ -135,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
                         train_layers=args.train_layers, lora_rank=args.lora_rank)
     cfg = TrainConfig(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, head_lr=args.head_lr,
                       seed=args.seed, threads=args.threads, select="auroc", bucket=True, device=args.device,
-                      log_every=100)
+                      log_every=100, calibrate=True)
     recs, labels = to_records(train_rows)
     dev_recs, dev_labels = to_records(dev_rows)
     print(f"training {args.model} on {len(recs)} rows ({', '.join(keep) or 'all sources'}), dev {len(dev_recs)}; "
