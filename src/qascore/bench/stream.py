@@ -79,6 +79,19 @@ def run_score(path: Path, out: Path, metrics: list[str], chunk_size: int, engine
     return wall, usage.ru_maxrss / 1024.0  # Linux: KiB
 
 
+def predict_seconds(measured: list[tuple[int, float]], n: int) -> float | None:
+    """Wall seconds a run of `n` records should take, from the (records, seconds) runs so far: the first
+    run's time plus the marginal time per record of the last two sizes (start-up and model loading are paid
+    once per run, so on a fast device the first size's per-record time overstates a big run many times);
+    from a single run, its per-record time; None before any run."""
+    if not measured:
+        return None
+    if len(measured) == 1:
+        return n * measured[0][1] / measured[0][0]
+    (n0, w0), (n1, w1) = measured[-2], measured[-1]
+    return measured[0][1] + (n - measured[0][0]) * max(w1 - w0, 0.0) / max(n1 - n0, 1)
+
+
 def run(args: argparse.Namespace) -> int:
     metrics = args.metric or ["f1"]
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -90,9 +103,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'records':>9} {'seconds':>9} {'rec/s':>9} {'us/rec':>9} {'marg us/rec':>11} {'peak MiB':>9} "
               f"{'RSS x':>7}  RSS MiB at 20/40/60/80/100% of the run")
         spent, base = 0.0, None
+        measured: list[tuple[int, float]] = []
         for n in sizes:
-            if base is not None and spent + n / base[2] * 1.1 > args.budget_s:
-                print(f"{n:>9} skipped: predicted {n / base[2]:.0f} s, {args.budget_s - spent:.0f} s of budget left")
+            guess = predict_seconds(measured, n)
+            if guess is not None and spent + guess * 1.1 > args.budget_s:
+                print(f"{n:>9} skipped: predicted {guess:.0f} s, {args.budget_s - spent:.0f} s of budget left")
                 continue
             path = work / f"synthetic-{n}-seed{args.seed}.jsonl"
             if not path.exists():
@@ -103,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
             at = " ".join(f"{trace[min(len(trace) - 1, int(q * len(trace)) - 1)]:.0f}" if trace else "-"
                           for q in (0.2, 0.4, 0.6, 0.8, 1.0))
             spent += wall
+            measured.append((n, wall))
             rate = n / wall
             if base is None:
                 base = (rss, wall, rate, n)
