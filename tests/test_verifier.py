@@ -181,3 +181,39 @@ def test_lora_train_save_load_resume(tmp_path):
     resumed = train(spec, lay, recs, labels, one, dev=(recs, labels), log=lambda s: None, checkpoint=ckpt)
     assert len(resumed.info["history"]) == 2      # ... and it ran epoch 2 only
     assert first.info["history"][0] == resumed.info["history"][0]
+
+
+@pytest.mark.slow
+def test_train_verifier_cli_calibrates_and_recalibrates(tmp_path):
+    """`qascore train verifier` writes a calibrated delta; `--calibrate` on it refits the same temperature from
+    the same dev rows (the logits are raw, so the stored temperature does not feed back) and keeps the tensors."""
+    import json
+
+    import torch
+    from safetensors.torch import load_file
+
+    from qascore.cli import main
+    from qascore.runtime.delta import read_meta
+
+    recs, labels, _ = toy_task()
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    rows = [{"id": f"r{i}", "qid": f"q{i}", "question": r.question, "candidate": r.candidate,
+             "references": r.references, "negatives": [], "source": "ae", "kind": "toy", "label": y}
+            for i, (r, y) in enumerate(zip(recs, labels))]
+    for split in ("train", "dev"):
+        (corpus / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    (corpus / "report.json").write_text("{}", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["train", "verifier", "--model", "ava", "--corpus", str(corpus), "--out", str(out),
+                 "--lora-rank", "4", "--lr", "2e-3", "--head-lr", "3e-3"]) == 0
+    delta = out / "ava.safetensors"
+    meta = read_meta(delta)
+    t = meta["temperature"]
+    assert t > 0 and meta["info"]["calibration"]["temperature"] == t
+    before = load_file(str(delta))
+    assert main(["train", "verifier", "--model", "ava", "--corpus", str(corpus), "--calibrate", str(delta)]) == 0
+    assert read_meta(delta)["temperature"] == pytest.approx(t, rel=1e-3)
+    after = load_file(str(delta))
+    assert all(torch.equal(before[k], after[k]) for k in before)
+    assert (out / "ava.check.json").is_file()

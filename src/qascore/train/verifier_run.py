@@ -139,6 +139,7 @@ def recalibrate(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     import torch
 
+    torch.set_num_threads(args.threads)
     if args.calibrate:
         return recalibrate(args)
 
@@ -146,7 +147,6 @@ def run(args: argparse.Namespace) -> int:
     from qascore.train import verifier_corpus
     from qascore.train.verifier import TrainConfig, train
 
-    torch.set_num_threads(args.threads)
     t0 = time.time()
     train_rows = verifier_corpus.read_split(args.corpus, "train")
     dev_rows = verifier_corpus.read_split(args.corpus, "dev")
