@@ -93,7 +93,7 @@ def test_log_loss_matches_sklearn():
 def test_fit_temperature_hand_cases(a, q, expected):
     from qascore.meta.classification import fit_temperature
 
-    n_pos = int(round(10 * q))
+    n_pos = round(10 * q)
     logits = [a] * 10 + [-a] * 10
     labels = [1] * n_pos + [0] * (10 - n_pos) + [0] * n_pos + [1] * (10 - n_pos)
     assert fit_temperature(logits, labels) == pytest.approx(expected, rel=1e-4)
