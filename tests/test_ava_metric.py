@@ -62,3 +62,14 @@ def test_unknown_option_is_refused():
 
     with pytest.raises(TypeError):
         AVA(bogus=1)
+
+
+@pytest.mark.parametrize("meta, expected", [
+    ({}, {}),                                           # deltas from before calibration: signature unchanged
+    ({"temperature": 1.0}, {}),
+    ({"temperature": 1.7956}, {"temperature": "1.796"}),
+])
+def test_signature_names_the_calibration_temperature(meta, expected):
+    from qascore.metrics.verifiers import temperature_field
+
+    assert temperature_field(meta) == expected

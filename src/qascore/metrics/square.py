@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from qascore.metrics.base import Metric
 from qascore.metrics.options import Option
+from qascore.metrics.verifiers import temperature_field
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256, read_meta
@@ -67,4 +68,4 @@ class Square(Metric):
         spec = meta.get("spec", {})
         return {"model": f"{path.stem}@{file_sha256(path) if path.is_file() else 'missing'}",
                 "base": model_id(spec.get("encoder", defaults.ENCODER)),
-                "layout": spec.get("layout", "?"), "max_len": spec.get("max_len", "?")}
+                "layout": spec.get("layout", "?"), "max_len": spec.get("max_len", "?"), **temperature_field(meta)}

@@ -84,4 +84,10 @@ class AVA(Metric):
         thr = self.options["threshold"]
         return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(meta["spec"]["encoder"]),
                 "layout": meta["spec"]["layout"], "max_len": meta["spec"]["max_len"],
-                "threshold": f"{meta.get('threshold', 0.5) if thr is None else thr:.4f}"}
+                "threshold": f"{meta.get('threshold', 0.5) if thr is None else thr:.4f}", **temperature_field(meta)}
+
+
+def temperature_field(meta: dict[str, Any]) -> dict[str, str]:
+    """The calibration temperature a delta's probabilities use, for signatures; none for uncalibrated deltas."""
+    t = float(meta.get("temperature", 1.0))
+    return {} if t == 1.0 else {"temperature": f"{t:.3f}"}
