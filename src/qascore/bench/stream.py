@@ -102,9 +102,10 @@ def run(args: argparse.Namespace) -> int:
         work.mkdir(parents=True, exist_ok=True)
         print(f"{'records':>9} {'seconds':>9} {'rec/s':>9} {'us/rec':>9} {'marg us/rec':>11} {'peak MiB':>9} "
               f"{'RSS x':>7}  RSS MiB at 20/40/60/80/100% of the run")
-        spent, base = 0.0, None
-        measured: list[tuple[int, float]] = []
+        measured: list[tuple[int, float]] = []   # (records, seconds) of each run; the first is the baseline
+        base_rss = 0.0
         for n in sizes:
+            spent = sum(w for _, w in measured)
             guess = predict_seconds(measured, n)
             if guess is not None and spent + guess * 1.1 > args.budget_s:
                 print(f"{n:>9} skipped: predicted {guess:.0f} s, {args.budget_s - spent:.0f} s of budget left")
@@ -117,13 +118,10 @@ def run(args: argparse.Namespace) -> int:
                                   trace)
             at = " ".join(f"{trace[min(len(trace) - 1, int(q * len(trace)) - 1)]:.0f}" if trace else "-"
                           for q in (0.2, 0.4, 0.6, 0.8, 1.0))
-            spent += wall
             measured.append((n, wall))
-            rate = n / wall
-            if base is None:
-                base = (rss, wall, rate, n)
-            marginal = f"{1e6 * (wall - base[1]) / (n - base[3]):11.1f}" if n > base[3] else f"{'-':>11}"
-            print(f"{n:>9} {wall:9.1f} {rate:9.0f} {1e6 * wall / n:9.1f} {marginal} {rss:9.0f} {rss / base[0]:7.3f}"
+            (n0, w0), base_rss = measured[0], base_rss or rss
+            marginal = f"{1e6 * (wall - w0) / (n - n0):11.1f}" if n > n0 else f"{'-':>11}"
+            print(f"{n:>9} {wall:9.1f} {n / wall:9.0f} {1e6 * wall / n:9.1f} {marginal} {rss:9.0f} {rss / base_rss:7.3f}"
                   f"  {at}", flush=True)
             (work / "scored.jsonl").unlink(missing_ok=True)
     print("marg us/rec: (seconds - first size's seconds) / (records - first size's records): the time per record\n"

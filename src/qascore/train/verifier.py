@@ -89,11 +89,11 @@ def calibrate(ver: Verifier, dev_logits: np.ndarray, dev_labels: Sequence[int],
     ver.temperature = fit_temperature(dev_logits, list(dev_labels))
     probs = ver.probabilities(dev_logits)
     ver.threshold = tune_threshold(probs, list(dev_labels), "f1")
+    after = log_loss(probs, list(dev_labels))
     ver.info["calibration"] = {"method": "temperature scaling, log loss on the dev split",
                                "temperature": ver.temperature, "dev_rows": len(dev_labels),
-                               "dev_log_loss": [before, log_loss(probs, list(dev_labels))]}
-    log(f"temperature {ver.temperature:.3f}: dev log loss {before:.4f} -> {ver.info['calibration']['dev_log_loss'][1]:.4f}, "
-        f"threshold {ver.threshold:.3f}")
+                               "dev_log_loss": [before, after]}
+    log(f"temperature {ver.temperature:.3f}: dev log loss {before:.4f} -> {after:.4f}, threshold {ver.threshold:.3f}")
 
 
 def length_batches(lengths: Sequence[int], batch_size: int, rng: np.random.Generator,
