@@ -79,6 +79,22 @@ def test_stacks_reproduce_encoder_forward(arch):
     assert torch.allclose(ref[keep], out[keep], atol=1e-5)
 
 
+def test_verifier_model_moves_mpnet_bias_table():
+    """MPNet's relative-position table lives outside the layers; the verifier model registers it, so moving the
+    model (to a GPU, or here to float64) moves the table too (a GPU run once failed on a table left on the CPU)."""
+    import torch
+    from transformers import MPNetConfig, MPNetModel
+
+    from qascore.runtime.verifier import VerifierModel, VerifierSpec
+
+    size = dict(vocab_size=50, hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32)
+    base = MPNetModel(MPNetConfig(**size))
+    model = VerifierModel(VerifierSpec(layout="toy", n_views=1, train_layers=2, lora_rank=2), base).to(torch.float64)
+    assert base.encoder.relative_attention_bias.weight.dtype == torch.float64
+    assert not base.encoder.relative_attention_bias.weight.requires_grad
+    assert not any("position_table" in n for n in model.trained_names())
+
+
 def toy_task() -> tuple[list[Record], list[int], object]:
     """32 records whose label is whether the candidate says the reference's colour; a (q, r∘t) layout."""
     recs, labels = [], []
@@ -183,17 +199,9 @@ def test_lora_train_save_load_resume(tmp_path):
     assert first.info["history"][0] == resumed.info["history"][0]
 
 
-@pytest.mark.slow
-def test_train_verifier_cli_calibrates_and_recalibrates(tmp_path):
-    """`qascore train verifier` writes a calibrated delta; `--calibrate` on it refits the same temperature from
-    the same dev rows (the logits are raw, so the stored temperature does not feed back) and keeps the tensors."""
+def toy_corpus(tmp_path):
+    """The toy task as a `train verifier-data` folder (the same rows in train and dev)."""
     import json
-
-    import torch
-    from safetensors.torch import load_file
-
-    from qascore.cli import main
-    from qascore.runtime.delta import read_meta
 
     recs, labels, _ = toy_task()
     corpus = tmp_path / "corpus"
@@ -204,6 +212,59 @@ def test_train_verifier_cli_calibrates_and_recalibrates(tmp_path):
     for split in ("train", "dev"):
         (corpus / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     (corpus / "report.json").write_text("{}", encoding="utf-8")
+    return corpus
+
+
+@pytest.mark.slow
+def test_distillation_loss_mixes_labels_and_soft_targets():
+    """Soft targets equal to the labels give the labels' loss whatever the weight, so the same model as no
+    teacher; other soft targets give another model; a weight without soft targets is refused."""
+    from qascore.runtime.verifier import VerifierSpec
+    from qascore.train.verifier import TrainConfig, train
+
+    recs, labels, lay = toy_task()
+    spec = VerifierSpec(layout="toy", n_views=1, train_layers=6, lora_rank=4)
+    cfg = TrainConfig(epochs=1, batch_size=8, lr=2e-3, head_lr=3e-3, select="auroc", bucket=True)
+    plain = train(spec, lay, recs, labels, cfg, dev=(recs, labels), log=lambda s: None).logits(recs)
+    mixed = TrainConfig(**{**cfg.__dict__, "distill": 0.7})
+    same = train(spec, lay, recs, labels, mixed, dev=(recs, labels), log=lambda s: None,
+                 soft=[float(y) for y in labels]).logits(recs)
+    assert np.abs(same - plain).max() < 1e-5
+    flat = train(spec, lay, recs, labels, mixed, dev=(recs, labels), log=lambda s: None,
+                 soft=[0.5] * len(labels)).logits(recs)
+    assert np.abs(flat - plain).max() > 1e-2
+    with pytest.raises(ValueError, match="soft targets"):
+        train(spec, lay, recs, labels, mixed, log=lambda s: None)
+
+
+@pytest.mark.slow
+def test_train_verifier_cli_distils_from_a_teacher(tmp_path):
+    """`--teacher DELTA` trains on the teacher's probabilities too, and the student's delta names its teacher."""
+    from qascore.cli import main
+    from qascore.runtime.delta import file_sha256, read_meta
+
+    corpus, out = toy_corpus(tmp_path), tmp_path / "out"
+    common = ["train", "verifier", "--model", "ava", "--corpus", str(corpus), "--out", str(out),
+              "--lora-rank", "4", "--lr", "2e-3", "--head-lr", "3e-3"]
+    assert main(common + ["--name", "teacher"]) == 0
+    teacher = out / "teacher.safetensors"
+    assert main(common + ["--name", "student", "--teacher", str(teacher), "--distill", "0.5"]) == 0
+    info = read_meta(out / "student.safetensors")["info"]
+    assert info["teacher"] == {"path": str(teacher), "sha256": file_sha256(teacher)}
+    assert info["config"]["distill"] == 0.5 and f"--teacher {teacher} --distill 0.5" in info["command"]
+
+
+@pytest.mark.slow
+def test_train_verifier_cli_calibrates_and_recalibrates(tmp_path):
+    """`qascore train verifier` writes a calibrated delta; `--calibrate` on it refits the same temperature from
+    the same dev rows (the logits are raw, so the stored temperature does not feed back) and keeps the tensors."""
+    import torch
+    from safetensors.torch import load_file
+
+    from qascore.cli import main
+    from qascore.runtime.delta import read_meta
+
+    corpus = toy_corpus(tmp_path)
     out = tmp_path / "out"
     assert main(["train", "verifier", "--model", "ava", "--corpus", str(corpus), "--out", str(out),
                  "--lora-rank", "4", "--lr", "2e-3", "--head-lr", "3e-3"]) == 0

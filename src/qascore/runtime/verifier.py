@@ -198,7 +198,10 @@ class VerifierModel(nn.Module):
         n_low = len(layers) - spec.train_layers
         if not 0 <= n_low < len(layers):
             raise ValueError(f"train_layers must be 1..{len(layers)}, got {spec.train_layers}")
-        self.bias = position_bias_of(base)   # a bound method of the frozen base, not a submodule
+        self.bias = position_bias_of(base)   # a bound method of the frozen base, not a submodule ...
+        table = getattr(base.encoder, "relative_attention_bias", None)
+        if table is not None:                # ... so MPNet's bias table is registered, for .to(device) to move it
+            self.position_table = table.requires_grad_(False)
         self.lower = LowerStack(base.embeddings, layers[:n_low], self.bias)
         top = layers[n_low:]
         n_stacks = (1 if spec.share_top else spec.n_views) * (2 if spec.peer else 1)

@@ -43,6 +43,7 @@ class TrainConfig:
     select: str = "f1"        # dev figure that picks the epoch: "f1" (the papers) or "auroc"
     bucket: bool = False      # length-bucketed batches (less padding); off keeps the paper configs' batches
     calibrate: bool = False   # fit a temperature on the dev split after the epoch is chosen (the paper configs: off)
+    distill: float = 0.0      # weight of a teacher's soft targets in the loss (0: the labels alone)
     device: str = "cpu"
     log_every: int = 0        # progress line every N batches (0: per epoch only)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -125,8 +126,12 @@ def dev_figure(probs: np.ndarray, labels: Sequence[int], select: str) -> tuple[f
 def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels: Sequence[int],
           cfg: TrainConfig, *, dev: tuple[Sequence[Record], Sequence[int]] | None = None,
           log: Callable[[str], None] = print, cache: StateCache | None = None,
-          checkpoint: str | Path | None = None) -> Verifier:
+          checkpoint: str | Path | None = None, soft: Sequence[float] | None = None) -> Verifier:
     """Fit the trainable part (top stacks or their LoRA adapters) + head; keep the best dev epoch.
+
+    `soft`, one teacher probability per record, turns on distillation: the loss is
+    (1 - cfg.distill) x BCE(labels) + cfg.distill x BCE(soft), so a small model learns a larger
+    one's graded judgments as well as the labels.
 
     The dev figure is `cfg.select` (F1 at its best threshold, or AUROC). `cache` shares frozen
     lower-layer states across calls (several layouts over the same data). With `checkpoint`, the
@@ -157,6 +162,9 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
         f"{time.time() - t0:.1f}s")
 
     y = torch.tensor(list(labels), dtype=torch.float32, device=cfg.device)
+    if cfg.distill and soft is None:
+        raise ValueError("distill > 0 needs the teacher's soft targets")
+    target = y if soft is None else torch.tensor(list(soft), dtype=torch.float32, device=cfg.device)
     trainable = [p for p in model.top.parameters() if p.requires_grad]
     opt = torch.optim.AdamW([{"params": trainable, "lr": cfg.lr},
                              {"params": model.head.parameters(), "lr": cfg.head_lr}],
@@ -191,7 +199,10 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
             batches = [order[s:s + cfg.batch_size].tolist() for s in range(0, len(order), cfg.batch_size)]
         for b, idx in enumerate(batches, 1):
             batch = [pad_states([c[i] for i in idx], torch.float32) for c in states]
-            loss = loss_fn(model.upper(batch), y[idx])
+            logit = model.upper(batch)
+            loss = loss_fn(logit, y[idx])
+            if cfg.distill:
+                loss = (1 - cfg.distill) * loss + cfg.distill * loss_fn(logit, target[idx])
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

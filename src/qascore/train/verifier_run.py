@@ -46,6 +46,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (report them with any speed figure)")
     p.add_argument("--device", default="cpu", help="torch device: cpu, cuda (the shipped models were trained on one)")
     p.add_argument("--checkpoint", default=None, help="resumable state file (written after each epoch)")
+    p.add_argument("--teacher", default=None, metavar="DELTA",
+                   help="distil from this trained verifier (e.g. a larger encoder's): its calibrated probabilities on "
+                        "the training rows become soft targets")
+    p.add_argument("--distill", type=float, default=0.5,
+                   help="with --teacher: weight of the soft targets in the loss (the labels get 1 - this)")
     p.add_argument("--evaluate", nargs="?", const="all", choices=("all", "triples"), default=None,
                    help="also report the evaluation sets: all (WikiQA test, TREC-QA clean-dev, KPQA human sets) "
                         "or triples (the first two)")
@@ -117,6 +122,24 @@ def write_check(predict: Any, dev_rows: Sequence[dict[str, Any]], path: Path, n:
                     encoding="utf-8")
 
 
+def teacher_probabilities(path: str | Path, records: Sequence[Record], device: str) -> np.ndarray:
+    """A saved verifier's calibrated P(correct) for `records`: the soft targets of distillation."""
+    from qascore.runtime.delta import read_meta
+    from qascore.runtime.verifier import Verifier
+
+    layout = read_meta(path)["spec"]["layout"]
+    model = next((m for m, name in MODELS.items() if name == layout), None)
+    if model is None:
+        raise ValueError(f"teacher {path} has layout '{layout}'; a teacher must be an {' or '.join(MODELS)} verifier")
+    teacher = Verifier.load(path, layout_for(model), layout_name=layout)
+    teacher.model.to(device)
+    t0 = time.time()
+    probs = teacher.predict(records, batch_size=64)
+    teacher.model.to("cpu")
+    print(f"teacher {path}: {len(records)} soft targets in {time.time() - t0:.1f}s", flush=True)
+    return probs
+
+
 def recalibrate(args: argparse.Namespace) -> int:
     """Temperature-scale a delta trained before calibration existed (its tensors stay as they are)."""
     from qascore.runtime.delta import update_meta
@@ -143,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
     if args.calibrate:
         return recalibrate(args)
 
+    from qascore.runtime.delta import file_sha256
     from qascore.runtime.verifier import VerifierSpec
     from qascore.train import verifier_corpus
     from qascore.train.verifier import TrainConfig, train
@@ -160,13 +184,14 @@ def run(args: argparse.Namespace) -> int:
                         train_layers=args.train_layers, lora_rank=args.lora_rank)
     cfg = TrainConfig(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, head_lr=args.head_lr,
                       seed=args.seed, threads=args.threads, select="auroc", bucket=True, device=args.device,
-                      log_every=100, calibrate=True)
+                      log_every=100, calibrate=True, distill=args.distill if args.teacher else 0.0)
     recs, labels = to_records(train_rows)
     dev_recs, dev_labels = to_records(dev_rows)
+    soft = teacher_probabilities(args.teacher, recs, args.device) if args.teacher else None
     print(f"training {args.model} on {len(recs)} rows ({', '.join(keep) or 'all sources'}), dev {len(dev_recs)}; "
           f"{args.threads} thread(s), device {args.device}", flush=True)
     ver = train(spec, layout_for(args.model), recs, labels, cfg, dev=(dev_recs, dev_labels),
-                log=lambda s: print(s, flush=True), checkpoint=args.checkpoint)
+                log=lambda s: print(s, flush=True), checkpoint=args.checkpoint, soft=soft)
     name = args.name or args.model
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -176,11 +201,13 @@ def run(args: argparse.Namespace) -> int:
         if k in ("model", "sources", "train_rows", "dev_rows", "epochs", "batch_size", "lr", "head_lr", "lora_rank",
                  "train_layers", "max_len", "seed", "threads") and v not in ("", None)) + (
         f" --encoder {args.encoder}" if args.encoder != defaults.ENCODER else "") + (
-        f" --device {args.device}" if args.device != "cpu" else "")
+        f" --device {args.device}" if args.device != "cpu" else "") + (
+        f" --teacher {args.teacher} --distill {args.distill}" if args.teacher else "")
     ver.info.update(command=command, corpus={"command": corpus_report.get("command"),
                                              "train": corpus_report.get("train", {}).get("rows"),
                                              "dev": corpus_report.get("dev", {}).get("rows")},
                     sources=keep or "all", device=args.device,
+                    **({"teacher": {"path": args.teacher, "sha256": file_sha256(args.teacher)}} if args.teacher else {}),
                     training_data_license="answer_equivalence: none stated (research-only); SQuAD 2.0: CC BY-SA 4.0; "
                                           "WikiQA: Microsoft Research Data License (non-commercial research); "
                                           "TREC-QA: none stated, research-only")
