@@ -97,3 +97,42 @@ def test_fit_temperature_hand_cases(a, q, expected):
     logits = [a] * 10 + [-a] * 10
     labels = [1] * n_pos + [0] * (10 - n_pos) + [0] * n_pos + [1] * (10 - n_pos)
     assert fit_temperature(logits, labels) == pytest.approx(expected, rel=1e-4)
+
+
+def test_paired_auroc_hand_cases_and_sklearn():
+    """Identical models differ by 0 (p = 1); a perfect model against its reverse by 1 (p = 0); the point
+    estimate is sklearn's AUROC difference."""
+    from qascore.meta.classification import paired_auroc
+
+    y = [0, 1, 0, 1, 1, 0, 1, 0]
+    s = [0.1, 0.9, 0.2, 0.8, 0.7, 0.3, 0.6, 0.4]
+    same = paired_auroc(s, s, y, n_resamples=200)
+    assert (same.difference, same.ci_low, same.ci_high, same.p) == (0.0, 0.0, 0.0, 1.0)
+    flip = paired_auroc(s, [-v for v in s], y, n_resamples=200)
+    assert (flip.difference, flip.ci_low, flip.ci_high, flip.p) == (1.0, 1.0, 1.0, 0.0)
+    rng = np.random.default_rng(0)
+    yy = rng.integers(0, 2, 300)
+    a, b = yy + rng.normal(0, 1.0, 300), yy + rng.normal(0, 1.5, 300)
+    res = paired_auroc(a, b, yy, n_resamples=300)
+    assert res.difference == pytest.approx(roc_auc_score(yy, a) - roc_auc_score(yy, b), abs=1e-12)
+    assert res.ci_low < res.difference < res.ci_high and res.n == 300 and res.n_groups == 300
+    with pytest.raises(ValueError, match="groups"):
+        paired_auroc(a, b, yy, groups=[0] * 10)
+
+
+def test_paired_auroc_resamples_groups_whole():
+    """Rows copied five times carry no more evidence than the originals: resampled by group, the CI is about
+    the originals' width; resampled row by row it is far too narrow."""
+    from qascore.meta.classification import paired_auroc
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 200)
+    a, b = y + rng.normal(0, 1.0, 200), y + rng.normal(0, 1.2, 200)
+    width = lambda r: r.ci_high - r.ci_low  # noqa: E731
+    base = paired_auroc(a, b, y, n_resamples=400)
+    rep = lambda v: np.repeat(v, 5)  # noqa: E731
+    grouped = paired_auroc(rep(a), rep(b), rep(y), groups=rep(np.arange(200)), n_resamples=400)
+    rows = paired_auroc(rep(a), rep(b), rep(y), n_resamples=400)
+    assert grouped.n_groups == 200 and grouped.difference == pytest.approx(base.difference)
+    assert 0.75 < width(grouped) / width(base) < 1.33
+    assert width(rows) / width(base) < 0.6

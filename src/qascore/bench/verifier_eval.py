@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,6 +34,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", default=None, help="data root (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--json", default=None, help="also write the table as JSON here")
+    p.add_argument("--dev-only", action="store_true", help="the corpus dev split alone (the sets a model is chosen on)")
+    p.add_argument("--paired", action="store_true",
+                   help="compare each later judge with the first on the dev split: AUROC difference with a "
+                        "bootstrap CI over questions (is a candidate's dev gain larger than the split's noise?)")
 
 
 def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], list[int]]]:
@@ -99,17 +104,30 @@ def run(args: argparse.Namespace) -> int:
     dev_rows = verifier_corpus.read_split(args.corpus, "dev")
     dev_recs, dev_labels = to_records(dev_rows)
     table: dict[str, Any] = {}
+    first: np.ndarray | None = None
     for judge in args.judges:
         t0 = time.time()
         predict = scorer(judge)
         dev_scores = predict(dev_recs)
         thr = tune_threshold(dev_scores, dev_labels, "accuracy")
         res = {"threshold": thr, "dev": by_source(dev_scores, dev_labels, dev_rows, thr)}
-        res.update(evaluate_sets(predict, args.data))
+        if args.paired and first is not None:
+            from qascore.meta.classification import paired_auroc
+
+            res["paired_dev"] = asdict(paired_auroc(dev_scores, first, dev_labels, [r["qid"] for r in dev_rows]))
+        first = dev_scores if first is None else first
+        if not args.dev_only:
+            res.update(evaluate_sets(predict, args.data))
         res["seconds"] = round(time.time() - t0, 1)
         table[judge] = res
         print(f"{judge}: " + json.dumps(res), flush=True)
     print(format_table(table))
+    for judge, res in table.items():
+        if "paired_dev" in res:
+            d = res["paired_dev"]
+            print(f"dev AUROC {judge} - {args.judges[0]}: {d['difference']:+.4f} "
+                  f"(95% CI {d['ci_low']:+.4f} .. {d['ci_high']:+.4f}, p {d['p']:.3f}; "
+                  f"{d['n_groups']} questions resampled)")
     if args.json:
         Path(args.json).write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
     return 0
@@ -122,7 +140,9 @@ def format_table(table: dict[str, Any]) -> str:
     for judge, res in table.items():
         cells = []
         for c in cols:
-            if c.startswith("dev:"):
+            if c not in res and not c.startswith("dev:"):
+                cells.append("-")
+            elif c.startswith("dev:"):
                 d = res["dev"].get(c[4:])
                 cells.append(f"{d['auroc']:.3f} / {d['accuracy']:.3f}" if d else "-")
             elif c.startswith("kpqa-"):

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats
 
-from qascore.meta.correlation import as_vector
+from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, as_vector
 
 OBJECTIVES = ("accuracy", "f1", "precision", "recall")
 
@@ -136,3 +136,45 @@ def auroc(scores: Sequence[float], labels: Sequence[Any]) -> float:
     ranks = stats.rankdata(s, method="average")
     u = ranks[y].sum() - n_pos * (n_pos + 1) / 2
     return float(u / (n_pos * n_neg))
+
+
+@dataclass(frozen=True)
+class AurocDifference:
+    """AUROC(a) - AUROC(b) on the same rows, with a bootstrap CI and p = share of resamples where a <= b."""
+
+    difference: float
+    ci_low: float
+    ci_high: float
+    p: float
+    n: int
+    n_groups: int
+    n_resamples: int
+    seed: int
+
+
+def paired_auroc(a: Sequence[float], b: Sequence[float], labels: Sequence[Any],
+                 groups: Sequence[Any] | None = None, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                 level: float = 0.95) -> AurocDifference:
+    """Is model a's AUROC above model b's on the same rows? A paired bootstrap that resamples whole
+    `groups` (e.g. the rows of one question, which are not independent), so a dev-split gain smaller
+    than the split's noise shows as a CI that spans 0."""
+    from qascore.meta.correlation import percentile_ci
+
+    sa, y = _checked(a, labels)
+    sb, _ = _checked(b, labels)
+    keys = np.asarray(groups if groups is not None else np.arange(len(y)))
+    if len(keys) != len(y):
+        raise ValueError(f"{len(keys)} groups for {len(y)} rows")
+    _, inverse = np.unique(keys, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    members = np.split(order, np.flatnonzero(np.diff(inverse[order])) + 1)
+    rng = np.random.default_rng(seed)
+    diffs = []
+    for _ in range(n_resamples):
+        idx = np.concatenate([members[g] for g in rng.integers(0, len(members), len(members))])
+        if 0 < y[idx].sum() < len(idx):
+            diffs.append(auroc(sa[idx], y[idx]) - auroc(sb[idx], y[idx]))
+    d = np.asarray(diffs)
+    lo, hi = percentile_ci(d, level)
+    return AurocDifference(auroc(sa, y) - auroc(sb, y), lo, hi, float(np.mean(d <= 0)), len(y), len(members),
+                           n_resamples, seed)

@@ -187,9 +187,9 @@ def run(args: argparse.Namespace) -> int:
                       log_every=100, calibrate=True, distill=args.distill if args.teacher else 0.0)
     recs, labels = to_records(train_rows)
     dev_recs, dev_labels = to_records(dev_rows)
-    soft = teacher_probabilities(args.teacher, recs, args.device) if args.teacher else None
     print(f"training {args.model} on {len(recs)} rows ({', '.join(keep) or 'all sources'}), dev {len(dev_recs)}; "
           f"{args.threads} thread(s), device {args.device}", flush=True)
+    soft = teacher_probabilities(args.teacher, recs, args.device) if args.teacher else None
     ver = train(spec, layout_for(args.model), recs, labels, cfg, dev=(dev_recs, dev_labels),
                 log=lambda s: print(s, flush=True), checkpoint=args.checkpoint, soft=soft)
     name = args.name or args.model
