@@ -111,11 +111,12 @@ def run(args: argparse.Namespace) -> int:
         dev_scores = predict(dev_recs)
         thr = tune_threshold(dev_scores, dev_labels, "accuracy")
         res = {"threshold": thr, "dev": by_source(dev_scores, dev_labels, dev_rows, thr)}
-        if args.paired and first is not None:
+        if first is None:
+            first = dev_scores
+        elif args.paired:
             from qascore.meta.classification import paired_auroc
 
             res["paired_dev"] = asdict(paired_auroc(dev_scores, first, dev_labels, [r["qid"] for r in dev_rows]))
-        first = dev_scores if first is None else first
         if not args.dev_only:
             res.update(evaluate_sets(predict, args.data))
         res["seconds"] = round(time.time() - t0, 1)

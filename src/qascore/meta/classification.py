@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats
 
-from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, as_vector
+from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, as_vector, percentile_ci
 
 OBJECTIVES = ("accuracy", "f1", "precision", "recall")
 
@@ -158,8 +158,6 @@ def paired_auroc(a: Sequence[float], b: Sequence[float], labels: Sequence[Any],
     """Is model a's AUROC above model b's on the same rows? A paired bootstrap that resamples whole
     `groups` (e.g. the rows of one question, which are not independent), so a dev-split gain smaller
     than the split's noise shows as a CI that spans 0."""
-    from qascore.meta.correlation import percentile_ci
-
     sa, y = _checked(a, labels)
     sb, _ = _checked(b, labels)
     keys = np.asarray(groups if groups is not None else np.arange(len(y)))
