@@ -235,6 +235,11 @@ def test_distillation_loss_mixes_labels_and_soft_targets():
     assert np.abs(flat - plain).max() > 1e-2
     with pytest.raises(ValueError, match="soft targets"):
         train(spec, lay, recs, labels, mixed, log=lambda s: None)
+    with pytest.raises(ValueError, match="0..1"):
+        train(spec, lay, recs, labels, TrainConfig(**{**cfg.__dict__, "distill": 1.5}), log=lambda s: None,
+              soft=[0.5] * len(labels))
+    with pytest.raises(ValueError, match="31 soft targets for 32"):
+        train(spec, lay, recs, labels, mixed, log=lambda s: None, soft=[0.5] * 31)
 
 
 @pytest.mark.slow

@@ -127,6 +127,8 @@ def teacher_probabilities(path: str | Path, records: Sequence[Record], device: s
     from qascore.runtime.delta import read_meta
     from qascore.runtime.verifier import Verifier
 
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"--teacher {path}: no such verifier delta (train one with `qascore train verifier`)")
     layout = read_meta(path)["spec"]["layout"]
     model = next((m for m, name in MODELS.items() if name == layout), None)
     if model is None:
