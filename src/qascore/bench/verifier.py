@@ -25,6 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--dtype", default=None, choices=("bf16", "fp16"),
+                   help="also time ava and square at this precision (autocast), against their fp32 runs")
 
 
 def _data(root: str | None) -> Path:
@@ -102,8 +104,11 @@ def run(args: argparse.Namespace) -> int:
         lengths = [len(t[0][0]) for t in models["ava"].tokens(recs)]
         print(f"\n{wname} answers: {len(recs)} records from {source}; ava input length mean {np.mean(lengths):.1f}, "
               f"max {max(lengths)} tokens")
-        for name, model in models.items():
-            rates[wname, name] = _rate(lambda rs: model.predict(rs, batch_size=args.batch_size), recs, args.batch_size)
+        runs = [(name, model, None) for name, model in models.items()]
+        runs += [(f"{name} ({args.dtype})", models[name], args.dtype) for name in ("ava", "square") if args.dtype]
+        for name, model, dtype in runs:
+            rates[wname, name] = _rate(lambda rs: model.predict(rs, batch_size=args.batch_size, dtype=dtype), recs,
+                                       args.batch_size)
             print(f"  {name:18s} {rates[wname, name]:8.1f} records/s  (max_len {model.spec.max_len}, "
                   f"train_layers {model.spec.train_layers}, lora_rank {model.spec.lora_rank})")
         toks = [t[0] for t in ver.tokens(recs)]
@@ -123,4 +128,7 @@ def run(args: argparse.Namespace) -> int:
               f"input order)")
         print(f"  ratio ava / old ava: {rates[wname, 'ava'] / rates[wname, 'ava-wikiqa (old)']:.2f}x; "
               f"ava / reference: {rates[wname, 'ava'] / rates[wname, 'reference']:.2f}x")
+        if args.dtype:
+            print("  ratio " + "; ".join(f"{n} {args.dtype} / fp32: {rates[wname, f'{n} ({args.dtype})'] / rates[wname, n]:.2f}x"
+                                         for n in ("ava", "square")))
     return 0

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from qascore.metrics.base import Metric
 from qascore.metrics.options import Option
-from qascore.metrics.verifiers import temperature_field
+from qascore.metrics.verifiers import dtype_field, dtype_option, temperature_field
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256, read_meta
@@ -44,7 +44,8 @@ class Square(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore train square`"),
-                "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False)}
+                "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False),
+                "dtype": dtype_option()}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
@@ -57,7 +58,8 @@ class Square(Metric):
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         ver = load_verifier(self.options["model"])
         cut: list[bool] = []
-        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut)
+        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut,
+                            dtype=self.options["dtype"])
         return [float(p) for p in probs], {"correct": [bool(p >= ver.threshold) for p in probs], "truncated": cut}
 
     def signature_fields(self) -> dict[str, Any]:
@@ -68,4 +70,5 @@ class Square(Metric):
         spec = meta.get("spec", {})
         return {"model": f"{path.stem}@{file_sha256(path) if path.is_file() else 'missing'}",
                 "base": model_id(spec.get("encoder", defaults.ENCODER)),
-                "layout": spec.get("layout", "?"), "max_len": spec.get("max_len", "?"), **temperature_field(meta)}
+                "layout": spec.get("layout", "?"), "max_len": spec.get("max_len", "?"), **temperature_field(meta),
+                **dtype_field(self.options["dtype"])}

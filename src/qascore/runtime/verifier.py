@@ -300,23 +300,29 @@ class Verifier:
     @torch.no_grad()
     def logits(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
                cache: StateCache | None = None, tick: Callable[[int], None] | None = None,
-               truncated: list[bool] | None = None) -> np.ndarray:
+               truncated: list[bool] | None = None, dtype: str | None = None) -> np.ndarray:
         """Raw logits (float32, before the temperature) per record. Views are de-duplicated and run
         longest-first per chunk.
 
-        `truncated`, when given, receives one flag per record (see `tokens`).
+        `truncated`, when given, receives one flag per record (see `tokens`). `dtype` "bf16" runs the
+        forward under autocast (about 3x faster on a CPU with bf16 matrix units; probabilities move by up
+        to ~0.02), None/"fp32" exactly.
         """
+        from qascore.runtime.encoder import autocast
+
         self.model.eval()
         if cache is not None:
             cache.bind(self.cache_key())
         out = np.zeros(len(records), dtype=np.float32)
+        device = str(next(self.model.parameters()).device)
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
             toks = self.tokens(part, truncated)
-            states = [lower_states(self.model.lower, [t[v] for t in toks], self.tokenizer.pad_token_id,
-                                   batch_size=batch_size, store_dtype=torch.float32, cache=cache)
-                      for v in range(self.spec.n_views)]
-            out[start:start + len(part)] = upper_logits(self.model, states, batch_size).numpy()
+            with autocast(device, dtype):
+                states = [lower_states(self.model.lower, [t[v] for t in toks], self.tokenizer.pad_token_id,
+                                       batch_size=batch_size, store_dtype=torch.float32, cache=cache)
+                          for v in range(self.spec.n_views)]
+                out[start:start + len(part)] = upper_logits(self.model, states, batch_size).numpy()
             if tick:
                 tick(len(part))
         return out
