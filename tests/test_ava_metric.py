@@ -90,3 +90,12 @@ def test_bf16_precision_is_close_and_named(name):
     diff = np.abs(np.array(exact.scores) - np.array(fast.scores))
     assert diff.max() < 0.03 and diff.max() > 0
     assert "dtype:bf16" in fast.signature and "dtype" not in exact.signature
+
+
+def test_bf16_refuses_the_fp32_state_cache(toy_model):
+    from qascore.runtime.partial import StateCache
+
+    _, ver = toy_model
+    recs = [Record(question="what color is item 1?", candidate="red it is", references=["it is red"])]
+    with pytest.raises(ValueError, match="fp32 lower-layer states"):
+        ver.logits(recs, cache=StateCache(), dtype="bf16")

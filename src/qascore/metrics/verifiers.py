@@ -92,7 +92,7 @@ class AVA(Metric):
 
 def dtype_option() -> Option:
     """The verifiers' precision option: exact fp32 unless bf16 is asked for (speed, scores move slightly)."""
-    return Option("choice", None, "precision of the verifier's forward pass (bf16: autocast, ~3x faster on "
+    return Option("choice", None, "precision of the verifier's forward pass (bf16: autocast, 2-3x faster on "
                   "CPUs with bf16 units, probabilities within ~0.02)", choices=DTYPES, none="fp32")
 
 

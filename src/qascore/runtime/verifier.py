@@ -305,11 +305,13 @@ class Verifier:
         longest-first per chunk.
 
         `truncated`, when given, receives one flag per record (see `tokens`). `dtype` "bf16" runs the
-        forward under autocast (about 3x faster on a CPU with bf16 matrix units; probabilities move by up
-        to ~0.02), None/"fp32" exactly.
+        forward under autocast (2-2.7x faster on this project's CPU; probabilities move by up to ~0.02),
+        None/"fp32" exactly; a state cache holds fp32 states, so it is refused with another dtype.
         """
         from qascore.runtime.encoder import autocast
 
+        if cache is not None and dtype not in (None, "fp32", "float32"):
+            raise ValueError(f"a state cache holds fp32 lower-layer states; score with dtype={dtype} without one")
         self.model.eval()
         if cache is not None:
             cache.bind(self.cache_key())
