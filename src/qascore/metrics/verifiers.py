@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
+import torch
 
 from qascore.metrics.base import Metric, aggregate
 from qascore.metrics.options import Option
 from qascore.records import Record
 from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
 from qascore.runtime.delta import file_sha256
-from qascore.runtime.encoder import DTYPES
+from qascore.runtime.encoder import DTYPES, pick_dtype
 
 
 class AVA(Metric):
@@ -98,7 +99,7 @@ def dtype_option() -> Option:
 
 def dtype_field(dtype: str | None) -> dict[str, str]:
     """Signature field for a non-default precision (none for fp32, so exact runs keep their signature)."""
-    return {} if dtype in (None, "fp32", "float32") else {"dtype": dtype}
+    return {} if pick_dtype(dtype, "cpu") == torch.float32 else {"dtype": dtype}
 
 
 def temperature_field(meta: dict[str, Any]) -> dict[str, str]:

@@ -52,7 +52,7 @@ from torch import nn
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
-from qascore.runtime.encoder import load_tokenizer
+from qascore.runtime.encoder import autocast, load_tokenizer, pick_dtype
 from qascore.runtime.lora import add_lora, merge_lora
 from qascore.runtime.partial import (LowerStack, StateCache, Tokens, lower_states, pad_states, position_bias_of,
                                      run_stack)
@@ -308,15 +308,13 @@ class Verifier:
         forward under autocast (2-2.7x faster on this project's CPU; probabilities move by up to ~0.02),
         None/"fp32" exactly; a state cache holds fp32 states, so it is refused with another dtype.
         """
-        from qascore.runtime.encoder import autocast
-
-        if cache is not None and dtype not in (None, "fp32", "float32"):
+        device = str(next(self.model.parameters()).device)
+        if cache is not None and pick_dtype(dtype, device) != torch.float32:
             raise ValueError(f"a state cache holds fp32 lower-layer states; score with dtype={dtype} without one")
         self.model.eval()
         if cache is not None:
             cache.bind(self.cache_key())
         out = np.zeros(len(records), dtype=np.float32)
-        device = str(next(self.model.parameters()).device)
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
             toks = self.tokens(part, truncated)

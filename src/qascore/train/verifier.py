@@ -138,6 +138,12 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
     state after each epoch is written there and a later call with the same file resumes after the
     last finished epoch (same seed, same data: the same result as an uninterrupted run).
     """
+    if not 0 <= cfg.distill <= 1:
+        raise ValueError(f"distill is the soft targets' weight in the loss, 0..1; got {cfg.distill}")
+    if cfg.distill and soft is None:
+        raise ValueError("distill > 0 needs the teacher's soft targets")
+    if soft is not None and len(soft) != len(records):
+        raise ValueError(f"{len(soft)} soft targets for {len(records)} training records")
     torch.set_num_threads(cfg.threads)
     seed_everything(cfg.seed)
     ver = Verifier(spec, layout)
@@ -162,12 +168,6 @@ def train(spec: VerifierSpec, layout: Layout, records: Sequence[Record], labels:
         f"{time.time() - t0:.1f}s")
 
     y = torch.tensor(list(labels), dtype=torch.float32, device=cfg.device)
-    if not 0 <= cfg.distill <= 1:
-        raise ValueError(f"distill is the soft targets' weight in the loss, 0..1; got {cfg.distill}")
-    if cfg.distill and soft is None:
-        raise ValueError("distill > 0 needs the teacher's soft targets")
-    if soft is not None and len(soft) != len(records):
-        raise ValueError(f"{len(soft)} soft targets for {len(records)} training records")
     target = y if soft is None else torch.tensor(list(soft), dtype=torch.float32, device=cfg.device)
     trainable = [p for p in model.top.parameters() if p.requires_grad]
     opt = torch.optim.AdamW([{"params": trainable, "lr": cfg.lr},
