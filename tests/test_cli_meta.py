@@ -62,6 +62,32 @@ def test_compare_prints_both_tests(capsys):
     assert [c["test"] for c in comp] == ["williams"] and comp[0]["significant"] is True
 
 
+def test_compare_is_repeatable(capsys):
+    """Each --compare pair is tested, in the order given, as it would be alone (a second pair used to
+    replace the first)."""
+    base = ["meta", str(FIXTURE), "--human", "human", "--score-field", "good", "--score-field", "weak",
+            "--test", "williams", "--format", "json"]
+    alone = []
+    for pair in (["good", "weak"], ["weak", "good"]):
+        assert main([*base, "--compare", *pair]) == 0
+        alone += json.loads(capsys.readouterr().out)["compare"]
+    assert main([*base, "--compare", "good", "weak", "--compare", "weak", "good"]) == 0
+    both = json.loads(capsys.readouterr().out)["compare"]
+    assert [(c["a"], c["b"]) for c in both] == [("good", "weak"), ("weak", "good")]
+    assert both == alone
+
+
+def test_compare_refused_on_a_rank_pair_benchmark(capsys, monkeypatch):
+    """--compare tests correlations: on a rank-pair benchmark it is an error, not silently dropped."""
+    from qascore.meta import benchmarks as bm
+
+    from test_meta_benchmarks import tiny
+
+    monkeypatch.setattr(bm, "get", lambda name, root=None: tiny())
+    assert main(["meta", "--benchmark", "kpqa-pairs", "-m", "m", "--compare", "m", "m"]) == 2
+    assert "rank pairs" in capsys.readouterr().err
+
+
 def test_methods_option_and_no_ci(capsys):
     rc = main(["meta", str(FIXTURE), "--human", "human", "--score-field", "good", "--methods", "kendall",
                "--no-ci", "--format", "json"])

@@ -53,8 +53,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
     p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals")
-    p.add_argument("--compare", nargs=2, metavar=("A", "B"),
-                   help="test whether metric A correlates with humans better than metric B")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"), action="append",
+                   help="test whether metric A correlates with humans better than metric B; repeatable")
     p.add_argument("--test", choices=("williams", "bootstrap", "both"), default="both",
                    help="significance test for --compare")
     p.add_argument("--compare-method", choices=METHODS, default="pearson",
@@ -144,12 +144,21 @@ def _cell(c: Correlation, ci: bool) -> str:
     return f"{c.value:7.3f} [{c.ci_low:6.3f}, {c.ci_high:6.3f}]"
 
 
+def _check_compare(args: argparse.Namespace, names: Sequence[str]) -> None:
+    for name in (n for pair in args.compare or () for n in pair):
+        if name not in names:
+            raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
+
+
 def _compare_all(human: np.ndarray, columns: dict[str, np.ndarray], args: argparse.Namespace) -> list[dict]:
-    a, b = args.compare
-    for name in (a, b):
-        if name not in columns:
-            raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(columns)}")
+    """Every --compare pair, in the order given, under each requested test."""
+    _check_compare(args, list(columns))
     tests = ("williams", "bootstrap") if args.test == "both" else (args.test,)
+    return [row for a, b in args.compare for row in _compare_pair(human, columns, a, b, tests, args)]
+
+
+def _compare_pair(human: np.ndarray, columns: dict[str, np.ndarray], a: str, b: str, tests: Sequence[str],
+                  args: argparse.Namespace) -> list[dict]:
     out = []
     for test in tests:
         if test == "williams" and args.compare_method == "kendall":
@@ -193,9 +202,7 @@ def _run_file(args: argparse.Namespace) -> int:
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ValueError(f"metric/score field named twice: {', '.join(dupes)}")
-    for name in args.compare or ():
-        if name not in names:
-            raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
+    _check_compare(args, names)
     scorer = _Scorer()
     for spec in args.metric:  # options are checked before anything is read
         scorer.metric(spec)
@@ -345,6 +352,9 @@ def _run_benchmark(args: argparse.Namespace) -> int:
     if args.score_field:
         raise ValueError("--score-field applies to INPUT files, not to benchmarks")
     bench = bm.get(args.benchmark, root=args.data_root)
+    if args.compare and bench.kind != "correlation":
+        raise ValueError(f"--compare tests correlations; benchmark '{args.benchmark}' counts rank pairs")
+    _check_compare(args, args.metric)
     if args.methods:
         bench.methods = _methods(args, bench.methods)
     ci = bool(args.ci)
@@ -355,7 +365,7 @@ def _run_benchmark(args: argparse.Namespace) -> int:
     rows = bm.evaluate(bench, scores, ci=ci, n_resamples=args.resamples, seed=args.seed, level=args.level,
                        pair_options=pair_options)
     compare: dict[str, list[dict]] = {}
-    if args.compare and bench.kind == "correlation":
+    if args.compare:
         for ds, cols in scores.items():
             compare[ds] = _compare_all(human_scores(bench.datasets[ds], bench.human), cols, args)
     if args.format == "json":
