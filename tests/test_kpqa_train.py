@@ -98,6 +98,13 @@ def test_train_smoke_writes_delta_and_card(tmp_path):
     assert card["delta_bytes"] < 10_000_000
     w = KpwWeighter(out).weigh("who?", ["ann", "wrote", "it"])
     assert w.shape == (3,) and ((w > 0) & (w < 1)).all()
+    # --evaluate scores the saved (fp16) delta on the same dev split: the figures of the kept epoch
+    again = tk.evaluate_delta(args, out)
+    assert {"select", "non_polar"} <= set(card["dev"]["subsets"])
+    for subset, figures in card["dev"]["subsets"].items():
+        assert again[subset]["tokens"] == figures["tokens"]
+        assert again[subset]["loss"] == pytest.approx(figures["loss"], abs=2e-3)
+        assert again[subset]["f1"] == pytest.approx(figures["f1"], abs=0.02)
 
 
 def _tiny_model(seed: int = 0) -> KeyphraseTagger:

@@ -97,13 +97,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--checkpoint", default=None, help="resumable state after each epoch (safetensors); resumes if present")
     p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/, wikiqa/, answer_equivalence/ (default ../shared/data)")
     p.add_argument("--out", default="kpqa-tagger.safetensors", help="delta file to write; a JSON card goes next to it")
+    p.add_argument("--evaluate", default=None, metavar="DELTA",
+                   help="train nothing: score this tagger delta on the dev split the other flags define (each "
+                        "subset: selection, polar, non-polar, per source), e.g. the shipped tagger on the dev "
+                        "examples of a --polar-share run")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.evaluate:
+        print(json.dumps(evaluate_delta(args, args.evaluate), indent=1))
+        return 0
     card = train(args, command="qascore train kpqa " + " ".join(sys.argv[3:]))
     print(json.dumps(card["dev"], indent=1))
     print(f"wrote {args.out} ({card['delta_bytes'] / 1e6:.1f} MB) and {card_path(args.out)}")
     return 0
+
+
+def evaluate_delta(args: argparse.Namespace, delta: str | Path) -> dict[str, dict[str, float]]:
+    """Dev figures of a saved tagger on this run's dev split, by the code that scores every epoch."""
+    from qascore.weights.kpw import Tagger
+
+    apply_recipe(args)
+    torch.set_num_threads(args.threads)
+    tagger = Tagger(delta, device="cpu")
+    _, _, dev_ex, _ = load_data(args)
+    enc = kpqa_data.encode_all(tagger.tokenizer, dev_ex, max_len=args.max_len, use_question=tagger.use_question)
+    hidden = cache_lower(tagger.model, enc, 0, "encode dev")
+    return subsets(tagger.model, hidden, enc, 0, _names(args.select_on) or None)
 
 
 def card_path(out: str | Path) -> Path:
