@@ -151,8 +151,8 @@ def _check_compare(args: argparse.Namespace, names: Sequence[str]) -> None:
 
 
 def _compare_all(human: np.ndarray, columns: dict[str, np.ndarray], args: argparse.Namespace) -> list[dict]:
-    """Every --compare pair, in the order given, under each requested test."""
-    _check_compare(args, list(columns))
+    """Every --compare pair, in the order given, under each requested test (names checked up front by
+    `_check_compare`, before anything is scored)."""
     tests = ("williams", "bootstrap") if args.test == "both" else (args.test,)
     return [row for a, b in args.compare for row in _compare_pair(human, columns, a, b, tests, args)]
 
