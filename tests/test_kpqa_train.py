@@ -10,7 +10,8 @@ import torch
 
 from qascore.train import kpqa as tk
 from qascore.train.kpqa_data import Encoded
-from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, additive_mask, layout
+from qascore.runtime.partial import additive_mask
+from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, layout
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +43,27 @@ def test_cached_split_path_equals_full_forward(tiny, n_frozen):
         n = len(r.input_ids)
         assert torch.allclose(full[j, :n], split[j, :n], atol=1e-5)
     assert labels.tolist()[1][:5] == [IGNORE, IGNORE, IGNORE, 1, IGNORE]
+
+
+@pytest.mark.parametrize("n_frozen", [0, 1, 2])
+def test_mpnet_split_path_equals_full_forward(n_frozen):
+    """MPNet adds a relative-position bias in every layer, which its own forward makes; the layer-by-layer
+    path of training must add it too (it did not before MPNet taggers were trained)."""
+    from transformers import MPNetConfig, MPNetModel
+
+    torch.manual_seed(0)
+    cfg = MPNetConfig(vocab_size=50, hidden_size=16, num_hidden_layers=3, num_attention_heads=2,
+                      intermediate_size=32, max_position_embeddings=64)
+    model = KeyphraseTagger(MPNetModel(cfg).eval()).eval()
+    model.encoder.set_attn_implementation("eager")
+    rows = _rows()
+    ids, types, mask = tk._batch(rows)
+    with torch.no_grad():
+        full = model(ids, types, mask)
+        split, _ = tk._upper(model, tk.cache_lower(model, rows, n_frozen, "t"), rows, n_frozen)
+    for j, r in enumerate(rows):
+        n = len(r.input_ids)
+        assert torch.allclose(full[j, :n], split[j, :n], atol=1e-5)
 
 
 def test_trained_names_are_top_layers_and_head(tiny):

@@ -48,6 +48,19 @@ def test_word_weights(question, tokens, expected):
     assert make().weigh(question, tokens) == pytest.approx(expected)
 
 
+@pytest.mark.parametrize("specials, extra", [
+    (("[CLS]", "[SEP]", "[PAD]", "[MASK]"), set()),                  # BERT / MiniLM: its own are BERT's
+    (("<s>", "</s>", "<pad>", "<mask>"), {"<s>", "</s>", "<pad>", "<mask>"}),  # MPNet: its own, and BERT's too
+])
+def test_zero_tokens_hold_berts_specials_whatever_the_tagger(specials, extra):
+    from types import SimpleNamespace
+
+    from qascore.weights.kpw import zero_tokens
+
+    tok = SimpleNamespace(cls_token=specials[0], sep_token=specials[1], pad_token=specials[2], mask_token=specials[3])
+    assert zero_tokens(tok) == {"[CLS]", "[SEP]", "[PAD]", "[MASK]"} | extra
+
+
 def test_cache_keyed_by_question_and_text():
     w = make()
     a = w.weigh("how many?", ["yes"])

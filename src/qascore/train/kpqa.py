@@ -1,4 +1,4 @@
-"""`qascore train kpqa`: train the KPQA keyphrase tagger on CPU and save it as a small delta.
+"""`qascore train kpqa`: train the KPQA keyphrase tagger (CPU, or a GPU with --device) and save it as a small delta.
 
 Two recipes, one loop:
 - whole encoder (default): LoRA adapters (`runtime.lora`, rank 16) on every linear
@@ -44,7 +44,7 @@ from qascore.runtime import defaults
 from qascore.runtime.delta import base_hash, file_sha256, save_delta
 from qascore.train import kpqa_data
 from qascore.train.checkpoint import load_training, save_training
-from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, pad
+from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, load_encoder, pad
 
 
 DEFAULT_SOURCES = "squad,wikiqa,ae"
@@ -94,6 +94,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="share of derived yes/no examples in the data (default 0 = none; the recipe tried: 0.12; train/polar.py)")
     p.add_argument("--limit", type=int, default=0, help="use only the first N examples (smoke tests)")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    p.add_argument("--device", default="cpu", help="torch device: cpu (default) or cuda; the delta loads on either")
     p.add_argument("--checkpoint", default=None, help="resumable state after each epoch (safetensors); resumes if present")
     p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/, wikiqa/, answer_equivalence/ (default ../shared/data)")
     p.add_argument("--out", default="kpqa-tagger.safetensors", help="delta file to write; a JSON card goes next to it")
@@ -119,11 +120,15 @@ def evaluate_delta(args: argparse.Namespace, delta: str | Path) -> dict[str, dic
 
     apply_recipe(args)
     torch.set_num_threads(args.threads)
-    tagger = Tagger(delta, device="cpu")
+    tagger = Tagger(delta, device=device(args))
     _, _, dev_ex, _ = load_data(args)
     enc = kpqa_data.encode_all(tagger.tokenizer, dev_ex, max_len=args.max_len, use_question=tagger.use_question)
     hidden = cache_lower(tagger.model, enc, 0, "encode dev")
     return subsets(tagger.model, hidden, enc, 0, _names(args.select_on) or None)
+
+
+def device(args: argparse.Namespace) -> str:
+    return str(getattr(args, "device", "cpu"))
 
 
 def card_path(out: str | Path) -> Path:
@@ -164,7 +169,7 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
     use_q = not args.no_question
     rank = int(getattr(args, "lora_rank", 0))
 
-    from transformers import AutoModel, AutoTokenizer
+    from transformers import AutoTokenizer
 
     base = defaults.resolve(args.encoder)
     tok = AutoTokenizer.from_pretrained(base)
@@ -175,7 +180,7 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
           f"{_count(train_ex)}, dev by source {_count(dev_ex)}; AE {data_report.get('ae', 'not used')}",
           file=sys.stderr, flush=True)
 
-    model = KeyphraseTagger(AutoModel.from_pretrained(base, attn_implementation="eager"))
+    model = KeyphraseTagger(load_encoder(base))
     n_frozen = model.n_layers - args.train_layers
     if not 0 <= n_frozen < model.n_layers:
         raise ValueError(f"--train-layers must be 1..{model.n_layers}")
@@ -184,6 +189,7 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
     names = model.trained_names(n_frozen, lora=bool(rank))
     for n, p in model.named_parameters():
         p.requires_grad = n in names
+    model.to(device(args))
 
     t_cache = time.time()
     train_h = cache_lower(model, train_enc, n_frozen, "cache train")
@@ -316,6 +322,8 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
         meta.update(sources=getattr(args, "sources"))
     if _names(getattr(args, "select_on", SELECT_ON)) != _names(SELECT_ON):
         meta.update(select_on=args.select_on)
+    if device(args) != "cpu":   # where it trained (a GPU run is not bit-reproducible on the CPU)
+        meta.update(device=device(args))
     if _polar_share(args) > 0:   # absent otherwise: a run without them writes the same delta as before they existed
         meta.update(polar_share=_polar_share(args), selected_by="dev loss of the non-polar examples")
     out = Path(args.out)
@@ -363,12 +371,17 @@ def cache_lower(model: KeyphraseTagger, enc: Sequence[kpqa_data.Encoded], n_froz
     """Frozen part's output per example (unpadded [len, hidden]), computed once."""
     model.eval()
     out: list[torch.Tensor | None] = [None] * len(enc)
+    where = _device_of(model)
     for b in progress(bucket(enc, 64), desc=desc):
-        ids, types, mask = _batch([enc[i] for i in b])
+        ids, types, mask = (t.to(where) for t in _batch([enc[i] for i in b]))
         h = model.lower(ids, types, mask, n_frozen)
         for j, i in enumerate(b):
             out[i] = h[j, :len(enc[i].input_ids)].clone()
     return out  # type: ignore[return-value]
+
+
+def _device_of(model: torch.nn.Module) -> torch.device:
+    return next(model.parameters()).device
 
 
 def _batch(rows: Sequence[kpqa_data.Encoded]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -380,12 +393,13 @@ def _batch(rows: Sequence[kpqa_data.Encoded]) -> tuple[torch.Tensor, torch.Tenso
 
 def _upper(model: KeyphraseTagger, hidden: Sequence[torch.Tensor], rows: Sequence[kpqa_data.Encoded],
            n_frozen: int) -> tuple[torch.Tensor, torch.Tensor]:
+    where = hidden[0].device
     width = max(h.shape[0] for h in hidden)
-    h = torch.zeros(len(hidden), width, hidden[0].shape[1])
+    h = torch.zeros(len(hidden), width, hidden[0].shape[1], device=where)
     for j, x in enumerate(hidden):
         h[j, :x.shape[0]] = x
-    mask = pad([[1] * len(r.input_ids) for r in rows], 0)
-    labels = pad([r.labels for r in rows], IGNORE)
+    mask = pad([[1] * len(r.input_ids) for r in rows], 0).to(where)
+    labels = pad([r.labels for r in rows], IGNORE).to(where)
     return model.upper(h, mask, n_frozen), labels
 
 

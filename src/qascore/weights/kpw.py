@@ -29,7 +29,7 @@ the question, never silently cut.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import torch
@@ -39,10 +39,12 @@ from qascore.runtime.batching import dedup, length_batches
 from qascore.runtime.cache import shared
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
 from qascore.weights.base import TokenWeighter
-from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, pad
+from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, load_encoder, pad
 
 # "kpqa-v1": the first KPQA tagger (top 2 layers, SQuAD + WikiQA), kept because the shipped `judge`
 # was fitted on its `kpqa-rougeL` scores (metrics/judge.py pins it; docs/kpqa.md).
+BERT_SPECIALS = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # weigh 0 whatever the tagger's own specials are
+
 SHIPPED = {"kpqa": "kpqa.safetensors", "kp": "kp.safetensors", "kpqa-v1": "kpqa-v1.safetensors"}
 
 
@@ -65,7 +67,7 @@ class Tagger:
     """
 
     def __init__(self, delta: str | Path, device: str | None = None) -> None:
-        from transformers import AutoModel, AutoTokenizer
+        from transformers import AutoTokenizer
 
         from qascore.runtime.delta import apply_delta
 
@@ -77,7 +79,7 @@ class Tagger:
         base = defaults.resolve(self.encoder_spec)
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer = AutoTokenizer.from_pretrained(base)
-        model = KeyphraseTagger(AutoModel.from_pretrained(base, attn_implementation="eager"))
+        model = KeyphraseTagger(load_encoder(base))
         rank = int(self.meta.get("lora_rank", 0) or 0)
         if rank:  # adapters first (their names are the delta's), then folded into the weights
             model.add_adapters(int(self.meta["n_frozen"]), rank, float(self.meta["lora_alpha"]))
@@ -90,8 +92,7 @@ class Tagger:
         self.use_question = bool(self.meta.get("use_question", True))
         self.sha = file_sha256(self.delta)
         self.vocab = self.tokenizer.get_vocab()
-        self.zero = {self.tokenizer.cls_token, self.tokenizer.sep_token, self.tokenizer.pad_token,
-                     self.tokenizer.mask_token}
+        self.zero = zero_tokens(self.tokenizer)
 
     @property
     def ident(self) -> str:
@@ -139,6 +140,12 @@ class Tagger:
                 k, s, lay = jobs[i]
                 out[k][s:s + lay.answer_len] = prob[j, lay.answer_start:lay.answer_start + lay.answer_len]
         return out
+
+
+def zero_tokens(tokenizer: Any) -> set[str]:
+    """Tokens that weigh 0: the tagger's own specials, and BERT's by name. BERTScore hands BERT's special
+    tokens; a base with other ones (MPNet: <s>, </s>) holds [CLS] / [SEP] as plain vocabulary entries."""
+    return {tokenizer.cls_token, tokenizer.sep_token, tokenizer.pad_token, tokenizer.mask_token, *BERT_SPECIALS}
 
 
 def resolve_delta(delta: str | Path | None = None) -> Path:

@@ -18,6 +18,8 @@ from typing import Any, Sequence
 import torch
 from torch import nn
 
+from qascore.runtime.partial import position_bias_of, run_stack
+
 LABELS = ("O", "K")  # index 1 = keyphrase; KPW = softmax(...)[..., 1]
 IGNORE = -100        # label of question / special positions (no loss)
 MAX_QUESTION = 64    # question WordPieces kept (the rest is cut; documented in docs/kpqa.md)
@@ -52,12 +54,20 @@ def answer_room(max_len: int, n_question: int, use_question: bool) -> int:
     return max_len - 2
 
 
+def load_encoder(base: str) -> nn.Module:
+    """A private float32 copy of the base encoder (a base stored in fp16 still trains and tags in fp32)."""
+    from transformers import AutoModel
+
+    return AutoModel.from_pretrained(base, attn_implementation="eager", dtype=torch.float32)
+
+
 class KeyphraseTagger(nn.Module):
-    """BERT encoder + FC/tanh + 2-way classifier over every position."""
+    """BERT-style encoder (BERT, MiniLM, MPNet) + FC/tanh + 2-way classifier over every position."""
 
     def __init__(self, encoder: Any, dropout: float = 0.1) -> None:
         super().__init__()
         self.encoder = encoder
+        self.bias = position_bias_of(encoder)  # MPNet's per-layer relative-position bias; None for BERT
         hidden = encoder.config.hidden_size
         self.head = nn.Sequential(nn.Dropout(dropout), nn.Linear(hidden, hidden), nn.Tanh(),
                                   nn.Dropout(dropout), nn.Linear(hidden, len(LABELS)))
@@ -77,18 +87,11 @@ class KeyphraseTagger(nn.Module):
               n_frozen: int) -> torch.Tensor:
         """Hidden states after the embeddings and the first `n_frozen` layers."""
         h = self.encoder.embeddings(input_ids=input_ids, token_type_ids=token_type_ids)
-        mask = additive_mask(attention_mask, h.dtype)
-        for layer in self.encoder.encoder.layer[:n_frozen]:
-            h = _first(layer(h, attention_mask=mask))
-        return h
+        return run_stack(self.encoder.encoder.layer[:n_frozen], h, attention_mask, self.bias)
 
     def upper(self, hidden: torch.Tensor, attention_mask: torch.Tensor, n_frozen: int) -> torch.Tensor:
         """Logits from the states `lower()` returned, through the remaining layers and the head."""
-        mask = additive_mask(attention_mask, hidden.dtype)
-        h = hidden
-        for layer in self.encoder.encoder.layer[n_frozen:]:
-            h = _first(layer(h, attention_mask=mask))
-        return self.head(h)
+        return self.head(run_stack(self.encoder.encoder.layer[n_frozen:], hidden, attention_mask, self.bias))
 
     def trained_names(self, n_frozen: int, lora: bool = False) -> list[str]:
         """State-dict names of what training changes (the delta): the head and the layers from `n_frozen` on,
@@ -108,16 +111,6 @@ class KeyphraseTagger(nn.Module):
         from qascore.runtime.lora import add_lora
 
         return add_lora(self.encoder.encoder.layer[n_frozen:], rank, alpha)
-
-
-def additive_mask(attention_mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """[B, T] 0/1 mask -> [B, 1, 1, T] additive mask (0 keep, very negative drop), as eager BERT uses."""
-    m = attention_mask[:, None, None, :].to(dtype)
-    return (1.0 - m) * torch.finfo(dtype).min
-
-
-def _first(out: Any) -> torch.Tensor:
-    return out[0] if isinstance(out, tuple) else out
 
 
 def pad(rows: Sequence[Sequence[int]], value: int) -> torch.Tensor:
