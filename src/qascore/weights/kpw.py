@@ -41,10 +41,10 @@ from qascore.runtime.delta import base_hash, file_sha256, read_meta
 from qascore.weights.base import TokenWeighter
 from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, load_encoder, pad
 
-# "kpqa-v1": the first KPQA tagger (top 2 layers, SQuAD + WikiQA), kept because the shipped `judge`
-# was fitted on its `kpqa-rougeL` scores (metrics/judge.py pins it; docs/kpqa.md).
 BERT_SPECIALS = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # weigh 0 whatever the tagger's own specials are
 
+# "kpqa-v1": the first KPQA tagger (top 2 layers, SQuAD + WikiQA), kept because the shipped `judge`
+# was fitted on its `kpqa-rougeL` scores (metrics/judge.py pins it; docs/kpqa.md).
 SHIPPED = {"kpqa": "kpqa.safetensors", "kp": "kp.safetensors", "kpqa-v1": "kpqa-v1.safetensors"}
 
 
