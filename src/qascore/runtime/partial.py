@@ -27,11 +27,11 @@ def position_bias_of(base: nn.Module) -> PositionBias | None:
     return getattr(base.encoder, "compute_position_bias", None)
 
 
-def _run_layer(layer: nn.Module, h: torch.Tensor, ext: torch.Tensor, bias: PositionBias | None) -> torch.Tensor:
+def _run_layer(layer: nn.Module, h: torch.Tensor, ext: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
     """One transformer layer; BERT's returns the states, MPNet's a tuple that starts with them."""
     kw: dict[str, Any] = {"attention_mask": ext}
     if bias is not None:
-        kw["position_bias"] = bias(h)
+        kw["position_bias"] = bias
     out = layer(h, **kw)
     return out[0] if isinstance(out, tuple) else out
 
@@ -79,19 +79,17 @@ class LowerStack(nn.Module):
 
     @torch.no_grad()
     def forward(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        h = self.embeddings(input_ids=ids, token_type_ids=types)
-        ext = additive_mask(mask, h.dtype)
-        for layer in self.layers:
-            h = _run_layer(layer, h, ext, self.bias)
-        return h
+        return run_stack(self.layers, self.embeddings(input_ids=ids, token_type_ids=types), mask, self.bias)
 
 
 def run_stack(layers: Sequence[nn.Module], h: torch.Tensor, mask: torch.Tensor,
               bias: PositionBias | None = None) -> torch.Tensor:
-    """Apply trainable transformer layers to hidden states under a 1/0 padding mask."""
+    """Apply transformer layers to hidden states under a 1/0 padding mask. MPNet's position bias depends
+    only on the length, so it is made once for the whole stack (as MPNet's own forward does)."""
     ext = additive_mask(mask, h.dtype)
+    position = bias(h) if bias is not None and len(layers) else None
     for layer in layers:
-        h = _run_layer(layer, h, ext, bias)
+        h = _run_layer(layer, h, ext, position)
     return h
 
 

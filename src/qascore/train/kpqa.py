@@ -120,15 +120,11 @@ def evaluate_delta(args: argparse.Namespace, delta: str | Path) -> dict[str, dic
 
     apply_recipe(args)
     torch.set_num_threads(args.threads)
-    tagger = Tagger(delta, device=device(args))
+    tagger = Tagger(delta, device=args.device)
     _, _, dev_ex, _ = load_data(args)
     enc = kpqa_data.encode_all(tagger.tokenizer, dev_ex, max_len=args.max_len, use_question=tagger.use_question)
     hidden = cache_lower(tagger.model, enc, 0, "encode dev")
     return subsets(tagger.model, hidden, enc, 0, _names(args.select_on) or None)
-
-
-def device(args: argparse.Namespace) -> str:
-    return str(getattr(args, "device", "cpu"))
 
 
 def card_path(out: str | Path) -> Path:
@@ -189,7 +185,7 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
     names = model.trained_names(n_frozen, lora=bool(rank))
     for n, p in model.named_parameters():
         p.requires_grad = n in names
-    model.to(device(args))
+    model.to(args.device)
 
     t_cache = time.time()
     train_h = cache_lower(model, train_enc, n_frozen, "cache train")
@@ -322,8 +318,8 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
         meta.update(sources=getattr(args, "sources"))
     if _names(getattr(args, "select_on", SELECT_ON)) != _names(SELECT_ON):
         meta.update(select_on=args.select_on)
-    if device(args) != "cpu":   # where it trained (a GPU run is not bit-reproducible on the CPU)
-        meta.update(device=device(args))
+    if args.device != "cpu":   # where it trained (a GPU run is not bit-reproducible on the CPU)
+        meta.update(device=args.device)
     if _polar_share(args) > 0:   # absent otherwise: a run without them writes the same delta as before they existed
         meta.update(polar_share=_polar_share(args), selected_by="dev loss of the non-polar examples")
     out = Path(args.out)
@@ -371,17 +367,13 @@ def cache_lower(model: KeyphraseTagger, enc: Sequence[kpqa_data.Encoded], n_froz
     """Frozen part's output per example (unpadded [len, hidden]), computed once."""
     model.eval()
     out: list[torch.Tensor | None] = [None] * len(enc)
-    where = _device_of(model)
+    where = next(model.parameters()).device
     for b in progress(bucket(enc, 64), desc=desc):
         ids, types, mask = (t.to(where) for t in _batch([enc[i] for i in b]))
         h = model.lower(ids, types, mask, n_frozen)
         for j, i in enumerate(b):
             out[i] = h[j, :len(enc[i].input_ids)].clone()
     return out  # type: ignore[return-value]
-
-
-def _device_of(model: torch.nn.Module) -> torch.device:
-    return next(model.parameters()).device
 
 
 def _batch(rows: Sequence[kpqa_data.Encoded]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
