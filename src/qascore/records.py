@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
 from qascore import jsonio
+from qascore.record_checks import MAX_DEPTH, printable, surrogate_problem, value_problem
 
 CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context")
 _LIST_FIELDS = ("references", "negatives")
@@ -52,6 +53,43 @@ class Record:
     source: str | None = field(default=None, repr=False, compare=False)
     line: int | None = field(default=None, repr=False, compare=False)
     present: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Every field checked however the record was made (a reader, the server, `Record(...)` in Python):
+        a wrong type, a lone surrogate or a too-deep pass-through value is an InputError naming the field."""
+        where = {"source": self.source, "line": self.line}
+        if isinstance(self.id, int) and not isinstance(self.id, bool):
+            self.id = str(self.id)
+        for name in ("id", "question", "candidate", "context"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise InputError(f"must be a string, got {type(value).__name__}", **where, field=name)
+            why = surrogate_problem(value)
+            if why:
+                raise InputError(why, **where, field=name)
+        for name in _LIST_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, str):
+                raise InputError("must be a list of strings, got a string (wrap it in [...])", **where, field=name)
+            if isinstance(value, tuple):
+                value = list(value)
+                setattr(self, name, value)
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise InputError("must be a list of strings", **where, field=name)
+            for text in value:
+                why = surrogate_problem(text)
+                if why:
+                    raise InputError(why, **where, field=name)
+        if not isinstance(self.extra, dict):
+            raise InputError(f"must be a dict of other fields, got {type(self.extra).__name__}", **where,
+                             field="extra")
+        for key, value in self.extra.items():
+            if not isinstance(key, str):
+                raise InputError(f"field names must be strings, got {type(key).__name__} {key!r}", **where)
+            why = surrogate_problem(key) or value_problem(value)
+            if why:
+                raise InputError(why if not surrogate_problem(key) else f"the field name {why}", **where,
+                                 field=printable(key))
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any], *, source: str | None = None,
@@ -104,10 +142,21 @@ class Record:
 
 
 def as_records(examples: Iterable[Record | Mapping[str, Any]]) -> list[Record]:
-    """Accept records or plain dicts (the Python API's convenience)."""
+    """Accept a list (or any iterable) of records or plain dicts (the Python API's convenience); anything
+    else is a TypeError that names what was given."""
+    if isinstance(examples, (Mapping, Record)):
+        raise TypeError(f"expected a list of records or dicts, got one {type(examples).__name__} "
+                        f"(wrap it in [...])")
+    if isinstance(examples, (str, bytes)) or not isinstance(examples, Iterable):
+        raise TypeError(f"expected a list of records or dicts, got {type(examples).__name__}")
     out = []
     for i, ex in enumerate(examples, 1):
-        out.append(ex if isinstance(ex, Record) else Record.from_dict(ex, source="<input>", line=i))
+        if isinstance(ex, Record):
+            out.append(ex)
+        elif isinstance(ex, Mapping):
+            out.append(Record.from_dict(ex, source="<input>", line=i))
+        else:
+            raise TypeError(f"expected a list of records or dicts, but item {i} is {type(ex).__name__}")
     return out
 
 
@@ -145,7 +194,8 @@ def _columns_for(pattern: str, header: Sequence[str]) -> list[str]:
 
 def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
     """CSV/TSV from lines of text: columns map onto fields; multi-column references by a glob or a comma list."""
-    reader = csv.reader(lines, delimiter=delimiter)
+    ended = _EndWatch(lines)
+    reader = csv.reader(ended, delimiter=delimiter)
     with _csv_errors_located(src, reader):
         try:
             header = next(reader)
@@ -153,12 +203,15 @@ def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping
             raise InputError("file is empty", source=src) from None
         cols = _column_plan(header, mapping, src)
         used = {i for idx in cols.values() for i in idx}
-        n = 0
+        n, start = 0, reader.line_num + 1
         for row in reader:
-            lineno = reader.line_num
+            lineno, first, start = reader.line_num, start, reader.line_num + 1
             if not row:
                 continue
             if len(row) != len(header):
+                if ended.done and lineno > first and any("\n" in cell for cell in row):
+                    raise InputError(f"a quoted field opened on line {first} is never closed (an unclosed quote "
+                                     f"runs to the end of the file, line {lineno})", source=src, line=first)
                 raise InputError(f"has {len(row)} columns, header has {len(header)}", source=src, line=lineno)
             obj: dict[str, Any] = {}
             for name, idx in cols.items():
@@ -173,6 +226,23 @@ def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping
             yield Record.from_dict(obj, source=src, line=lineno)
     if n == 0:
         raise InputError("file has a header but no rows", source=src)
+
+
+class _EndWatch:
+    """The lines of a table, noting when they run out: a row that ends there inside a quote is an unclosed quote."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines, self.done = iter(lines), False
+
+    def __iter__(self) -> "_EndWatch":
+        return self
+
+    def __next__(self) -> str:
+        try:
+            return next(self.lines)
+        except StopIteration:
+            self.done = True
+            raise
 
 
 def _column_plan(header: Sequence[str], mapping: Mapping[str, str], src: str) -> dict[str, list[int]]:
@@ -216,7 +286,8 @@ def json_value(text: str, source: str, lineno: int | None = None) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise InputError(f"malformed JSON ({err.msg} at column {err.colno})", source=source, line=lineno) from None
+        at = "" if err.msg.endswith(" at") else " at"  # "Unterminated string starting at" has its own
+        raise InputError(f"malformed JSON ({err.msg}{at} column {err.colno})", source=source, line=lineno) from None
     except (ValueError, RecursionError) as err:  # e.g. an integer of 5000 digits, [[[[... nested too deep
         msg = "nested too deeply" if isinstance(err, RecursionError) else str(err)
         raise InputError(f"malformed JSON ({msg})", source=source, line=lineno) from None

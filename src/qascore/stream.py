@@ -295,6 +295,9 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     def read() -> Iterator[Record]:
         return iter_records(path, mapping=mapping, fmt=fmt, source=source)
 
+    ids = IdCheck(strict=strict, fail_fast=True)
+    for rec in read():  # every record checked (and ids seen) before the first line is written anywhere
+        ids.see(rec)
     states = prepare(metrics, read)
     summaries = [Summary(label, m.signature) for label, m in metrics]
     out = Path(output) if output is not None and not to_stdout else None
@@ -307,13 +310,9 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
             os.replace(out, part)  # continued under FILE.part, renamed back when complete
     if skip:
         print(f"resuming after {skip} records already in {out}", file=sys.stderr)
-    ids = IdCheck(strict=strict, fail_fast=True)
     if engine is None:
         def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
-            return local_chunks(_seen(islice(read(), k, None), ids), metrics, chunk_size, k)
-    else:  # records are read by the engine's workers: one cheap pass here for the ids
-        for rec in read():
-            ids.see(rec)
+            return local_chunks(islice(read(), k, None), metrics, chunk_size, k)
     if to_stdout:
         fh: Any = sys.stdout
     elif part is not None:
@@ -344,12 +343,6 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
         os.replace(part, out)
     ids.finish()
     return summaries, n
-
-
-def _seen(records: Iterable[Record], ids: IdCheck) -> Iterator[Record]:
-    for rec in records:
-        ids.see(rec)
-        yield rec
 
 
 def print_corpus(rows: Sequence[tuple[str, float, str]], n: int, fmt: str, out: Any = None) -> None:
