@@ -3,33 +3,108 @@
 Why: a wrong `-o` directory used to fail after a long scoring run, and an
 error mid-write left half a file that looked like a result. The path is
 checked before any work, and the file appears only once it is complete.
+
+What `-o PATH` may be (issue 27): a regular file (replaced whole) or a path
+that does not exist yet. A symlink is written through: the file it points to
+gets the result and the link stays a link. A directory, FIFO, device or
+socket is refused before any work, since renaming a finished file over it
+would replace it. An input of the same command is refused unless the user
+passes `--overwrite-input`. The check creates and removes a probe file in the
+folder where the temporary file will go, so a folder that cannot hold files
+(a read-only mount, /proc) fails now, named, not after scoring.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Callable, Iterable
 
 from qascore.errors import UsageError
 
 STDOUT = "-"
 
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
 
-def check_writable(path: str | None, flag: str = "-o") -> None:
-    """Fail now, before scoring, if `path` cannot be written."""
+
+def real_target(path: str) -> Path:
+    """The file `path` names, symlinks followed (the link itself is kept; its target is written)."""
+    return Path(os.path.realpath(path))
+
+
+def check_writable(path: str | None, flag: str = "-o") -> str | None:
+    """Fail now, before scoring, unless `path` can take a file written whole; the real path to write.
+
+    '-' and None come back unchanged.
+    """
     if path is None or path == STDOUT:
-        return
-    p = Path(path)
-    if p.is_dir():
+        return path
+    target = real_target(path)
+    kind = special_kind(target)
+    if kind == "a directory":
         raise UsageError(f"{flag} {path}: is a directory; give a file name")
-    parent = p.parent if str(p.parent) else Path(".")
+    if kind:
+        raise UsageError(f"{flag} {path}: is {kind}, not a regular file; qascore writes a finished file and "
+                         f"renames it into place, which would replace it; give a file name")
+    parent = target.parent
     if not parent.is_dir():
         raise UsageError(f"{flag} {path}: folder {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+    if target.exists() and not os.access(target, os.W_OK):
         raise UsageError(f"{flag} {path}: not writable (permission denied)")
+    probe(parent, f"{flag} {path}")
+    return str(target)
+
+
+def special_kind(path: Path) -> str:
+    """'a FIFO (named pipe)', 'a directory', ... for what is at `path` (links followed), '' for a regular
+    file or nothing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    return next((name for test, name in _KINDS if test(mode)), "")
+
+
+def check_partial(path: str, flag: str = "-o") -> None:
+    """The chunked run's FILE.part: absent or a regular file, never a link (it is opened for writing)."""
+    p = Path(path)
+    if p.is_symlink():
+        raise UsageError(f"{flag}: {path} is a symlink; remove it (qascore keeps unfinished results there)")
+    kind = special_kind(p)
+    if kind:
+        raise UsageError(f"{flag}: {path} is {kind}; remove it (qascore keeps unfinished results there)")
+
+
+def probe(folder: Path, what: str) -> None:
+    """Create and remove a file where the temporary file will go; UsageError naming `what` if it fails."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".qascore-probe-", dir=folder)
+    except OSError as err:
+        raise UsageError(f"{what}: cannot create files in {folder} ({err.strerror or err})") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def refuse_overwriting_input(inputs: Iterable[str], output: str | None, *, allowed: bool,
+                             resume: bool = False, flag: str = "-o") -> None:
+    """`-o` naming one of the inputs (by any path: a link, a relative name) destroys it: refused unless
+    `allowed` (--overwrite-input); never with --resume, which would continue the input as its own output."""
+    if output is None or output == STDOUT or not os.path.exists(output):
+        return
+    for src in inputs:
+        if src == STDOUT or not os.path.exists(src):
+            continue
+        if os.path.samefile(src, output):
+            if resume:
+                raise UsageError(f"{flag} {output}: is the input {src}; --resume cannot continue an input as "
+                                 f"its own output")
+            if not allowed:
+                raise UsageError(f"{flag} {output}: is the input {src}; scoring would overwrite it (pass "
+                                 f"--overwrite-input if that is what you want)")
 
 
 def write_whole(path: str, write: Callable[[IO[str]], None]) -> None:
@@ -38,12 +113,15 @@ def write_whole(path: str, write: Callable[[IO[str]], None]) -> None:
         write(sys.stdout)
         sys.stdout.flush()
         return
-    target = Path(path)
+    target = real_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             write(fh)
         os.chmod(tmp, _mode_for(target))  # mkstemp's 0600 would hide the result from the group
+        kind = special_kind(target)
+        if kind:  # appeared while scoring: never rename over it
+            raise UsageError(f"{path}: is now {kind}; the result was not written")
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

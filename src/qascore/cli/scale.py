@@ -18,7 +18,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import Iterator
 
-from qascore.cli.output import STDOUT, check_writable
+from qascore.cli.output import STDOUT, check_partial, check_writable, refuse_overwriting_input
 from qascore.cli.score import load_metrics
 from qascore.errors import UsageError
 from qascore.records import STDIN, parse_mapping
@@ -30,9 +30,10 @@ def run_chunked(args: argparse.Namespace) -> int:
     chunk_size = DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size
     if args.engine != "ray" and args.address:
         raise UsageError("--address is for --engine ray")
-    check_writable(args.output)
-    if args.output not in (None, STDOUT):
-        check_writable(str(partial_path(args.output)))
+    refuse_overwriting_input([args.input], args.output, allowed=args.overwrite_input, resume=args.resume)
+    output = check_writable(args.output)  # a symlink's target: FILE.part goes beside the file written
+    if output not in (None, STDOUT):
+        check_partial(str(partial_path(output)))
     mapping = parse_mapping(args.map)
     with _input_file(args.input) as (path, source):
         fmt = args.input_format or ("jsonl" if args.input == STDIN else None)
@@ -43,7 +44,7 @@ def run_chunked(args: argparse.Namespace) -> int:
             engine = RayEngine(path, specs, chunk_size=chunk_size, workers=args.workers, address=args.address,
                                fmt=fmt, mapping=mapping, source=source)
         say(f"scoring in chunks of {chunk_size} ({args.engine} engine) with {', '.join(s[0] for s in specs)}...")
-        summaries, n_new = score_file(path, metrics, output=args.output, chunk_size=chunk_size,
+        summaries, n_new = score_file(path, metrics, output=output, chunk_size=chunk_size,
                                       resume_output=args.resume, mapping=mapping, fmt=fmt, engine=engine,
                                       source=source, strict=args.strict)
     n = summaries[0].mean.n

@@ -12,7 +12,7 @@ import sys
 from typing import IO, Any, Sequence
 
 from qascore.cli.options import labelled_specs, load_named
-from qascore.cli.output import STDOUT, check_writable, write_whole
+from qascore.cli.output import STDOUT, check_writable, refuse_overwriting_input, write_whole
 from qascore.metrics.base import Metric, MetricResult
 from qascore.records import FORMATS, Record, check_unique_ids, dump_jsonl, parse_mapping, read_records
 from qascore.stream import print_corpus as print_rows
@@ -27,6 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(`qascore list NAME` shows the options)")
     p.add_argument("--output", "-o", help="write every record back with `scores` (and `details`) as JSONL; "
                                           "- writes standard output (the corpus table then goes to stderr)")
+    p.add_argument("--overwrite-input", action="store_true",
+                   help="allow --output to be the input file itself (replaced once scoring is done)")
     p.add_argument("--format", choices=("table", "json"), default="table", help="how to print corpus scores")
     p.add_argument("--map", action="append", metavar="FIELD=COLUMN",
                    help="column mapping, e.g. candidate=answer or references=reference*; repeatable")
@@ -54,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         from qascore.cli.scale import run_chunked
         return run_chunked(args)
     metrics = load_metrics(args.metric)
+    refuse_overwriting_input([args.input], args.output, allowed=args.overwrite_input)
     check_writable(args.output)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
     check_unique_ids(records, strict=args.strict)
