@@ -78,7 +78,7 @@ def test_every_registered_option_has_a_type_and_help_and_a_valid_default():
 
 @pytest.mark.parametrize("spec, message", [
     ("bertscore:idf=maybe", "-m bertscore:idf=maybe: expected a boolean (true/false)"),
-    ("bertscore:layer=abc", "-m bertscore:layer=abc: expected an integer >= 0"),
+    ("bertscore:layer=abc", "-m bertscore:layer=abc: expected an integer >= 0 or auto"),
     ("bertscore:layer=-1", "-m bertscore:layer=-1: expected an integer >= 0"),
     ("bertscore:layer=4,nosuch=1", "-m bertscore:nosuch=1: unknown option (options of bertscore: model,"),
     ("bertscore:weights=kpw", "use the metrics kpqa-bleu1, kpqa-rougeL or kpqa-bertscore"),

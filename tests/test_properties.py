@@ -231,7 +231,9 @@ def _score_records(rows: list[dict], metrics: list[str]) -> None:
         for row in scored:
             assert all(math.isfinite(v) for v in row["scores"].values())
         corpus = json.loads(stdout)
-        assert set(corpus) == {m.split(":")[0] for m in metrics}
+        from qascore.cli.options import output_label, parse_metric_spec
+
+        assert set(corpus) == {output_label(*parse_metric_spec(m)) for m in metrics}  # options that change numbers keyed
 
 
 @bounded(EXAMPLES["score_lexical"])

@@ -28,4 +28,4 @@ def test_a_truncated_record_is_one_warning_line_with_its_id(tiny_bert, tmp_path)
         f"qascore: warning: bertscore: 1 of 2 records had a text longer than {MAX_LEN} tokens, scored on its "
         f"first {MAX_LEN} (ids: long-one; details.truncated marks them)"]
     out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    assert [r["details"]["bertscore"]["truncated"] for r in out] == [False, True]
+    assert [r["details"][f"bertscore:model={tiny_bert}"]["truncated"] for r in out] == [False, True]

@@ -77,5 +77,5 @@ def test_ray_equals_local_engine(tmp_path, capsys):
         ray.shutdown()
     assert remote.read_text() == local.read_text()
     assert b == a
-    assert c["bertscore"]["signature"] == a["bertscore"]["signature"]
+    assert c["bertscore"]["signature"] == a["bertscore"]["signature"]  # no options given: the key is the name
     assert c["f1"]["corpus"] == a["f1"]["corpus"]

@@ -6,6 +6,10 @@ Nothing heavy is imported here: models load on first use and are shared.
 
 __version__ = "0.1.0"
 
+from qascore.progress import quiet_library as _quiet_library  # noqa: E402
+
+_quiet_library()  # no model-loading bars in a caller's training loop unless asked (QASCORE_PROGRESS=1)
+
 from qascore.metrics.registry import list_metrics, load  # noqa: E402
 from qascore.records import InputError, Record, read_records  # noqa: E402
 

@@ -9,11 +9,35 @@ from typing import Iterable, Iterator, TypeVar
 T = TypeVar("T")
 
 
+_cli: bool | None = None  # set by the command line: a terminal watches it, or --progress was given
+
+
+def configure(on: bool) -> None:
+    """The command line's choice (stderr is a terminal, or --progress); library use never calls this."""
+    global _cli
+    _cli = on
+
+
 def enabled() -> bool:
+    """Bars and progress lines: QASCORE_PROGRESS=1/0 decides where set; else only a command line run on a
+    terminal or with --progress draws them. A library caller (a training loop) gets none by default."""
     flag = os.environ.get("QASCORE_PROGRESS")
     if flag is not None:
         return flag not in ("0", "false", "no", "")
-    return sys.stderr.isatty()
+    return bool(_cli)
+
+
+def quiet_library() -> None:
+    """No model-loading bars from transformers / huggingface_hub in library use unless the user chose
+    (their HF_HUB_DISABLE_PROGRESS_BARS, or QASCORE_PROGRESS=1, wins)."""
+    if "HF_HUB_DISABLE_PROGRESS_BARS" in os.environ or enabled():
+        return
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"  # read when transformers is first imported
+    if "transformers" in sys.modules:  # imported before qascore: switch its bars off directly
+        try:
+            sys.modules["transformers"].utils.logging.disable_progress_bar()
+        except AttributeError:
+            pass
 
 
 def progress(items: Iterable[T], *, total: int | None = None, desc: str = "", min_total: int = 64) -> Iterator[T]:

@@ -116,7 +116,7 @@ def scored_objects(records: Sequence[Record], results: Sequence[tuple[str, Metri
     for i, rec in enumerate(records):
         obj = rec.to_dict()
         obj["scores"] = {label: r.scores[i] for label, r in results}
-        details = {label: r.example(i) for label, r in results if r.details}
+        details = {label: d for label, r in results if (r.details or r.empty) and (d := r.example(i))}
         if details:
             obj["details"] = details
         out.append(obj)
@@ -313,14 +313,11 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     if engine is None:
         def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
             return local_chunks(islice(read(), k, None), metrics, chunk_size, k)
-    if to_stdout:
-        fh: Any = sys.stdout
-    elif part is not None:
-        fh = part.open("a" if skip else "w", encoding="utf-8")
-    else:
-        fh = None
+    fh: Any = sys.stdout if to_stdout else None
     n = 0
-    try:
+    try:  # opened inside: a stop (Ctrl-C, SIGTERM) at any point leaves no empty FILE.part
+        if part is not None:
+            fh = part.open("a" if skip else "w", encoding="utf-8")
         for lines, scores in engine(skip, states):
             if fh is not None:
                 fh.write("".join(lines))
@@ -329,8 +326,9 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
                 s.mean.extend(scores[s.label])
             n += len(lines)
     except BaseException:
-        if part is not None:
-            fh.close()
+        if part is not None and part.exists():
+            if fh is not None:
+                fh.close()
             if part.stat().st_size:
                 from qascore.messages import warn
 

@@ -12,8 +12,8 @@ import argparse
 import importlib
 import sys
 
-from qascore import __version__, messages
-from qascore.cli.errors import debug_requested, guarded
+from qascore import __version__, messages, progress
+from qascore.cli.errors import OneLineParser, debug_requested, guarded
 from qascore.cli.quiet import quiet
 
 # name -> (module, one-line help). Each module defines add_arguments(p) and run(args) -> int.
@@ -30,10 +30,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="qascore", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="qascore", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"qascore {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="show the Python traceback of an error (also QASCORE_DEBUG=1); anywhere on the line")
+    parser.add_argument("--progress", action="store_true",
+                        help="progress lines and bars on stderr even when it is not a terminal (also "
+                             "QASCORE_PROGRESS=1); anywhere on the line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = sys.argv[1] if len(sys.argv) > 1 else None
     for name, (module, help_) in COMMANDS.items():
@@ -51,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     debug = debug_requested(argv)
     quiet(debug)
     messages.reset()
-    # --debug is accepted anywhere on the line, so it can be added to any failing command.
-    sys.argv = [sys.argv[0], *(a for a in argv if a != "--debug")]
+    progress.configure(sys.stderr.isatty() or "--progress" in argv)
+    # --debug and --progress are accepted anywhere on the line, so they can be added to any command.
+    sys.argv = [sys.argv[0], *(a for a in argv if a not in ("--debug", "--progress"))]
 
     def run() -> int:
         parser = build_parser()

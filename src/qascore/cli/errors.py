@@ -7,15 +7,51 @@ Ctrl-C prints one line and exits 130, as shells expect.
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import os
+import signal
 import sys
-from typing import Callable
+import threading
+from typing import Callable, Iterator, NoReturn
 
 from qascore.errors import MissingDependency
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as shells report a process ended by it
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is so that it ends as Ctrl-C does: files cleaned up, one line."""
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While a command runs, SIGTERM raises Terminated (a KeyboardInterrupt): unfinished temporary files
+    are removed, an empty FILE.part too, and the command prints one line and exits 143."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: object) -> NoReturn:
+        raise Terminated()
+
+    old = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are one `qascore: error: ...` line (and exit 2), as every other error is."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog if self.prog != "qascore" else "qascore"
+        print(f"qascore: error: {message} (`{command} --help` lists the options)", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
 
 # Optional Python packages and how to get them (a missing one imported by a metric names its module).
 INSTALL_HINTS: dict[str, str] = {
@@ -56,7 +92,13 @@ def message_of(err: BaseException) -> tuple[str, int]:
 def guarded(run: Callable[[], int], debug: bool) -> int:
     """Run a command; turn every exception into one line and an exit status unless debugging."""
     try:
-        return run()
+        with sigterm_as_interrupt():
+            return run()
+    except Terminated:
+        if debug:
+            raise
+        print("\nqascore: terminated (SIGTERM)", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         if debug:
             raise

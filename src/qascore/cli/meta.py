@@ -80,6 +80,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_writable(args.html, "--html")
+    if args.html:  # the [report] extra, looked for before anything is read or computed
+        from qascore.cli.report import _pyplot
+
+        _pyplot()
     if args.html and (args.benchmark or not args.human):
         raise UsageError("--html needs INPUT and --human (the report plots metrics against the human score)")
     if args.benchmark and args.input:

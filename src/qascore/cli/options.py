@@ -14,19 +14,13 @@ from qascore.metrics.options import OptionError
 
 
 def parse_metric_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """'bertscore:layer=4,idf=true' -> ('bertscore', {'layer': '4', 'idf': 'true'})."""
-    name, _, rest = spec.partition(":")
-    options: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise UsageError(f"-m {spec}: metric option '{item}' must look like key=value")
-        if key.strip() in options:
-            raise UsageError(f"-m {spec}: option '{key.strip()}' is given twice")
-        options[key.strip()] = value.strip()
-    if not name.strip():
-        raise UsageError(f"-m {spec}: the metric name is empty (see `qascore list`)")
-    return name.strip(), options
+    """'bertscore:layer=4,idf=true' -> ('bertscore', {'layer': '4', 'idf': 'true'}); errors quote the spec."""
+    from qascore.metrics.registry import parse_spec
+
+    try:
+        return parse_spec(spec)
+    except ValueError as err:
+        raise UsageError(f"-m {spec}: {err}") from None
 
 
 def labelled_specs(specs: Sequence[str]) -> list[tuple[str, str, dict[str, str]]]:
@@ -35,10 +29,23 @@ def labelled_specs(specs: Sequence[str]) -> list[tuple[str, str, dict[str, str]]
     `load_named`, so typed options are parsed, and their errors worded, the same everywhere."""
     parsed = [parse_metric_spec(spec) for spec in specs]
     names = [name for name, _ in parsed]
-    labels = [spec if names.count(name) > 1 else name for spec, name in zip(specs, names)]
+    labels = [spec if names.count(name) > 1 else output_label(name, opts) for spec, (name, opts) in zip(specs, parsed)]
     if len(set(labels)) != len(labels):
         raise UsageError("the same metric spec is given twice")
     return [(label, name, opts) for label, (name, opts) in zip(labels, parsed)]
+
+
+def output_label(name: str, options: dict[str, str]) -> str:
+    """The key a metric's scores get: its name, plus every given option that changes the numbers
+    (`ava:dtype=bf16`), so an output file tells such runs apart; batch sizes and devices leave it alone."""
+    from qascore.metrics.registry import metric_class
+
+    try:
+        specs = metric_class(name).option_specs()
+    except (KeyError, ImportError):  # an unknown name is reported when it is loaded
+        return name
+    signed = [f"{k}={v}" for k, v in options.items() if k not in specs or specs[k].signed]
+    return ":".join([name, ",".join(signed)]) if signed else name
 
 
 def load_named(name: str, options: dict[str, str], spec: str | None = None) -> Any:

@@ -27,7 +27,8 @@ from qascore.stream import DEFAULT_CHUNK_SIZE, partial_path, print_corpus, say, 
 
 def run_chunked(args: argparse.Namespace) -> int:
     specs, metrics = load_metrics(args.metric, with_specs=True)
-    chunk_size = DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size
+    # a chunk larger than any file is the whole file (islice takes at most sys.maxsize)
+    chunk_size = DEFAULT_CHUNK_SIZE if args.chunk_size is None else min(args.chunk_size, sys.maxsize)
     if args.engine != "ray" and args.address:
         raise UsageError("--address is for --engine ray")
     refuse_overwriting_input([args.input], args.output, allowed=args.overwrite_input, resume=args.resume)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import codecs
 import json
 import logging
+import warnings
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -133,18 +134,23 @@ class RayEngine:
         if not ray.is_initialized():
             kw: dict[str, Any] = {"address": self.address} if self.address else {"num_cpus": max(2, self.workers)}
             ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kw)
+        logging.getLogger("ray.data").setLevel(logging.ERROR)  # before the switch below, which logs a warning
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True
         ctx.enable_progress_bars = False
-        logging.getLogger("ray.data").setLevel(logging.WARNING)
         rows = chunk_starts(self.path, self.chunk_size, skip, self.source)
         if not rows:
             return
         ds = ray.data.from_items(rows, override_num_blocks=min(len(rows), 200))
-        ds = ds.map_batches(ChunkScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=self.workers), num_cpus=1,
-                            fn_constructor_kwargs={"path": str(self.path.resolve()), "specs": self.specs,
-                                                   "states": states, "mapping": self.mapping,
-                                                   "source": self.source})
+        # max_restarts=0: a restarted actor could not get its constructor arguments back (Ray logs an error
+        # line saying so for every actor); a failed chunk fails the run, and --resume continues it.
+        with warnings.catch_warnings():  # no named parameter for it yet: Ray warns that the kwargs route will go
+            warnings.filterwarnings("ignore", message=".*ray_remote_args.*")
+            ds = ds.map_batches(ChunkScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=self.workers),
+                                num_cpus=1, max_restarts=0,
+                                fn_constructor_kwargs={"path": str(self.path.resolve()), "specs": self.specs,
+                                                       "states": states, "mapping": self.mapping,
+                                                       "source": self.source})
         for row in ds.iter_rows():
             if row["error"]:
                 raise InputError(row["error"])

@@ -19,6 +19,7 @@ from qascore.metrics.options import Option, format_value, resolve
 from qascore.records import InputError, Record, as_records
 
 AGGREGATIONS = ("max", "mean")
+EMPTY_CANDIDATE = "empty_candidate"  # the details key that says a record scored 0.0 for its empty candidate
 
 
 @dataclass
@@ -30,11 +31,16 @@ class MetricResult:
     corpus: float
     signature: str
     details: dict[str, list[float]] = field(default_factory=dict)
+    # Records whose candidate was empty: scored 0.0 by the base class's rule, their details say only that.
+    empty: list[bool] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.scores)
 
-    def example(self, i: int) -> dict[str, float]:
+    def example(self, i: int) -> dict[str, Any]:
+        """Record i's details as written to the output (`{"empty_candidate": true}` for an empty candidate)."""
+        if self.empty and self.empty[i]:
+            return {EMPTY_CANDIDATE: True}
         return {k: v[i] for k, v in self.details.items()}
 
 
@@ -50,9 +56,16 @@ class Metric(ABC):
     description: ClassVar[str] = ""
     # Parts that are yes/no decisions: written as JSON true/false, not 1.0/0.0.
     boolean_parts: ClassVar[tuple[str, ...]] = ("correct", "truncated")
+    # True where the metric's own definition scores an empty candidate (em, f1: SQuAD's script gives 1
+    # for an empty answer to an empty reference); elsewhere the base class scores it 0.0.
+    scores_empty_candidates: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
-        self.options = resolve(self.name, self.option_specs(), options)
+        from qascore.metrics.model_paths import check_model_options
+
+        specs = self.option_specs()
+        self.options = resolve(self.name, specs, options)
+        check_model_options(self.name, specs, self.options)  # a bad model path fails now, before any record
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
@@ -65,14 +78,41 @@ class Metric(ABC):
 
     # -- contract -------------------------------------------------------
     def score(self, examples: Iterable[Record | Mapping[str, Any]]) -> MetricResult:
+        """Scores of a list (or any iterable) of records or dicts; an empty one is an error, as an empty
+        file is on the command line. An empty candidate (after stripping) scores 0.0, unless the metric
+        scores empties itself (`scores_empty_candidates`), and its details say `empty_candidate`."""
         records = as_records(examples)
+        if not records:
+            raise InputError("no records to score (got an empty list)")
         self.validate(records)
-        main, details = self._score(records)
-        main = [float(x) for x in main]
+        empty = [False] * len(records) if self.scores_empty_candidates else \
+            [not rec.candidate.strip() for rec in records]
+        main, details = self._score_nonempty(records, empty) if any(empty) else self._score(records)
+        main = [0.0 if e else float(x) for x, e in zip(main, empty)]
         details = {k: [bool(x) for x in v] if k in self.boolean_parts else v for k, v in details.items()}
         if any(np.isnan(x) for x in main):
             raise RuntimeError(f"{self.name} produced NaN; this is a bug, please report the input")
-        return MetricResult(self.name, main, self.corpus(records, main, details), self.signature, details)
+        return MetricResult(self.name, main, self.corpus(records, main, details), self.signature, details,
+                            empty if any(empty) else [])
+
+    def _score_nonempty(self, records: Sequence[Record], empty: Sequence[bool]
+                        ) -> tuple[list[float], dict[str, list[Any]]]:
+        """`_score` with empty candidates left out (no model sees them), their rows filled with 0.0 / False.
+
+        A metric whose record scores depend on the other records (IDF over the call's references) still
+        sees every record, so the others score as they would anyway; only the empties' scores become 0.0."""
+        if self.corpus_dependence() is not None:
+            main, details = self._score(records)
+            return list(main), {k: list(v) for k, v in details.items()}
+        keep = [i for i, e in enumerate(empty) if not e]
+        part_main, part_details = self._score([records[i] for i in keep]) if keep else ([], {})
+        main = [0.0] * len(records)
+        details = {k: [False if k in self.boolean_parts else 0.0] * len(records) for k in part_details}
+        for j, i in enumerate(keep):
+            main[i] = part_main[j]
+            for k, v in part_details.items():
+                details[k][i] = v[j]
+        return main, details
 
     def validate(self, records: Sequence[Record]) -> None:
         for rec in records:

@@ -37,6 +37,7 @@ class ExactMatch(TokenMetric):
     """SQuAD exact match: 1 if the normalised candidate equals a normalised reference."""
 
     name = "em"
+    scores_empty_candidates = True  # SQuAD v2's script: an empty answer to an empty reference is a match
     description = "SQuAD exact match after answer normalisation (max over references)"
     default_tokenizer = "squad"
     tokenizers = ("squad",)  # exact match is defined on SQuAD's answer normalisation only
@@ -56,6 +57,7 @@ class TokenF1(TokenMetric):
     """SQuAD token F1 (bag of normalised tokens), with P/R/F details."""
 
     name = "f1"
+    scores_empty_candidates = True  # SQuAD v2's script: an empty answer to an empty reference scores 1
     description = "SQuAD token F1 (P/R/F) after answer normalisation (max over references)"
     default_tokenizer = "squad"
     main_part = "f"

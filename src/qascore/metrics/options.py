@@ -85,6 +85,14 @@ class Option:
         return parsed
 
     def _parse(self, text: str) -> Any:
+        try:
+            return self._parse_text(text)
+        except ValueError as err:  # the word for None (`auto`) is a valid answer too: say so
+            if self.none and self.none not in self.choices and self.type in ("int", "float", "bool"):
+                raise ValueError(f"{err} or {self.none}") from None
+            raise
+
+    def _parse_text(self, text: str) -> Any:
         low = text.lower()
         if self.type == "bool":
             if low in TRUE_WORDS or low in FALSE_WORDS:

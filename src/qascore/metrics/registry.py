@@ -51,9 +51,33 @@ def _resolve(name: str) -> type[Metric]:
     return getattr(importlib.import_module(module), cls)
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """'bertscore:layer=4,idf=true' -> ('bertscore', {'layer': '4', 'idf': 'true'}): the command line's
+    `-m` syntax, for every caller. Values stay text (each metric's declared options parse them)."""
+    name, _, rest = spec.partition(":")
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"metric option '{item}' must look like key=value")
+        if key.strip() in options:
+            raise ValueError(f"option '{key.strip()}' is given twice")
+        options[key.strip()] = value.strip()
+    if not name.strip():
+        raise ValueError("the metric name is empty (see `qascore list`)")
+    return name.strip(), options
+
+
 def load(name: str, **options: Any) -> Metric:
-    """A metric object by name; options are the metric's keyword arguments."""
-    return _resolve(name)(**options)
+    """A metric object by name, or by a spec string as `-m` takes it (`load("bertscore:layer=4,idf=true")`);
+    options are the metric's keyword arguments (`load("bertscore", layer=4)`), and may be mixed with a spec."""
+    if ":" in name:
+        name, given = parse_spec(name)
+        twice = sorted(set(given) & set(options))
+        if twice:
+            raise ValueError(f"{name}: option '{twice[0]}' is given in the spec and as a keyword")
+        options = {**given, **options}
+    return _resolve(name.strip())(**options)
 
 
 def list_metrics() -> dict[str, str]:

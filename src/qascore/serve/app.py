@@ -114,7 +114,7 @@ class Scorer:
 
 def _slice(result: MetricResult, start: int, stop: int) -> MetricResult:
     return MetricResult(result.name, result.scores[start:stop], 0.0, result.signature,
-                        {k: v[start:stop] for k, v in result.details.items()})
+                        {k: v[start:stop] for k, v in result.details.items()}, result.empty[start:stop])
 
 
 def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAULT_MAX_BATCH,

@@ -1,0 +1,151 @@
+"""Model options checked while the metric is built, before any record is read (issue 27).
+
+Why: `-m ava:model=<a text file>` used to fail only after the whole input was
+read, with an internal error from the safetensors reader that named no path;
+a directory gave `No such device`, a judge card that was not JSON a bare
+`Expecting value`, and an empty `model=` silently meant the shipped model.
+Each model option now names its path and what was expected, as one
+OptionError (the command line's `-m NAME:key=value: ...` line, exit 2).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from qascore.metrics.options import Option, OptionError
+
+VERIFIER, JUDGE, TAGGER, ENCODER, CAUSAL_LM = "verifier", "judge", "tagger", "encoder", "causal-lm"
+WHAT = {VERIFIER: "a verifier delta (.safetensors written by `qascore train ava` / `train square`)",
+        JUDGE: "a judge card (JSON written by `qascore train judge`)",
+        TAGGER: "a keyphrase tagger delta (.safetensors written by `qascore train kpqa`) or a folder holding one",
+        ENCODER: "a model folder (config.json and weights), a Hugging Face id or a pkg: spec",
+        CAUSAL_LM: "a causal LM folder (config.json and weights), a .gguf file, a Hugging Face id or a pkg: spec"}
+SHIPPED_TAGGERS = ("kpqa", "kp")
+
+
+def kind_of(metric: str, option: str) -> str | None:
+    """What a metric's option names, if it names a model."""
+    if option == "tagger":
+        return TAGGER
+    if option == "model":
+        if metric in ("ava", "square") or metric.startswith("ava-"):
+            return VERIFIER
+        if metric == "judge":
+            return JUDGE
+        if metric.endswith("bertscore"):
+            return ENCODER
+    if option == "encoder":
+        return ENCODER
+    if option == "lm":
+        return CAUSAL_LM
+    return None
+
+
+def check_model_options(metric: str, specs: Mapping[str, Option], options: Mapping[str, Any]) -> None:
+    """Raise an OptionError naming the path and what was expected for each model option that cannot be one."""
+    for key, value in options.items():
+        kind = kind_of(metric, key)
+        if kind is None or value is None or not isinstance(value, str) or key not in specs:
+            continue
+        if not value.strip():
+            raise OptionError(metric, key, value, f"is empty; expected {WHAT[kind]} (leave the option out for "
+                                                  f"the shipped model)")
+        if value == specs[key].default or value.startswith("pkg:") or (kind == TAGGER and value in SHIPPED_TAGGERS):
+            continue
+        problem = _problem(kind, value)
+        if problem:
+            raise OptionError(metric, key, value, f"{value}: {problem}; expected {WHAT[kind]}")
+
+
+def _problem(kind: str, value: str) -> str | None:
+    path = Path(value).expanduser()
+    if kind in (ENCODER, CAUSAL_LM):
+        if not path.exists():
+            looks_local = value.startswith(("/", "./", "../", "~")) or os.sep in value and path.parent.exists()
+            return "no such file or folder" if looks_local else None  # else a Hugging Face id
+        if path.is_file():
+            return None if kind == CAUSAL_LM and path.suffix == ".gguf" else "is a file, not a model folder"
+        if not (path / "config.json").is_file():
+            return "is a folder without config.json"
+        return None
+    if not path.exists():
+        return "no such file"
+    if kind == TAGGER and path.is_dir():
+        found = sorted(path.glob("*.safetensors"))
+        if len(found) != 1:
+            return f"is a folder holding {len(found)} .safetensors files, not one"
+        path = found[0]
+    if path.is_dir():
+        return "is a folder, not a file"
+    if kind == JUDGE:
+        try:
+            card = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return "is not JSON"
+        return None if isinstance(card, dict) else "is JSON but not an object"
+    meta = _safetensors_meta(path)
+    if meta is None:
+        return "is not a safetensors file"
+    if kind == VERIFIER:
+        spec = meta.get("spec")
+        if not isinstance(spec, dict) or "layout" not in spec or "encoder" not in spec:
+            return f"is a safetensors file without verifier metadata ({_what_it_is(meta)})"
+        return _base_problem(meta, str(spec["encoder"]))
+    if meta.get("kind") != "kpqa-tagger":
+        return f"is a safetensors file without keyphrase-tagger metadata ({_what_it_is(meta)})"
+    return _base_problem(meta, str(meta.get("encoder", "")))
+
+
+def _safetensors_meta(path: Path) -> dict[str, Any] | None:
+    """The qascore metadata of a safetensors file, or None when it is not one (read from its header only)."""
+    try:
+        with path.open("rb") as fh:
+            size = int.from_bytes(fh.read(8), "little")
+            if not 2 <= size <= 100_000_000 or size > path.stat().st_size - 8:
+                return None
+            header = json.loads(fh.read(size))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(header, dict):
+        return None
+    try:
+        meta = json.loads(header.get("__metadata__", {}).get("qascore", "{}"))
+    except (AttributeError, TypeError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _what_it_is(meta: dict[str, Any]) -> str:
+    if meta.get("kind") == "kpqa-tagger":
+        return "it is a keyphrase tagger"
+    if isinstance(meta.get("spec"), dict):
+        return "it is a verifier delta"
+    return "not written by qascore"
+
+
+def _base_problem(meta: dict[str, Any], encoder: str) -> str | None:
+    """A delta made for another base model than the one its metadata names and this machine has."""
+    want = meta.get("base_hash")
+    if not want or not encoder:
+        return None
+    try:
+        from qascore.runtime.defaults import resolve
+
+        folder = resolve(encoder)
+    except (FileNotFoundError, ValueError):
+        return None  # the base itself is missing: its loader says how to install it
+    have = _base_hash(folder) if Path(folder).is_dir() else None
+    if have and have not in ("unknown", want):
+        return f"was trained on base model {want}, but {encoder} here is {have}"
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _base_hash(folder: str) -> str:
+    from qascore.runtime.delta import base_hash
+
+    return base_hash(folder)
