@@ -84,7 +84,8 @@ def test_bad_requests_get_4xx_with_the_cli_text_and_the_server_lives_on(tmp_path
     wrong_type = {"candidate": "a", "references": "b"}
     missing = {"candidate": "a"}
     with TestClient(app(max_body_bytes=2000)) as client:
-        r = client.post("/score", content=(malformed + "\n").encode())  # as the file line
+        r = client.post("/score", content=(malformed + "\n").encode(),  # as the file line
+                        headers={"content-type": "application/json"})
         assert r.status_code == 400
         assert r.json()["error"].startswith("request: ")
         assert r.json()["error"].removeprefix("request: ") == cli_error(tmp_path, malformed, capsys)

@@ -15,21 +15,33 @@ not load, 413 a body over `max_body_bytes`, 422 a record a metric cannot
 score (located as `request:N: field 'F': ...`, N the record's 1-based index).
 Metrics whose record scores depend on their batch mates (CIDEr, bertscore
 with idf=true) are refused at start-up: micro-batching would change them.
+
+Safety (issue 27): `POST /score` takes only `Content-Type: application/json`
+(415 otherwise, so a web page cannot make a browser post to it); with a token
+every request needs `Authorization: Bearer TOKEN` (401 otherwise); `/docs` and
+`/openapi.json` exist only when asked; every error, 404 and 405 included, is
+`{"error": TEXT}`; a request still scoring after `request_timeout_s` gets 504;
+a client's fault (a disconnect, a bad body) is one log line, never a traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hmac
+import sys
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator, Awaitable, Callable, Sequence
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from qascore.metrics.base import Metric, MetricResult
 from qascore import jsonio
 from qascore.records import InputError, Record, decode_text, json_value
-from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S
+from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S
 from qascore.serve.batcher import MicroBatcher
 from qascore.stream import ExactMean, refuse_corpus_level, scored_objects
 
@@ -117,9 +129,19 @@ def _slice(result: MetricResult, start: int, stop: int) -> MetricResult:
                         {k: v[start:stop] for k, v in result.details.items()}, result.empty[start:stop])
 
 
+def log_line(message: str) -> None:
+    """One line on the server's stderr for what a client did wrong (never a traceback)."""
+    print(f"qascore serve: {message}", file=sys.stderr, flush=True)
+
+
 def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAULT_MAX_BATCH,
-               max_wait_s: float = DEFAULT_MAX_WAIT_S, max_body_bytes: int = DEFAULT_MAX_BODY) -> FastAPI:
-    """The app over already-loaded metrics; max_batch <= 1 or max_wait_s <= 0 turns batching off."""
+               max_wait_s: float = DEFAULT_MAX_WAIT_S, max_body_bytes: int = DEFAULT_MAX_BODY,
+               token: str | None = None, docs: bool = False,
+               request_timeout_s: float = DEFAULT_TIMEOUT_S) -> FastAPI:
+    """The app over already-loaded metrics; max_batch <= 1 or max_wait_s <= 0 turns batching off.
+
+    `token`: every request needs `Authorization: Bearer TOKEN`. `docs`: serve /docs and /openapi.json.
+    `request_timeout_s` (<= 0: none): a request not scored by then gets 504."""
     scorer = Scorer(metrics)
     labels = list(scorer.metrics)
     batcher: MicroBatcher[Job, dict[str, Any]] = MicroBatcher(scorer, lambda job: len(job[0]), max_batch=max_batch,
@@ -131,7 +153,8 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
         yield
         await batcher.stop()
 
-    app = FastAPI(title="qascore", lifespan=lifespan)
+    off = {"docs_url": None, "redoc_url": None, "openapi_url": None} if not docs else {}
+    app = FastAPI(title="qascore", lifespan=lifespan, **off)
     app.state.batcher = batcher
     started = time.time()
 
@@ -139,8 +162,42 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
     async def api_error(_: Request, err: ApiError) -> JSONResponse:
         return JSONResponse({"error": err.message}, status_code=err.status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        text = {404: f"no such path {request.url.path} (POST /score, GET /metrics, GET /health)",
+                405: f"{request.method} is not allowed on {request.url.path}"}.get(err.status_code, str(err.detail))
+        return JSONResponse({"error": text}, status_code=err.status_code, headers=err.headers)
+
+    if token:
+        @app.middleware("http")
+        async def require_token(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+            given = request.headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return JSONResponse({"error": "this server needs the header 'Authorization: Bearer TOKEN' "
+                                              "(the token it was started with)"}, status_code=401)
+            return await call_next(request)
+
     @app.post("/score")
-    async def score(request: Request) -> JSONResponse:
+    async def score(request: Request) -> Response:
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise ApiError(415, f"send the body as Content-Type: application/json (got {ctype or 'none'})")
+        try:
+            return await _score(request)
+        except ClientDisconnect:
+            log_line(f"client disconnected before its request was read ({_client(request)})")
+            return Response(status_code=400)
+        except asyncio.TimeoutError:
+            log_line(f"a request from {_client(request)} was still scoring after {request_timeout_s:g} s")
+            raise ApiError(504, f"scoring took longer than this server's {request_timeout_s:g} s (--timeout); "
+                                f"send fewer or shorter records per request") from None
+        except ApiError:
+            raise
+        except Exception as err:  # noqa: BLE001 -- a bug, said in one line, the server lives on
+            log_line(f"internal error: {type(err).__name__}: {err}")
+            raise ApiError(500, f"internal error: {type(err).__name__}: {err}") from None
+
+    async def _score(request: Request) -> JSONResponse:
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > max_body_bytes:
             raise ApiError(413, f"request body of {declared} bytes is over this server's limit of "
@@ -154,7 +211,9 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
         job = parse_body(bytes(body), labels)
         scorer.validate(job)
         try:
-            return JSONResponse(jsonio.finite(await batcher.submit(job)))  # NaN as null, as `score -o` writes
+            pending = batcher.submit(job)
+            out = await (asyncio.wait_for(pending, request_timeout_s) if request_timeout_s > 0 else pending)
+            return JSONResponse(jsonio.finite(out))  # NaN as null, as `score -o` writes
         except InputError as err:
             raise ApiError(422, str(err)) from None
         except (ValueError, KeyError) as err:
@@ -172,3 +231,7 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
                 "requests": batcher.requests, "model_calls": batcher.batches, "max_body_bytes": max_body_bytes}
 
     return app
+
+
+def _client(request: Request) -> str:
+    return f"{request.client.host}:{request.client.port}" if request.client else "a client"
