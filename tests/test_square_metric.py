@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
@@ -61,30 +58,3 @@ def test_prompt_through_the_real_tokenizer():
     assert tok.decode(list(ids)) == ("[CLS] question : who wrote hamlet? target : shakespeare wrote it. "
                                      "pos _ ref : by shakespeare. neg _ ref : marlowe wrote plays. [SEP]")
     assert set(types) == {0}
-
-
-@pytest.mark.slow
-def test_builder_on_wikiqa_train_counts():
-    """Clean-question counts against an independent count with the csv module."""
-    from qascore.datasets import DataNotFound
-    from qascore.train.square import load_split
-    from qascore.train.square_data import BuildStats, RefSpec, build_examples
-
-    try:
-        qs = load_split("wikiqa-train")
-    except DataNotFound as err:
-        pytest.skip(f"../shared/data absent: {err}")
-    from qascore.datasets import benchmark_dir
-
-    labels: dict[str, list[int]] = defaultdict(list)
-    with open(benchmark_dir("wikiqa") / "WikiQA-train.tsv", newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
-            labels[row["QuestionID"]].append(int(row["Label"]))
-    clean = [v for v in labels.values() if 0 < sum(v) < len(v)]
-    stats = BuildStats()
-    ex = build_examples(qs, RefSpec(total=(5, 5)), seed=0, stats=stats)
-    assert stats.questions - stats.skipped_questions == len(clean) == 857
-    assert len(ex) == sum(len(v) for v in clean)
-    assert sum(e.label for e in ex) == sum(sum(v) for v in clean)
-    for e in ex:
-        assert e.target not in e.positives + e.negatives

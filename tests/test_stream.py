@@ -196,18 +196,3 @@ def test_resumed_model_metric_is_bit_identical(tmp_path, capsys, tiny_bert):
     part.write_text("".join(full.read_text().splitlines(keepends=True)[:6]))
     assert main(["score", str(src), "-m", spec, "-o", str(part), "--chunk-size", "4", "--resume"]) == 0
     assert part.read_text() == full.read_text()
-
-
-@pytest.mark.parametrize("measured, n, expected", [
-    ([], 1000, None),
-    ([(1000, 2.0)], 10_000, 20.0),                                  # one run: its per-record time
-    # the H100 run of session 6: 1k in 26.0 s, 10k in 30.3 s -> 26.0 + 999,000 * 4.3 / 9,000
-    ([(1000, 26.0), (10_000, 30.3)], 1_000_000, 26.0 + 999_000 * 4.3 / 9_000),
-    ([(1000, 1.0), (2000, 2.0), (4000, 4.0)], 8000, 1.0 + 7000 * 2.0 / 2000),   # the last two sizes' slope
-    ([(1000, 5.0), (2000, 4.0)], 10_000, 5.0),                      # noise, a faster bigger run: no negative time
-])
-def test_stream_bench_predicts_from_the_marginal_rate(measured, n, expected):
-    from qascore.bench.stream import predict_seconds
-
-    got = predict_seconds(measured, n)
-    assert got == expected if expected is None else got == pytest.approx(expected)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from qascore.datasets.as2 import read_answer_phrases, read_rank, read_trecqa, read_wikiqa_tsv
+from qascore_lab.datasets.as2 import read_answer_phrases, read_rank, read_trecqa, read_wikiqa_tsv
 from qascore.records import InputError
 
 FIX = Path(__file__).parent / "fixtures" / "as2"

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from qascore.datasets.as2 import AS2Question, read_answer_phrases, read_wikiqa_tsv
+from qascore_lab.datasets.as2 import AS2Question, read_answer_phrases, read_wikiqa_tsv
 from qascore.records import Record
 from qascore.runtime import ava_layouts
-from qascore.train.ava_data import build_triples, check_disjoint, stats, to_records
-from qascore.train.svm import features, is_included, sim_text
+from qascore_lab.train.ava_data import build_triples, check_disjoint, stats, to_records
+from qascore_lab.train.svm import features, is_included, sim_text
 
 FIX = Path(__file__).parent / "fixtures" / "as2"
 
@@ -118,7 +118,7 @@ def test_linear_model_matches_sklearn_and_round_trips(tmp_path):
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.svm import SVC
 
-    from qascore.train.svm import LinearAVA, fit
+    from qascore_lab.train.svm import LinearAVA, fit
 
     rng = np.random.default_rng(0)
     x = rng.normal(size=(120, 4))
@@ -132,7 +132,7 @@ def test_linear_model_matches_sklearn_and_round_trips(tmp_path):
 
 
 def test_system_measures_hand_computed():
-    from qascore.train.ava_system import measures
+    from qascore_lab.train.ava_system import measures
 
     # q1 ranked labels [0,1,1]: P@1 0, AP (1/2 + 2/3)/2, RR 1/2; q2 has no positive: all 0
     m = measures([[0.2, 0.9, 0.5], [0.1, 0.2]], [np.array([1, 0, 1]), np.array([0, 0])])
@@ -142,7 +142,7 @@ def test_system_measures_hand_computed():
 
 
 def test_ava_judgments_never_use_the_candidate_as_its_reference():
-    from qascore.train.ava_system import ava_judgments
+    from qascore_lab.train.ava_system import ava_judgments
 
     q = AS2Question("Q", "q?", ["a", "b", "a ", "x"], [1, 1, 1, 0])
     seen = []
@@ -158,7 +158,7 @@ def test_ava_judgments_never_use_the_candidate_as_its_reference():
 
 
 def test_system_threshold_tuning_fits_dev_p_at_1():
-    from qascore.train.ava_system import measures, tune_system_threshold
+    from qascore_lab.train.ava_system import measures, tune_system_threshold
 
     ava = [np.array([0.9, 0.4, 0.1]), np.array([0.2, 0.6, 0.3])]
     gold_lab = [np.array([1, 0, 0]), np.array([0, 1, 0])]
@@ -176,8 +176,8 @@ TREC = FIX / "trecqa" / "dev"
 
 
 def test_combined_keeps_base_and_adds_tagged_extra(tiny):
-    from qascore.datasets.as2 import read_trecqa
-    from qascore.train.ava_data import build_combined
+    from qascore_lab.datasets.as2 import read_trecqa
+    from qascore_lab.train.ava_data import build_combined
 
     base = build_triples(tiny)
     # TREC fixture: 1.1 has C={0,1}, C̄={2} -> 2 positives, 2 negatives; 2.1 has one correct -> dropped
@@ -198,7 +198,7 @@ def test_combined_keeps_base_and_adds_tagged_extra(tiny):
     (1.5, 2, {"positives": 2, "negatives": 3}),
 ])
 def test_combined_extra_follows_the_same_sampling_rules(neg_ratio, max_pos, expected):
-    from qascore.train.ava_data import build_combined
+    from qascore_lab.train.ava_data import build_combined
 
     q = AS2Question("7.1", "who ?", ["a .", "b .", "c .", "d .", "e .", "f .", "g ."], [1, 1, 1, 0, 0, 0, 0],
                     [str(i) for i in range(7)])
@@ -210,7 +210,7 @@ def test_combined_extra_follows_the_same_sampling_rules(neg_ratio, max_pos, expe
 
 
 def test_combined_extra_never_uses_a_candidate_as_its_own_reference():
-    from qascore.train.ava_data import build_combined
+    from qascore_lab.train.ava_data import build_combined
 
     # 1 and 2 are the same sentence text: (1, 2) and (2, 1) are not positives
     q = AS2Question("3.1", "when ?", ["in 1993 .", "1993 .", "1993 .", "never ."], [1, 1, 1, 0], ["0", "1", "2", "3"])
@@ -220,7 +220,7 @@ def test_combined_extra_never_uses_a_candidate_as_its_own_reference():
 
 
 def test_combined_refuses_an_id_already_in_the_base():
-    from qascore.train.ava_data import build_combined
+    from qascore_lab.train.ava_data import build_combined
 
     q = AS2Question("1", "who ?", ["a .", "b ."], [1, 1], ["0", "1"])
     base = build_combined([], {"trecqa": [q]})
@@ -235,7 +235,7 @@ def test_combined_refuses_an_id_already_in_the_base():
     ("who is x ?", "who is y?", False),
 ])
 def test_extra_corpus_question_in_wikiqa_dev_is_refused(trec, wiki, leaks):
-    from qascore.train.ava_data import tag
+    from qascore_lab.train.ava_data import tag
 
     train = tag([AS2Question("1.1", trec)], "trecqa")
     splits = {"train": train, "dev": [AS2Question("Q5", wiki)]}
@@ -265,7 +265,7 @@ def _tiny_data(root: Path, trec_question: str = "who is x ?") -> Path:
 
 
 def test_load_splits_adds_trec_train(tmp_path):
-    from qascore.train.ava import load_splits
+    from qascore_lab.train.ava import load_splits
 
     data = _tiny_data(tmp_path)
     plain = load_splits(data, {"seed": 13})
@@ -276,7 +276,7 @@ def test_load_splits_adds_trec_train(tmp_path):
 
 
 def test_load_splits_drops_a_trec_train_question_that_is_in_wikiqa_test(tmp_path):
-    from qascore.train.ava import load_splits
+    from qascore_lab.train.ava import load_splits
 
     data = _tiny_data(tmp_path, trec_question="where is paris ?")
     plain = load_splits(data, {"seed": 13})
@@ -292,7 +292,7 @@ def test_load_splits_drops_a_trec_train_question_that_is_in_wikiqa_test(tmp_path
     ("what is homebrew for the wii", False),
 ])
 def test_drop_overlap(train_q, dropped):
-    from qascore.train.ava_data import drop_overlap
+    from qascore_lab.train.ava_data import drop_overlap
 
     held = [[AS2Question("Q2940", "what is homebrew for wii")], [AS2Question("1.1", "who is x ?")]]
     kept, gone = drop_overlap([AS2Question("Q2079", train_q), AS2Question("Q7", "who is y")], held)

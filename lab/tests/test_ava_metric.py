@@ -11,7 +11,7 @@ from qascore.records import InputError, Record
 def toy_model(tmp_path_factory):
     from qascore.runtime import ava_layouts
     from qascore.runtime.verifier import VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train.verifier import TrainConfig, train
 
     recs, labels = [], []
     for i in range(16):

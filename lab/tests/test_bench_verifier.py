@@ -9,7 +9,7 @@ import pytest
 
 @pytest.mark.slow
 def test_bench_verifier_reports_fp32_and_bf16_rows(tmp_path, capsys):
-    from qascore.cli import main
+    from qascore_lab.cli import main
 
     assert main(["bench", "verifier", "-n", "8", "--threads", "1", "--batch-size", "4", "--dtype", "bf16",
                  "--data", str(tmp_path / "absent")]) == 0

@@ -10,7 +10,7 @@ import pytest
 def test_dev_only_paired_comparison(tmp_path, capsys):
     """--dev-only reads no report set (the data root does not exist); --paired gives each later judge its dev AUROC
     difference from the first, equal to the difference of the two judges' own dev AUROCs."""
-    from qascore.cli import main
+    from qascore_lab.cli import main
 
     rows = []
     for q in range(12):

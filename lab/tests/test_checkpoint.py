@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from qascore.train.checkpoint import load_checkpoint, pack_optimizer, save_checkpoint, unpack_optimizer
+from qascore_lab.train.checkpoint import load_checkpoint, pack_optimizer, save_checkpoint, unpack_optimizer
 
 
 def test_optimizer_and_rng_round_trip(tmp_path):

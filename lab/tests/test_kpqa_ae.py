@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from qascore.datasets.answer_equivalence import AEPair
-from qascore.train import kpqa_ae as ka
-from qascore.train.ava_data import question_key
-from qascore.train.kpqa_data import Example
+from qascore_lab.datasets.answer_equivalence import AEPair
+from qascore_lab.train import kpqa_ae as ka
+from qascore_lab.train.ava_data import question_key
+from qascore_lab.train.kpqa_data import Example
 
 
 @pytest.mark.parametrize("candidate,reference,found", [
@@ -78,7 +78,7 @@ def test_from_pairs_drops_what_another_source_has():
 
 def test_from_pairs_drops_the_verifier_corpus_dev_questions():
     """The judge is fitted on the verification corpus's dev split: its AE questions never train the tagger."""
-    from qascore.train.verifier_corpus import in_dev
+    from qascore_lab.train.verifier_corpus import in_dev
 
     qs = [f"Which number is {i}?" for i in range(200)]
     pairs = [_pair(i, q, str(i), f"The number asked for is {i} here.", 1) for i, q in enumerate(qs)]

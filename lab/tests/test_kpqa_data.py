@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from qascore.datasets import squad
-from qascore.train import kpqa_data as kd
+from qascore_lab.datasets import squad
+from qascore_lab.train import kpqa_data as kd
 from qascore.weights.kpw_model import IGNORE
 
 

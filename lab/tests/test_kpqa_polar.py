@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from qascore.train import kpqa_data as kd
-from qascore.train import polar
-from qascore.train.polar import Tok
+from qascore_lab.train import kpqa_data as kd
+from qascore_lab.train import polar
+from qascore_lab.train.polar import Tok
 
 
 def T(text, tag, pos, dep, head, lemma=None, ent="", ws=" "):
@@ -122,7 +122,7 @@ def test_add_polar_share_groups_and_determinism():
 
 @pytest.fixture(scope="module")
 def parse():
-    from qascore.text.perturb import nlp
+    from qascore_lab.text.perturb import nlp
 
     try:
         pipe = nlp()
@@ -154,6 +154,6 @@ def test_spacy_sentences(parse, sentence, question):
     ({"loss": 0.27, "subsets": {"non_polar": {"loss": 0.29}, "polar": {"loss": 0.01}}}, 0.29),
 ])
 def test_epoch_is_chosen_by_non_polar_dev_loss(dev, expected):
-    from qascore.train.kpqa import selection_loss
+    from qascore_lab.train.kpqa import selection_loss
 
     assert selection_loss(dev) == expected

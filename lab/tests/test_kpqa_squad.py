@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from qascore.datasets import DataNotFound, squad
+from qascore_lab.datasets import DataNotFound, squad
 from qascore.records import InputError
 
 DOC = {"version": "v2.0", "data": [

@@ -13,8 +13,8 @@ import pytest
 from scipy.stats import pearsonr, spearmanr
 
 import qascore
-from qascore.datasets import DataNotFound, kpqa
-from qascore.meta.benchmarks import paper_numbers
+from qascore_lab.datasets import DataNotFound, kpqa
+from qascore_lab.meta.benchmarks import paper_numbers
 
 pytestmark = pytest.mark.slow
 METRICS = ("bleu1", "bleu4", "rougeL", "meteor", "cider")

@@ -8,8 +8,8 @@ import json
 import pytest
 import torch
 
-from qascore.train import kpqa as tk
-from qascore.train.kpqa_data import Encoded
+from qascore_lab.train import kpqa as tk
+from qascore_lab.train.kpqa_data import Encoded
 from qascore.runtime.partial import additive_mask
 from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, layout
 
@@ -104,7 +104,7 @@ def test_evaluate_counts_k_tokens(tiny):
 @pytest.mark.slow
 def test_train_smoke_writes_delta_and_card(tmp_path):
     """A tiny real run: the delta loads into a KPW weighter and the card records the command."""
-    from qascore.datasets import DataNotFound
+    from qascore_lab.datasets import DataNotFound
     from qascore.weights.kpw import KpwWeighter
 
     p = argparse.ArgumentParser()
@@ -189,7 +189,7 @@ def test_resume_after_an_epoch_gives_the_uninterrupted_tensors(tmp_path, monkeyp
     """Stop after epoch 1 (checkpoint written), run again: the delta equals a run never stopped."""
     from safetensors.torch import load_file
 
-    from qascore.datasets import DataNotFound
+    from qascore_lab.datasets import DataNotFound
 
     p = argparse.ArgumentParser()
     tk.add_arguments(p)

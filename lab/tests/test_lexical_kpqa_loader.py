@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qascore.datasets import DataNotFound, data_root, kpqa
+from qascore_lab.datasets import DataNotFound, data_root, kpqa
 from qascore.records import InputError
 
 

@@ -7,7 +7,7 @@ from typing import Sequence
 import pytest
 from scipy import stats
 
-from qascore.meta import benchmarks as bm
+from qascore_lab.meta import benchmarks as bm
 from qascore.records import Record
 
 
@@ -72,7 +72,7 @@ def test_paper_numbers_are_keyed_by_qascore_names():
 
 # -- KPQA data (../shared/data) --------------------------------------------------------------
 def _kpqa(name: str, **kw) -> bm.Benchmark:
-    from qascore.datasets import DataNotFound
+    from qascore_lab.datasets import DataNotFound
     try:
         return bm.get(name, **kw)
     except DataNotFound as err:
@@ -97,7 +97,7 @@ def test_kpqa_table3_bleu1_end_to_end(capsys):
     pytest.importorskip("qascore.metrics.lexical")
     import json
 
-    from qascore.cli import main
+    from qascore_lab.cli import main
     _kpqa("kpqa")
     assert main(["meta", "--benchmark", "kpqa", "--metric", "bleu1", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]

@@ -8,7 +8,7 @@ import pytest
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from qascore.text import perturb, wordnet
+from qascore_lab.text import perturb, wordnet
 
 VOCAB = Vocab()
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from qascore.datasets import DataNotFound, qgeval
-from qascore.meta import qgeval_benchmarks
+from qascore_lab.datasets import DataNotFound, qgeval
+from qascore_lab.meta import qgeval_benchmarks
 
 pytestmark = pytest.mark.slow
 

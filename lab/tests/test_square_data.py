@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from qascore.datasets.as2 import AS2Question
+from qascore_lab.datasets.as2 import AS2Question
 from qascore.records import Record
 from qascore.runtime.square_layouts import layout_func, square_layout
-from qascore.train.square_data import CONFIGS, BuildStats, RefSpec, build_examples, sample_targets
+from qascore_lab.train.square_data import CONFIGS, BuildStats, RefSpec, build_examples, sample_targets
 
 
 def _q(qid: str, n_pos: int, n_neg: int) -> AS2Question:
@@ -209,13 +209,13 @@ def test_a_duplicated_candidate_is_not_a_reference_of_its_twin():
     ("total=3", RefSpec(total=(3, 3))),
 ])
 def test_parse_eval_refs(text, expected):
-    from qascore.train.square import parse_refs
+    from qascore_lab.train.square import parse_refs
 
     assert parse_refs(text, "blind") == expected
 
 
 def test_parse_eval_refs_rejects_unknown_items():
-    from qascore.train.square import parse_refs
+    from qascore_lab.train.square import parse_refs
 
     with pytest.raises(ValueError, match="unknown item"):
         parse_refs("positives=2", "blind")
@@ -227,7 +227,7 @@ EXTRA = [_q("x", 3, 4), _q("y", 2, 5), _q("z", 1, 3)]
 
 
 def test_extra_corpus_follows_the_same_rules_and_is_tagged():
-    from qascore.train.square_data import extra_examples
+    from qascore_lab.train.square_data import extra_examples
 
     spec = CONFIGS["square"].refs
     stats = BuildStats()
@@ -252,7 +252,7 @@ def test_extra_corpus_follows_the_same_rules_and_is_tagged():
     ("question xy?", False),
 ])
 def test_extra_corpus_sharing_a_held_out_question_is_refused(held_question, clash):
-    from qascore.train.square_data import extra_examples
+    from qascore_lab.train.square_data import extra_examples
 
     held = AS2Question("h1", held_question, ["a", "b"], [1, 0])
     call = lambda: extra_examples(EXTRA, {"test": QUESTIONS, "dev": [held]},
@@ -265,7 +265,7 @@ def test_extra_corpus_sharing_a_held_out_question_is_refused(held_question, clas
 
 
 def test_extra_corpus_sharing_a_question_id_is_refused():
-    from qascore.train.square_data import extra_examples
+    from qascore_lab.train.square_data import extra_examples
 
     with pytest.raises(ValueError):
         extra_examples(EXTRA, {"dev": [AS2Question("y", "another question", ["a", "b"], [1, 0])]},

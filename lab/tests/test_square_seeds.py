@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from qascore.bench import square_seeds as ss
+from qascore_lab.bench import square_seeds as ss
 
 IDS = ["q1|a", "q1|b", "q2|a", "q2|b"]
 LABELS = [1, 0, 1, 0]

@@ -110,7 +110,7 @@ def toy_task() -> tuple[list[Record], list[int], object]:
 def test_train_save_load_round_trip(tmp_path):
     """A seeded fit learns a trivially separable toy task; the fp16 delta reloads to the same scores."""
     from qascore.runtime.verifier import Verifier, VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train.verifier import TrainConfig, train
 
     recs, labels, lay = toy_task()
     spec = VerifierSpec(layout="toy", n_views=1, train_layers=1)
@@ -136,7 +136,7 @@ def test_calibrated_delta_round_trip(tmp_path):
 
     from qascore.runtime.delta import read_meta, update_meta
     from qascore.runtime.verifier import Verifier, VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train.verifier import TrainConfig, train
 
     recs, labels, lay = toy_task()
     spec = VerifierSpec(layout="toy", n_views=1, train_layers=6, lora_rank=4)
@@ -164,7 +164,7 @@ def test_lora_train_save_load_resume(tmp_path):
     and reloads to the same scores, a resumed run ends where an uninterrupted one does."""
     from qascore.runtime.delta import read_meta
     from qascore.runtime.verifier import Verifier, VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train.verifier import TrainConfig, train
 
     recs, labels, lay = toy_task()
     spec = VerifierSpec(layout="toy", n_views=1, train_layers=6, lora_rank=4)
@@ -187,7 +187,7 @@ def test_lora_train_save_load_resume(tmp_path):
     ckpt = tmp_path / "run.ckpt"
     one = TrainConfig(**{**cfg.__dict__, "epochs": 2})
     first = train(spec, lay, recs, labels, one, dev=(recs, labels), log=lambda s: None, checkpoint=ckpt)
-    from qascore.train.checkpoint import load_checkpoint, save_checkpoint
+    from qascore_lab.train.checkpoint import load_checkpoint, save_checkpoint
 
     tensors, ckpt_state = load_checkpoint(ckpt)
     assert ckpt_state["epoch"] == 2
@@ -220,7 +220,7 @@ def test_distillation_loss_mixes_labels_and_soft_targets():
     """Soft targets equal to the labels give the labels' loss whatever the weight, so the same model as no
     teacher; other soft targets give another model; a weight without soft targets is refused."""
     from qascore.runtime.verifier import VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train.verifier import TrainConfig, train
 
     recs, labels, lay = toy_task()
     spec = VerifierSpec(layout="toy", n_views=1, train_layers=6, lora_rank=4)
@@ -245,7 +245,7 @@ def test_distillation_loss_mixes_labels_and_soft_targets():
 @pytest.mark.slow
 def test_train_verifier_cli_distils_from_a_teacher(tmp_path):
     """`--teacher DELTA` trains on the teacher's probabilities too, and the student's delta names its teacher."""
-    from qascore.cli import main
+    from qascore_lab.cli import main
     from qascore.runtime.delta import file_sha256, read_meta
 
     corpus, out = toy_corpus(tmp_path), tmp_path / "out"
@@ -266,7 +266,7 @@ def test_train_verifier_cli_calibrates_and_recalibrates(tmp_path):
     import torch
     from safetensors.torch import load_file
 
-    from qascore.cli import main
+    from qascore_lab.cli import main
     from qascore.runtime.delta import read_meta
 
     corpus = toy_corpus(tmp_path)

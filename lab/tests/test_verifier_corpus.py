@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from qascore.datasets.as2 import AS2Question
-from qascore.train import verifier_corpus as vc
+from qascore_lab.datasets.as2 import AS2Question
+from qascore_lab.train import verifier_corpus as vc
 
 
 def r(q, ref, cand, label, source="ae"):
@@ -93,7 +93,7 @@ def test_sentence_window(span, k, expected):
 @pytest.mark.slow
 def test_corpus_build_on_shared_data(tmp_path):
     """A small real build: sources tagged, splits disjoint by question, no evaluation question in train."""
-    from qascore.datasets import DataNotFound, data_root
+    from qascore_lab.datasets import DataNotFound, data_root
 
     try:
         data = data_root(None)
@@ -118,7 +118,7 @@ def test_sentence_reference_rows_leave_the_squad_rows_alone():
     """`squad-sentref` adds rows whose reference is the holder sentence; the `squad` rows do not move."""
     import random
 
-    from qascore.datasets import DataNotFound, data_root
+    from qascore_lab.datasets import DataNotFound, data_root
 
     try:
         data = data_root(None)

@@ -16,8 +16,8 @@ RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "verifie
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["ava", "square"])
 def test_shipped_verifier_reproduces_recorded_probabilities(name):
-    from qascore.datasets import DataNotFound, answer_equivalence
-    from qascore.train.verifier_run import layout_for, row_key
+    from qascore_lab.datasets import DataNotFound, answer_equivalence
+    from qascore_lab.train.verifier_run import layout_for, row_key
 
     check = RESULTS / f"{name}.check.json"
     model = defaults.RESOURCES / name / f"{name}.safetensors"

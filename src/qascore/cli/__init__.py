@@ -19,19 +19,19 @@ from qascore.cli.quiet import quiet
 # name -> (module, one-line help). Each module defines add_arguments(p) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("qascore.cli.score", "score a file of records with one or more metrics"),
-    "meta": ("qascore.cli.meta", "correlate metrics with human judgments (files or public benchmarks)"),
+    "meta": ("qascore.cli.meta", "correlate metrics with human judgments in a file of records"),
     "serve": ("qascore.cli.serve", "serve metrics over HTTP for training loops (micro-batched; FastAPI)"),
     "list": ("qascore.cli.listing", "list the metrics"),
-    "train": ("qascore.cli.train", "train a learned component (kpqa, ava, square)"),
-    "bench": ("qascore.cli.bench", "time metrics against reference implementations"),
     "explain": ("qascore.cli.explain", "show per-token KPW and IDF weights (terminal and HTML)"),
     "models": ("qascore.cli.models", "install or list the packages that carry model weights"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="qascore", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"qascore {__version__}")
+def build_parser(commands: dict[str, tuple[str, str]] | None = None, prog: str = "qascore",
+                 description: str | None = None) -> argparse.ArgumentParser:
+    """The parser of `qascore` (or, given its commands, of another program built the same way: `qascore-lab`)."""
+    parser = OneLineParser(prog=prog, description=description or __doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"{prog} {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="show the Python traceback of an error (also QASCORE_DEBUG=1); anywhere on the line")
     parser.add_argument("--progress", action="store_true",
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "QASCORE_PROGRESS=1); anywhere on the line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = sys.argv[1] if len(sys.argv) > 1 else None
-    for name, (module, help_) in COMMANDS.items():
+    for name, (module, help_) in (COMMANDS if commands is None else commands).items():
         p = sub.add_parser(name, help=help_, description=help_)
         # Import a subcommand's module only when it is the one asked for.
         if name == wanted:
@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, commands: dict[str, tuple[str, str]] | None = None,
+         prog: str = "qascore", description: str | None = None) -> int:
     """Parse and run one command; errors end as one line and exit 2 (`--debug`: the traceback)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = debug_requested(argv)
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.argv = [sys.argv[0], *(a for a in argv if a not in ("--debug", "--progress"))]
 
     def run() -> int:
-        parser = build_parser()
+        parser = build_parser(commands, prog, description)
         try:
             args = parser.parse_args()
         except SystemExit as done:  # argparse has printed its usage line or --help

@@ -1,7 +1,8 @@
-"""`qascore meta`: correlate metrics with human judgments, on a file or a public benchmark.
+"""`qascore meta`: correlate metrics with human judgments on a file of records.
 
     qascore meta FILE --human FIELD --metric NAME [--score-field FIELD] [--compare A B]
-    qascore meta --benchmark kpqa --metric bleu1 --metric rougeL [--ci]
+
+The public benchmarks (`--benchmark kpqa`, ...) are the lab's: `qascore-lab meta --benchmark ...`.
 
 Everything here calls qascore.meta; this module only parses, scores and prints.
 """
@@ -19,12 +20,10 @@ from qascore import jsonio
 from qascore.cli.options import load_metric
 from qascore.cli.output import check_writable, write_whole
 from qascore.errors import UsageError
-from qascore.meta import benchmarks as bm
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
 from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, SMALL_N, Correlation, correlate_all
 from qascore.meta.fields import human_scores, labels, number_field, text_field
-from qascore.meta.pairs import TIES
 from qascore.messages import warn
 from qascore.progress import enabled as progress_enabled
 from qascore.records import InputError, Record, parse_mapping, read_records
@@ -35,8 +34,6 @@ _SYMBOL = {"pearson": "r", "spearman": "rho", "kendall": "tau_b"}
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", nargs="?", help="JSONL/CSV/TSV of records with a human score field")
-    p.add_argument("--benchmark", "-b", choices=sorted(bm.BENCHMARKS),
-                   help="a public benchmark instead of INPUT (reads ../shared/data or $QASCORE_DATA)")
     p.add_argument("--human", help="field holding the human judgment (INPUT mode; dotted paths allowed)")
     p.add_argument("--metric", "-m", action="append", default=[],
                    help="metric to compute, NAME[:key=value,...]; repeatable")
@@ -46,10 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input-format", choices=("jsonl", "csv", "tsv"), help="override the file extension")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--methods", default=None,
-                   help="comma list of pearson,spearman,kendall (INPUT default: all three; benchmarks: "
+                   help="comma list of pearson,spearman,kendall (INPUT default: all three; lab benchmarks: "
                         "the paper's)")
     p.add_argument("--ci", action=argparse.BooleanOptionalAction, default=None,
-                   help="percentile bootstrap CIs (default: on for INPUT, off for benchmarks)")
+                   help="percentile bootstrap CIs (default: on for INPUT, off for lab benchmarks)")
     p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
     p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals")
@@ -59,12 +56,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="significance test for --compare")
     p.add_argument("--compare-method", choices=METHODS, default="pearson",
                    help="coefficient compared by --compare (Williams: pearson or spearman)")
-    g = p.add_argument_group("rank-pair benchmarks (kpqa-pairs)")
-    g.add_argument("--pair-by", choices=("key", "position"), default="key",
-                   help="pair the two systems' answers by question (default) or by row position")
-    g.add_argument("--min-gap", type=float, default=2.0, help="minimum human score gap of a kept pair")
-    g.add_argument("--strict-gap", action="store_true", help="keep pairs with gap > min-gap (default >=)")
-    g.add_argument("--ties", choices=TIES, default="miss", help="how a metric tie counts")
     c = p.add_argument_group("correct/incorrect labels (INPUT mode)")
     c.add_argument("--label", help="field holding a binary correctness label (0/1, true/false): prints AUROC, "
                                    "and accuracy/P/R/F1 at a threshold from --threshold or tuned on --split dev")
@@ -73,7 +64,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--dev-value", default="dev", help="value of --split that marks dev records (default dev)")
     c.add_argument("--objective", choices=OBJECTIVES, default="accuracy", help="what the tuned threshold maximises")
     c.add_argument("--threshold", type=float, help="a fixed threshold instead of tuning one")
-    p.add_argument("--data-root", help="folder holding kpqa_human_eval/ etc. (benchmarks)")
     p.add_argument("--html", metavar="OUT.html", help="INPUT mode with --human: also write a self-contained "
                    "report (table with CIs, scatter plots, pairwise test matrix; needs matplotlib)")
 
@@ -84,14 +74,10 @@ def run(args: argparse.Namespace) -> int:
         from qascore.cli.report import _pyplot
 
         _pyplot()
-    if args.html and (args.benchmark or not args.human):
+    if args.html and (getattr(args, "benchmark", None) or not args.human):
         raise UsageError("--html needs INPUT and --human (the report plots metrics against the human score)")
-    if args.benchmark and args.input:
-        raise ValueError("give either INPUT or --benchmark, not both")
-    if args.benchmark:
-        return _run_benchmark(args)
     if not args.input:
-        raise ValueError("give an INPUT file (with --human) or --benchmark NAME")
+        raise ValueError("give an INPUT file (with --human)")
     return _run_file(args)
 
 
@@ -347,98 +333,3 @@ def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: arg
         for sig in scorer.signatures.values():
             print(f"signature: {sig}")
     return 0
-
-
-# -- benchmark mode ------------------------------------------------------------------
-def _run_benchmark(args: argparse.Namespace) -> int:
-    if not args.metric:
-        raise ValueError("give at least one --metric for a benchmark")
-    if args.score_field:
-        raise ValueError("--score-field applies to INPUT files, not to benchmarks")
-    bench = bm.get(args.benchmark, root=args.data_root)
-    if args.compare and bench.kind != "correlation":
-        raise ValueError(f"--compare tests correlations; benchmark '{args.benchmark}' counts rank pairs")
-    _check_compare(args, args.metric)
-    if args.methods:
-        bench.methods = _methods(args, bench.methods)
-    ci = bool(args.ci)
-    scorer = _Scorer()
-    scores = bm.score_all(bench, args.metric, scorer, progress=_say if progress_enabled() else None)
-    pair_options = {"pair_by": args.pair_by, "min_gap": args.min_gap, "inclusive": not args.strict_gap,
-                    "ties": args.ties}
-    rows = bm.evaluate(bench, scores, ci=ci, n_resamples=args.resamples, seed=args.seed, level=args.level,
-                       pair_options=pair_options)
-    compare: dict[str, list[dict]] = {}
-    if args.compare:
-        for ds, cols in scores.items():
-            compare[ds] = _compare_all(human_scores(bench.datasets[ds], bench.human), cols, args)
-    if args.format == "json":
-        out: dict[str, Any] = {"benchmark": bench.name, "title": bench.title, "paper": bench.paper_label,
-                               "rows": [r.as_dict() for r in rows], "signatures": scorer.signatures,
-                               "notes": bench.notes}
-        if bench.kind == "pairs":
-            out["pair_options"] = pair_options
-        if compare:
-            out["compare"] = compare
-        jsonio.dump(out, sys.stdout, indent=2)
-        print()
-        return 0
-    print(bench.title)
-    if bench.paper_label:  # benchmarks without paper figures (qgeval) print no paper column
-        print(f"(paper) = the number printed in {bench.paper_label}; '-' where the paper has none")
-    if bench.kind == "correlation":
-        _print_correlation_rows(bench, rows, ci, args)
-    else:
-        _print_pair_rows(bench, rows, pair_options)
-    if any(math.isnan(c.value) for r in rows for c in r.correlations.values()):
-        print(_NAN_NOTE)
-    for ds, comp in compare.items():
-        print(f"\n{bench.labels.get(ds, ds)}:")
-        _print_compare(comp, "  ")
-    for note in bench.notes:
-        print(f"note: {note}")
-    for spec, sig in scorer.signatures.items():
-        print(f"signature: {sig}")
-    return 0
-
-
-def _paper(v: float | None) -> str:
-    return f"({v:.3f})" if v is not None else "(  -  )"
-
-
-def _print_correlation_rows(bench: bm.Benchmark, rows: list[bm.Row], ci: bool, args: argparse.Namespace) -> None:
-    if ci:
-        print(f"[{args.level:.0%} percentile bootstrap CI, {args.resamples} resamples, seed {args.seed}]")
-    dw = max(len(bench.labels.get(r.dataset, r.dataset)) for r in rows)
-    mw = max(6, *(len(r.metric) for r in rows))
-    cellw = 24 if ci else 7
-    head = f"{'data set':<{dw}}  {'metric':<{mw}}  {'n':>5}"
-    paper = bool(bench.paper_label)
-    for m in bench.methods:
-        head += f"  {_SYMBOL[m]:>{cellw}}" + (f" {'(paper)':>8}" if paper else "")
-    print(head)
-    last = None
-    for r in rows:
-        ds = bench.labels.get(r.dataset, r.dataset)
-        line = f"{ds if ds != last else '':<{dw}}  {r.metric:<{mw}}  {r.n:>5}"
-        last = ds
-        for m in bench.methods:
-            line += f"  {_cell(r.correlations[m], ci):>{cellw}}" + (f" {_paper(r.paper.get(m)):>8}" if paper else "")
-        print(line)
-
-
-def _print_pair_rows(bench: bm.Benchmark, rows: list[bm.Row], options: dict[str, Any]) -> None:
-    rule = ">" if not options["inclusive"] else ">="
-    print(f"[pairs by {options['pair_by']}; human gap {rule} {options['min_gap']:g}; metric ties: "
-          f"{options['ties']}]")
-    dw = max(len(bench.labels.get(r.dataset, r.dataset)) for r in rows)
-    mw = max(6, *(len(r.metric) for r in rows))
-    print(f"{'data set':<{dw}}  {'systems':<13}  {'metric':<{mw}}  {'pairs':>5}  {'ties':>4}  {'match %':>7}  "
-          f"{'(paper)':>8}")
-    for r in rows:
-        assert r.pairs is not None
-        a, b = bench.systems[r.dataset]
-        paper = r.paper.get("match_percent")
-        print(f"{bench.labels.get(r.dataset, r.dataset):<{dw}}  {a + '/' + b:<13}  {r.metric:<{mw}}  "
-              f"{r.pairs.n_pairs:>5}  {r.pairs.n_metric_ties:>4}  {r.pairs.percent:7.2f}  "
-              + (f"({paper:6.2f})" if paper is not None else "(   -  )"))

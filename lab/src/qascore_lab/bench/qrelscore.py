@@ -54,8 +54,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _records(args: argparse.Namespace, n_passages: int) -> list[Any]:
-    from qascore.bench.qrelscore_study import subset_by_passage
-    from qascore.datasets import qgeval
+    from qascore_lab.bench.qrelscore_study import subset_by_passage
+    from qascore_lab.datasets import qgeval
 
     return subset_by_passage(qgeval.load(args.data, with_metrics=False), n_passages, args.seed)
 
@@ -130,7 +130,7 @@ def agreement(args: argparse.Namespace) -> int:
     """qascore at fp32 and at --dtype on N QGEval passages: differences and human correlations."""
     from scipy.stats import pearsonr, spearmanr
 
-    from qascore.bench.qrelscore_study import combine
+    from qascore_lab.bench.qrelscore_study import combine
     from qascore.metrics.qrelscore import rescale
     from qascore.metrics.qrelscore.engine import Engine
     from qascore.runtime.causal_lm import causal_lm_id

@@ -1,9 +1,9 @@
 """QRelScore studies on public data: raw part scores once, then every variant and statistic from them.
 
-    python -m qascore.bench.qrelscore_study qgeval-raw --out DIR       # models run here (slow)
-    python -m qascore.bench.qrelscore_study qgeval-report --raw DIR    # correlations, CIs (fast)
-    python -m qascore.bench.qrelscore_study robustness-raw --out DIR   # perturbed SQuAD questions (slow)
-    python -m qascore.bench.qrelscore_study robustness-report --raw DIR
+    python -m qascore_lab.bench.qrelscore_study qgeval-raw --out DIR       # models run here (slow)
+    python -m qascore_lab.bench.qrelscore_study qgeval-report --raw DIR    # correlations, CIs (fast)
+    python -m qascore_lab.bench.qrelscore_study robustness-raw --out DIR   # perturbed SQuAD questions (slow)
+    python -m qascore_lab.bench.qrelscore_study robustness-report --raw DIR
 
 The raw pass keeps, for every QGEval row, eq. 4 per layer for several
 (aggregation, weighting) variants and the two LM confidences per context chunk,
@@ -64,7 +64,7 @@ def subset_by_passage(records: Sequence[Any], n_passages: int, seed: int) -> lis
 def qgeval_raw(args: argparse.Namespace) -> int:
     import torch
 
-    from qascore.datasets import qgeval
+    from qascore_lab.datasets import qgeval
 
     torch.set_num_threads(args.threads)
     out_dir = Path(args.out)
@@ -98,9 +98,9 @@ def robustness_raw(args: argparse.Namespace) -> int:
 
     import torch
 
-    from qascore.datasets import squad
+    from qascore_lab.datasets import squad
     from qascore.metrics.registry import load
-    from qascore.text.perturb import KINDS, nlp, perturb
+    from qascore_lab.text.perturb import KINDS, nlp, perturb
 
     torch.set_num_threads(args.threads)
     pool = [q for q in squad.load(root=args.data) if not q.is_impossible and q.question.strip()]
@@ -138,7 +138,7 @@ def robustness_report(args: argparse.Namespace) -> int:
     from qascore.metrics.qrelscore.engine import Engine
     from qascore.runtime.causal_lm import causal_lm_id
     from qascore.runtime.encoder import model_id
-    from qascore.text.perturb import KINDS
+    from qascore_lab.text.perturb import KINDS
 
     raw = json.loads((Path(args.raw) / "robustness.json").read_text())
     rows = raw["rows"]
@@ -197,7 +197,7 @@ def combine(lrm: np.ndarray, grg: np.ndarray, b_lrm: float | None, b_grg: float 
 
 
 def qgeval_report(args: argparse.Namespace) -> int:
-    from qascore.datasets import qgeval
+    from qascore_lab.datasets import qgeval
     from qascore.meta.correlation import correlate_all
     from qascore.metrics.qrelscore import rescale
     from qascore.metrics.qrelscore.engine import Engine
@@ -283,7 +283,7 @@ def _print(result: dict[str, Any], dims: Sequence[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m qascore.bench.qrelscore_study", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m qascore_lab.bench.qrelscore_study", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("qgeval-raw")
     a.add_argument("--out", required=True)

@@ -2,7 +2,7 @@
 
 Why: the Ray engine is worth its start-up only where actors add throughput.
 Each configuration runs `qascore score` in a fresh process twice on
-synthetic records (qascore.bench.synthetic): on one chunk (start-up: Ray
+synthetic records (qascore_lab.bench.synthetic): on one chunk (start-up: Ray
 runtime, actors, models) and on `--records`; records/s is given both overall
 and marginal ((records - one chunk) / (seconds - start-up seconds)), which is
 what a long run gets. Torch threads: OMP_NUM_THREADS (default 1) locally, 1
@@ -16,8 +16,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from qascore.bench import synthetic
-from qascore.bench.stream import run_score
+from qascore_lab.bench import synthetic
+from qascore_lab.bench.stream import run_score
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

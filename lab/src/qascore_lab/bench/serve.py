@@ -4,7 +4,7 @@ Why: a training loop calling a metric as a reward needs throughput and tail
 latency, and must never see a failed request. For each mode the bench starts
 `qascore serve` on 127.0.0.1 (a free port, OMP_NUM_THREADS torch threads,
 default 1), sends `--requests` requests of 1-16 synthetic records
-(qascore.bench.synthetic, seeded) from `--clients` concurrent clients, and
+(qascore_lab.bench.synthetic, seeded) from `--clients` concurrent clients, and
 stops by itself when they are answered (or after `--timeout-s`). It prints
 throughput (requests/s, records/s), p50/p99 latency, failures, model calls;
 then sends malformed JSON, a record missing a field, an unknown metric and an
@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from qascore.bench import synthetic
+from qascore_lab.bench import synthetic
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

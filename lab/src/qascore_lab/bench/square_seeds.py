@@ -1,6 +1,6 @@
 """SQuArE seed study: AUROC per training seed, mean +- sd, and the paper's orderings checked per seed.
 
-    python -m qascore.bench.square_seeds 13=docs/results/square 14=docs/results/square/seed14 \
+    python -m qascore_lab.bench.square_seeds 13=docs/results/square 14=docs/results/square/seed14 \
         15=docs/results/square/seed15 [--n-boot 1000]
 
 Reads the `*.eval.json` files that `qascore train square --eval` writes (one folder
@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from qascore.meta.classification import auroc
-from qascore.train.square import paired_auroc_diff
+from qascore_lab.train.square import paired_auroc_diff
 
 DATASETS = {"wikiqa-test": "WikiQA test", "trecqa-clean-dev": "TREC-QA clean-dev"}
 NAMES = {"square": "SQuArE (5)", "ava-qt": "AVA-QT", "ava-tqr": "AVA-TQR", "ava-tr": "AVA-TR",
@@ -147,7 +147,7 @@ def _seed_dir(text: str) -> tuple[int, str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m qascore.bench.square_seeds", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m qascore_lab.bench.square_seeds", description=__doc__.splitlines()[0])
     p.add_argument("dirs", nargs="+", type=_seed_dir, help="SEED=FOLDER of *.eval.json files")
     p.add_argument("--n-boot", type=int, default=1000)
     args = p.parse_args(argv)

@@ -2,7 +2,7 @@
 
 Why: chunked scoring promises memory that does not grow with the number of
 records and a constant time per record. Each size runs `qascore score` in a
-fresh process on synthetic records (qascore.bench.synthetic, same seed) and
+fresh process on synthetic records (qascore_lab.bench.synthetic, same seed) and
 reads that process's own peak RSS from the kernel (wait4's ru_maxrss), so the
 figure includes the models, the interpreter and everything else. The first
 size (one chunk by default) is the "models loaded" baseline the others are
@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from qascore.bench import synthetic
+from qascore_lab.bench import synthetic
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""Synthetic QA records for scale runs: `python -m qascore.bench.synthetic N OUT.jsonl [--seed S]`.
+"""Synthetic QA records for scale runs: `python -m qascore_lab.bench.synthetic N OUT.jsonl [--seed S]`.
 
 Why synthetic: a million records with the shape of real ones (a question, a
 candidate of 3-25 words, 1-3 references, an id and a pass-through field),

@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _data(root: str | None) -> Path:
     """The data root, or a path that does not exist (the bench then uses synthetic text)."""
-    from qascore.datasets import DataNotFound, data_root
+    from qascore_lab.datasets import DataNotFound, data_root
 
     try:
         return data_root(root)
@@ -44,8 +44,8 @@ def _triples(data: Path, n: int, seed: int) -> tuple[list[Any], str]:
 
     wiki = data / "wikiqa"
     if wiki.exists():
-        from qascore.datasets.as2 import read_wikiqa
-        from qascore.train.ava_data import build_triples, to_records
+        from qascore_lab.datasets.as2 import read_wikiqa
+        from qascore_lab.train.ava_data import build_triples, to_records
 
         tr = build_triples(read_wikiqa(wiki, "test"))
         keep = np.random.default_rng(seed).choice(len(tr), min(n, len(tr)), replace=False)
@@ -62,7 +62,7 @@ def _short(data: Path, n: int, seed: int) -> tuple[list[Any], str]:
     from qascore.records import Record
 
     try:
-        from qascore.datasets import answer_equivalence
+        from qascore_lab.datasets import answer_equivalence
 
         pairs = [p for p in answer_equivalence.load(data) if len(p.candidate.split()) <= 5]
         keep = np.random.default_rng(seed).choice(len(pairs), min(n, len(pairs)), replace=False)

@@ -42,9 +42,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], list[int]]]:
     """WikiQA test and TREC-QA clean-dev AVA triples as records (blind negatives for SQuArE)."""
-    from qascore.datasets.as2 import read_trecqa, read_wikiqa
-    from qascore.train.verifier_corpus import as2_rows
-    from qascore.train.verifier_run import to_records
+    from qascore_lab.datasets.as2 import read_trecqa, read_wikiqa
+    from qascore_lab.train.verifier_corpus import as2_rows
+    from qascore_lab.train.verifier_run import to_records
 
     out = {}
     for name, qs in (("wikiqa-test", read_wikiqa(data / "wikiqa", "test")),
@@ -66,7 +66,7 @@ def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], data: str | Pat
     `predict` scores records as a metric does (`ava` judges each reference alone and averages)."""
     from scipy.stats import pearsonr
 
-    from qascore.datasets import data_root, kpqa
+    from qascore_lab.datasets import data_root, kpqa
     from qascore.meta.classification import auroc
 
     root = data_root(data)
@@ -97,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     from qascore.meta.classification import tune_threshold
-    from qascore.train import verifier_corpus
-    from qascore.train.verifier_run import by_source, to_records
+    from qascore_lab.train import verifier_corpus
+    from qascore_lab.train.verifier_run import by_source, to_records
 
     torch.set_num_threads(args.threads)
     dev_rows = verifier_corpus.read_split(args.corpus, "dev")

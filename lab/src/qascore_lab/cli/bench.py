@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from qascore.cli.dispatch import add_targets, run_target
+from qascore_lab.cli.dispatch import add_targets, run_target
 
 TARGETS: dict[str, tuple[str, str]] = {
-    "qrelscore": ("qascore.bench.qrelscore", "QRelScore batched vs one example at a time (examples/s, ratio)"),
-    "verifier": ("qascore.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
-    "verifier-eval": ("qascore.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev split, WikiQA/TREC-QA triples, KPQA sets"),
-    "lexical": ("qascore.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
-    "kpqa": ("qascore.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
-    "bertscore": ("qascore.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),
-    "stream": ("qascore.bench.stream", "peak RSS and time per record of score --chunk-size on 1k..1M synthetic records"),
-    "serve": ("qascore.bench.serve", "load test of qascore serve on loopback: throughput, p50/p99, batching on/off"),
-    "ray": ("qascore.bench.ray", "score --engine ray records/s with 1 vs 2 workers, and the local engine"),
-    "bertscore-layers": ("qascore.bench.bertscore_layers", "bertscore Pearson/Spearman with KPQA human scores per layer"),
+    "qrelscore": ("qascore_lab.bench.qrelscore", "QRelScore batched vs one example at a time (examples/s, ratio)"),
+    "verifier": ("qascore_lab.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
+    "verifier-eval": ("qascore_lab.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev split, WikiQA/TREC-QA triples, KPQA sets"),
+    "lexical": ("qascore_lab.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
+    "kpqa": ("qascore_lab.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
+    "bertscore": ("qascore_lab.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),
+    "stream": ("qascore_lab.bench.stream", "peak RSS and time per record of score --chunk-size on 1k..1M synthetic records"),
+    "serve": ("qascore_lab.bench.serve", "load test of qascore serve on loopback: throughput, p50/p99, batching on/off"),
+    "ray": ("qascore_lab.bench.ray", "score --engine ray records/s with 1 vs 2 workers, and the local engine"),
+    "bertscore-layers": ("qascore_lab.bench.bertscore_layers", "bertscore Pearson/Spearman with KPQA human scores per layer"),
 }
 
 

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def sentence_pairs(n: int, seed: int, min_words: int, max_words: int, root: str | None = None
                    ) -> list[tuple[str, str]]:
     """n pairs of sentences from different SQuAD passages, reproducible from the seed."""
-    from qascore.datasets import squad
+    from qascore_lab.datasets import squad
 
     sents: list[tuple[int, str]] = []
     for idx, _title, context in squad.passages(squad.load(root=root)):

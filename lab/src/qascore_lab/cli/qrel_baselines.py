@@ -64,8 +64,8 @@ def random_pairs(questions: list[Any], n: int, max_bleu1: float, seed: int) -> t
 def run(args: argparse.Namespace) -> int:
     import torch
 
-    from qascore.bench.qrelscore_study import VARIANTS
-    from qascore.datasets import squad
+    from qascore_lab.bench.qrelscore_study import VARIANTS
+    from qascore_lab.datasets import squad
     from qascore.metrics.qrelscore import rescale
     from qascore.metrics.qrelscore.engine import Engine
     from qascore.metrics.qrelscore.grg import GAINS, confidence_gain

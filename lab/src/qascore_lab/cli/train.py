@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-from qascore.cli.dispatch import add_targets, run_target
+from qascore_lab.cli.dispatch import add_targets, run_target
 
 TARGETS: dict[str, tuple[str, str]] = {
-    "ava": ("qascore.train.ava", "AVA answer verifier (SVM, A0/A1/A2) on WikiQA; --config NAME"),
-    "ava-system": ("qascore.train.ava_system", "AVA system-wise P@1/MAP/MRR estimation on WikiQA (trains a reranker)"),
-    "square": ("qascore.train.square", "SQuArE and its AVA baselines on WikiQA (multi-reference verifier)"),
-    "verifier-data": ("qascore.train.verifier_corpus", "answer-verification corpus (AE, SQuAD v2, WikiQA/TREC-QA) for the verifiers"),
-    "verifier": ("qascore.train.verifier_run", "the shipped `ava` / `square` verifiers on the verification corpus (all layers, LoRA)"),
-    "judge": ("qascore.train.judge", "the stacked correctness judge (AVA + F1 + KPQA ROUGE-L + containment + length) on the corpus"),
-    "kpqa": ("qascore.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, answer-equivalence sentences; all layers, LoRA)"),
-    "bertscore-baseline": ("qascore.cli.bertscore_baseline", "BERTScore rescaling baseline (random SQuAD sentence pairs)"),
-    "qrel-baselines": ("qascore.cli.qrel_baselines", "QRelScore rescaling baselines b_LRM/b_GRG (random SQuAD question-passage pairs)"),
+    "ava": ("qascore_lab.train.ava", "AVA answer verifier (SVM, A0/A1/A2) on WikiQA; --config NAME"),
+    "ava-system": ("qascore_lab.train.ava_system", "AVA system-wise P@1/MAP/MRR estimation on WikiQA (trains a reranker)"),
+    "square": ("qascore_lab.train.square", "SQuArE and its AVA baselines on WikiQA (multi-reference verifier)"),
+    "verifier-data": ("qascore_lab.train.verifier_corpus", "answer-verification corpus (AE, SQuAD v2, WikiQA/TREC-QA) for the verifiers"),
+    "verifier": ("qascore_lab.train.verifier_run", "the shipped `ava` / `square` verifiers on the verification corpus (all layers, LoRA)"),
+    "judge": ("qascore_lab.train.judge", "the stacked correctness judge (AVA + F1 + KPQA ROUGE-L + containment + length) on the corpus"),
+    "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, answer-equivalence sentences; all layers, LoRA)"),
+    "bertscore-baseline": ("qascore_lab.cli.bertscore_baseline", "BERTScore rescaling baseline (random SQuAD sentence pairs)"),
+    "qrel-baselines": ("qascore_lab.cli.qrel_baselines", "QRelScore rescaling baselines b_LRM/b_GRG (random SQuAD question-passage pairs)"),
 }
 
 

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from qascore.datasets import benchmark_dir
+from qascore_lab.datasets import benchmark_dir
 from qascore.records import InputError
 
 FOLDER = "answer_equivalence"

@@ -112,7 +112,7 @@ EXTRA_TRAIN = {"trecqa": ("trecqa", "train")}
 
 def read_extra_train(name: str, root: str | Path | None = None) -> list[AS2Question]:
     """The questions of an extra training corpus, read from the benchmark data root."""
-    from qascore.datasets import benchmark_dir
+    from qascore_lab.datasets import benchmark_dir
 
     if name not in EXTRA_TRAIN:
         raise ValueError(f"unknown extra training corpus '{name}'; known: {', '.join(EXTRA_TRAIN)}")

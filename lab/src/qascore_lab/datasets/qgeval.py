@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from qascore.datasets import benchmark_dir
+from qascore_lab.datasets import benchmark_dir
 from qascore.records import InputError, Record
 
 FOLDER = "qgeval_squad"

@@ -27,11 +27,11 @@ from qascore.records import Record
 
 # name -> "module:function returning a Benchmark"
 BENCHMARKS: dict[str, str] = {
-    "kpqa": "qascore.meta.kpqa_benchmarks:table3",
-    "kpqa-multi": "qascore.meta.kpqa_benchmarks:table6",
-    "kpqa-pairs": "qascore.meta.kpqa_benchmarks:table7",
-    "kpqa-ablation": "qascore.meta.kpqa_benchmarks:table4",
-    "qgeval": "qascore.meta.qgeval_benchmarks:benchmark",
+    "kpqa": "qascore_lab.meta.kpqa_benchmarks:table3",
+    "kpqa-multi": "qascore_lab.meta.kpqa_benchmarks:table6",
+    "kpqa-pairs": "qascore_lab.meta.kpqa_benchmarks:table7",
+    "kpqa-ablation": "qascore_lab.meta.kpqa_benchmarks:table4",
+    "qgeval": "qascore_lab.meta.qgeval_benchmarks:benchmark",
 }
 
 Scorer = Callable[[str, Sequence[Record]], Sequence[float]]
@@ -87,9 +87,9 @@ def get(name: str, **kwargs: Any) -> Benchmark:
 
 
 def paper_numbers(resource: str, table: str) -> dict[str, dict[str, dict[str, float]]]:
-    """A paper table from resources/<resource>, keyed by the qascore metric spec that computes
+    """A paper table from qascore_lab/resources/<resource>, keyed by the qascore metric spec that computes
     the paper's metric (its "metrics" map, e.g. "BLEU-1" -> "bleu1"), else by the paper's label."""
-    data = json.loads(resources.files("qascore").joinpath("resources", resource).read_text(encoding="utf-8"))
+    data = json.loads(resources.files("qascore_lab").joinpath("resources", resource).read_text(encoding="utf-8"))
     names = data.get("metrics", {})
     return {(names.get(label) or label): v for label, v in data["tables"][table]["values"].items()}
 

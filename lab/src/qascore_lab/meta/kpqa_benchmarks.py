@@ -5,7 +5,7 @@ table4: the ablation rows on MS-MARCO (Table 4).
 table6: the same on 100 multi-sentence MS-MARCO answers (Table 6).
 table7: rank-pair (win-lose) agreement between two systems' answers to the
         same question, MS-MARCO (UniLM vs MHPGM) and AVSD (AMF vs MTN) (Table 7).
-Data comes from qascore.datasets.kpqa (the current release, which reproduces
+Data comes from qascore_lab.datasets.kpqa (the current release, which reproduces
 the paper's Table 3 baselines); its records carry extra["system"].
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from typing import Hashable
 
-from qascore.datasets import kpqa
-from qascore.meta.benchmarks import Benchmark, paper_numbers
+from qascore_lab.datasets import kpqa
+from qascore_lab.meta.benchmarks import Benchmark, paper_numbers
 from qascore.records import Record
 
 RESOURCE = "kpqa_paper.json"

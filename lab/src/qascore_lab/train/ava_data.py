@@ -25,7 +25,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from qascore.datasets.as2 import AS2Question
+from qascore_lab.datasets.as2 import AS2Question
 from qascore.records import Record
 
 

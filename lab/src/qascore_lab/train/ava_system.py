@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from qascore.datasets.as2 import AS2Question
+from qascore_lab.datasets.as2 import AS2Question
 
 Ranker = Callable[[Sequence[AS2Question], str], list[list[float]]]
 
@@ -42,7 +42,7 @@ def evaluable(q: AS2Question) -> bool:
 # -- rankers -----------------------------------------------------------------
 
 def rank_file_ranker(data: Path, system: str) -> Ranker:
-    from qascore.datasets.as2 import read_rank
+    from qascore_lab.datasets.as2 import read_rank
 
     def rank(questions: Sequence[AS2Question], split: str) -> list[list[float]]:
         # .rank files index every question of the full split in file order
@@ -115,11 +115,11 @@ def random_ranker(seed: int) -> Ranker:
 def cross_encoder_ranker(data: Path, out: Path, *, seed: int, threads: int, neg_ratio: float = 2.0,
                          log: Callable[[str], None] = print) -> Ranker:
     """A (q, t) cross-encoder trained on WikiQA train pairs with the verifier machinery (cached in `out`)."""
-    from qascore.datasets.as2 import read_wikiqa
+    from qascore_lab.datasets.as2 import read_wikiqa
     from qascore.records import Record
     from qascore.runtime import ava_layouts
     from qascore.runtime.verifier import Verifier, VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train.verifier import TrainConfig, train
 
     layout = ava_layouts.make_layout("q,t")
     path = out / "as2-qt.safetensors"
@@ -212,7 +212,7 @@ def tune_system_threshold(ava: Sequence[np.ndarray], rankings: dict[str, list[li
 
 def evaluate(systems: dict[str, Ranker], score: Callable[[list[Any]], np.ndarray], data: Path,
              log: Callable[[str], None] = print) -> dict[str, Any]:
-    from qascore.datasets.as2 import read_wikiqa
+    from qascore_lab.datasets.as2 import read_wikiqa
     from qascore.meta.system import system_agreement
 
     result: dict[str, Any] = {"splits": {}}
@@ -304,7 +304,7 @@ def model_scorer(model: str | None) -> tuple[Callable[[list[Any]], np.ndarray], 
 
     path = Path(model) if model else AVA_DIR / "ava.safetensors"
     if path.suffix == ".json":
-        from qascore.train.svm import LinearAVA, features
+        from qascore_lab.train.svm import LinearAVA, features
 
         lin = LinearAVA.load(path)
         return (lambda recs: lin.predict_proba(np.array([features(r.question, r.references[0], r.candidate)
@@ -317,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
-    from qascore.datasets import data_root
+    from qascore_lab.datasets import data_root
 
     data, out = data_root(args.data), Path(args.out)
     score, name = model_scorer(args.model)

@@ -42,8 +42,8 @@ import torch
 from qascore.progress import progress
 from qascore.runtime import defaults
 from qascore.runtime.delta import base_hash, file_sha256, save_delta
-from qascore.train import kpqa_data
-from qascore.train.checkpoint import load_training, save_training
+from qascore_lab.train import kpqa_data
+from qascore_lab.train.checkpoint import load_training, save_training
 from qascore.weights.kpw_model import IGNORE, KeyphraseTagger, load_encoder, pad
 
 

@@ -31,11 +31,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from qascore.datasets.answer_equivalence import AEPair
-from qascore.train.ava_data import question_key
+from qascore_lab.datasets.answer_equivalence import AEPair
+from qascore_lab.train.ava_data import question_key
 
 if TYPE_CHECKING:  # kpqa_data imports this module; Example is imported lazily below at run time
-    from qascore.train.kpqa_data import Example
+    from qascore_lab.train.kpqa_data import Example
 
 MIN_WORDS = 4
 VERIFIER_DEV_SEED = 13   # `qascore train verifier-data --seed` default: the corpus whose dev split the judge uses
@@ -99,8 +99,8 @@ def from_pairs(pairs: Iterable[AEPair], *, held_out: frozenset[str] | set[str] =
     `verifier_dev_seed`: questions in the verification corpus's dev split for that seed are dropped
     (None: keep them).
     """
-    from qascore.train.kpqa_data import Example
-    from qascore.train.verifier_corpus import in_dev
+    from qascore_lab.train.kpqa_data import Example
+    from qascore_lab.train.verifier_corpus import in_dev
 
     squad_groups = squad_groups or {}
     seen = set() if seen is None else seen

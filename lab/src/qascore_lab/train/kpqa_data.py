@@ -8,13 +8,13 @@ Sources (paper 3.1: answer-sentences from extractive QA data, the answer span = 
   skipped; of the phrases found in the sentence the shortest is K (the core that
   all longer markings tend to contain); a sentence with none is dropped.
 
-Polar (yes/no) examples (`qascore.train.polar`): derived from the answer
+Polar (yes/no) examples (`qascore_lab.train.polar`): derived from the answer
 sentences above by a fixed rule (auxiliary inversion / do-support; answers
 "yes , <sentence>", "yes", "no , <negated sentence>", ...; K = the polarity
 word and "not"), `polar_share` of all examples (the recipe tried: 12%; default 0 = none). Each
 keeps the group of its source sentence, so it is on the same side of the split.
 
-Answer-equivalence pairs (`qascore.train.kpqa_ae`): a candidate sentence that
+Answer-equivalence pairs (`qascore_lab.train.kpqa_ae`): a candidate sentence that
 holds its reference (normalised whole-token match) gives (question, candidate,
 reference span); both correct and incorrect pairs; evaluation-set questions out.
 
@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from qascore.datasets import benchmark_dir, squad
+from qascore_lab.datasets import benchmark_dir, squad
 from qascore.progress import progress
 from qascore.records import InputError
-from qascore.train import polar
+from qascore_lab.train import polar
 from qascore.weights.kpw_model import IGNORE, answer_room, layout
 
 WIKIQA_FILE = "WikiQASent.pos.ans.tsv"
@@ -187,10 +187,10 @@ def load_ae(root: str | os.PathLike[str] | None, squad_ex: Sequence[Example], ot
     """
     from dataclasses import asdict
 
-    from qascore.datasets import answer_equivalence, data_root
-    from qascore.train import kpqa_ae
-    from qascore.train.ava_data import question_key
-    from qascore.train.verifier_corpus import held_out
+    from qascore_lab.datasets import answer_equivalence, data_root
+    from qascore_lab.train import kpqa_ae
+    from qascore_lab.train.ava_data import question_key
+    from qascore_lab.train.verifier_corpus import held_out
 
     held, _, _ = held_out(data_root(root))
     groups: dict[str, str] = {}
@@ -213,7 +213,7 @@ def add_polar(examples: Sequence[Example], share: float = POLAR_RECIPE, *, salt:
     if share <= 0:
         return []
     if parse is None:
-        from qascore.text.perturb import nlp
+        from qascore_lab.text.perturb import nlp
 
         pipe = nlp()
         parse = lambda text: polar.from_spacy(pipe(text))  # noqa: E731

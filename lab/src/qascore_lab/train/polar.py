@@ -7,7 +7,7 @@ answers (MS-MARCO Q&A). This module derives them, by a fixed rule, from the same
 answer sentences the tagger already trains on:
 
 1. Question, by subject-auxiliary inversion or do-support, from a spaCy parse
-   (`runtime.defaults.SPACY_PIPELINE`):
+   (`qascore_lab.text.perturb.SPACY_PIPELINE`):
    - the sentence must start with its subject (`nsubj`/`nsubjpass` of the root,
      whose subtree begins at the first token), end with "." (or no final mark),
      hold no negation (`neg`), no second clause with its own subject

@@ -28,8 +28,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from qascore.datasets import benchmark_dir
-from qascore.datasets.as2 import (
+from qascore_lab.datasets import benchmark_dir
+from qascore_lab.datasets.as2 import (
     EXTRA_TRAIN,
     AS2Question,
     read_extra_train,
@@ -40,7 +40,7 @@ from qascore.meta.classification import auroc, binary_scores, tune_threshold
 from qascore.meta.correlation import pearson
 from qascore.runtime import defaults
 from qascore.runtime.square_layouts import layout_func
-from qascore.train.square_data import (
+from qascore_lab.train.square_data import (
     CONFIGS,
     BuildStats,
     Config,
@@ -288,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     from qascore.runtime.verifier import Verifier, VerifierSpec
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train.verifier import TrainConfig, train
 
     torch.set_num_threads(args.threads)
     cfg = with_composition(CONFIGS[args.config], args.composition)

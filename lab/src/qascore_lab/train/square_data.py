@@ -27,11 +27,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-from qascore.datasets.as2 import AS2Question
+from qascore_lab.datasets.as2 import AS2Question
 from qascore.records import Record
 
 # --------------------------------------------------------------------------
-# Examples built from AS2 questions (qascore.datasets.as2.AS2Question)
+# Examples built from AS2 questions (qascore_lab.datasets.as2.AS2Question)
 
 
 @dataclass
@@ -186,7 +186,7 @@ def extra_examples(questions: Sequence[AS2Question], held_out: Mapping[str, Sequ
     split; samples n targets with the same seeded rule; builds on its own, so the main corpus's
     examples stay exactly as without it; ids become '<name>:<id>'.
     """
-    from qascore.train.ava_data import check_disjoint, tag
+    from qascore_lab.train.ava_data import check_disjoint, tag
 
     for split, qs in held_out.items():
         check_disjoint({name: questions, split: qs})

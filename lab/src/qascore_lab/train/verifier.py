@@ -24,7 +24,7 @@ from qascore.meta.classification import binary_scores, tune_threshold
 from qascore.records import Record
 from qascore.runtime.partial import StateCache, lower_states, pad_states
 from qascore.runtime.verifier import Layout, Verifier, VerifierModel, VerifierSpec, upper_logits
-from qascore.train.checkpoint import load_training, save_training
+from qascore_lab.train.checkpoint import load_training, save_training
 
 
 @dataclass

@@ -45,7 +45,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from qascore.train.ava_data import question_key
+from qascore_lab.train.ava_data import question_key
 
 SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa")
 DEFAULT_SOURCES = ("ae", "squad", "squad-sentref", "wikiqa")   # TREC-QA stays out: its clean-dev is a zero-shot test
@@ -90,8 +90,8 @@ def row(source: str, kind: str, qid: str, question: str, refs: Sequence[str], ca
 
 def held_out(data: Path) -> tuple[set[str], set[str], dict[str, int]]:
     """(normalised questions, normalised passages) of every evaluation split, and counts per split."""
-    from qascore.datasets import kpqa, qgeval
-    from qascore.datasets.as2 import read_trecqa, read_wikiqa
+    from qascore_lab.datasets import kpqa, qgeval
+    from qascore_lab.datasets.as2 import read_trecqa, read_wikiqa
 
     questions: set[str] = set()
     passages: set[str] = set()
@@ -120,7 +120,7 @@ def held_out(data: Path) -> tuple[set[str], set[str], dict[str, int]]:
 # -- sources ---------------------------------------------------------------------------------
 
 def ae_rows(data: Path) -> list[dict[str, Any]]:
-    from qascore.datasets import answer_equivalence
+    from qascore_lab.datasets import answer_equivalence
 
     return [row("ae", "ae", f"ae:{question_key(p.question)}", p.question, [p.reference], p.candidate, p.label)
             for p in answer_equivalence.load(data)]
@@ -156,8 +156,8 @@ def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages:
 
     `kinds`: "squad" (span references) and/or "squad-sentref" (holder-sentence references).
     """
-    from qascore.datasets import squad
-    from qascore.text.perturb import nlp
+    from qascore_lab.datasets import squad
+    from qascore_lab.text.perturb import nlp
 
     ref_rng = random.Random(f"{seed}:sentref")   # its own draws: the `squad` rows stay as they were
 
@@ -228,7 +228,7 @@ def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages:
 
 def as2_rows(name: str, questions: Sequence[Any], neg_ratio: float | None, seed: int) -> list[dict[str, Any]]:
     """AVA triples of AS2 questions, with blind negatives (up to 2 incorrect candidates, none a target)."""
-    from qascore.train.ava_data import build_triples
+    from qascore_lab.train.ava_data import build_triples
 
     by_q = {q.qid: q for q in questions}
     triples = build_triples(questions, neg_ratio=neg_ratio, seed=seed)
@@ -248,7 +248,7 @@ def as2_rows(name: str, questions: Sequence[Any], neg_ratio: float | None, seed:
 def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int | None = None,
           as2_neg_ratio: float | None = 2.0) -> tuple[list[dict], list[dict], dict[str, Any]]:
     """(train rows, dev rows, report)."""
-    from qascore.datasets.as2 import read_trecqa, read_wikiqa
+    from qascore_lab.datasets.as2 import read_trecqa, read_wikiqa
 
     unknown = [s for s in sources if s not in SOURCES]
     if unknown:
@@ -348,7 +348,7 @@ def read_split(folder: str | Path, split: str) -> list[dict]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from qascore.datasets import data_root
+    from qascore_lab.datasets import data_root
 
     t0 = time.time()
     data = data_root(args.data)

@@ -146,8 +146,8 @@ def recalibrate(args: argparse.Namespace) -> int:
     """Temperature-scale a delta trained before calibration existed (its tensors stay as they are)."""
     from qascore.runtime.delta import update_meta
     from qascore.runtime.verifier import Verifier
-    from qascore.train import verifier_corpus
-    from qascore.train.verifier import calibrate
+    from qascore_lab.train import verifier_corpus
+    from qascore_lab.train.verifier import calibrate
 
     path = Path(args.calibrate)
     dev_rows = sample(verifier_corpus.read_split(args.corpus, "dev"), args.dev_rows, args.seed)
@@ -170,8 +170,8 @@ def run(args: argparse.Namespace) -> int:
 
     from qascore.runtime.delta import file_sha256
     from qascore.runtime.verifier import VerifierSpec
-    from qascore.train import verifier_corpus
-    from qascore.train.verifier import TrainConfig, train
+    from qascore_lab.train import verifier_corpus
+    from qascore_lab.train.verifier import TrainConfig, train
 
     t0 = time.time()
     train_rows = verifier_corpus.read_split(args.corpus, "train")
@@ -223,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     report["dev"] = by_source(probs, dev_labels, dev_rows, ver.threshold)
     print("dev: " + json.dumps(report["dev"]), flush=True)
     if args.evaluate:
-        from qascore.bench.verifier_eval import evaluate_sets, scorer
+        from qascore_lab.bench.verifier_eval import evaluate_sets, scorer
 
         report["eval"] = evaluate_sets(scorer(args.model, model=str(path), batch_size=64), args.data,
                                        kpqa_sets=args.evaluate == "all")

@@ -1,0 +1,1 @@
+"""Text tools only the studies use (perturbations for the QRelScore robustness study, WordNet)."""
