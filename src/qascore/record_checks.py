@@ -22,6 +22,11 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def visible(name: str) -> str:
+    """A field name as one printable line: newlines, control characters and surrogates as escapes."""
+    return name if name.isprintable() else name.encode("unicode_escape").decode("ascii")
+
+
 def surrogate_problem(text: str) -> str | None:
     """Why `text` is not text (a lone surrogate and where), or None."""
     hit = _SURROGATE.search(text)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
 from qascore import jsonio
-from qascore.record_checks import MAX_DEPTH, printable, surrogate_problem, value_problem
+from qascore.record_checks import MAX_DEPTH, printable, surrogate_problem, value_problem, visible
 
 CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context")
 _LIST_FIELDS = ("references", "negatives")
@@ -34,7 +34,7 @@ class InputError(ValueError):
         self.source, self.line, self.field = source, line, field
         where = ":".join(str(p) for p in (source, line) if p is not None)
         prefix = f"{where}: " if where else ""
-        fld = f"field '{field}': " if field else ""
+        fld = f"field '{visible(field)}': " if field else ""
         super().__init__(f"{prefix}{fld}{message}")
 
 
@@ -57,39 +57,40 @@ class Record:
     def __post_init__(self) -> None:
         """Every field checked however the record was made (a reader, the server, `Record(...)` in Python):
         a wrong type, a lone surrogate or a too-deep pass-through value is an InputError naming the field."""
-        where = {"source": self.source, "line": self.line}
         if isinstance(self.id, int) and not isinstance(self.id, bool):
             self.id = str(self.id)
         for name in ("id", "question", "candidate", "context"):
             value = getattr(self, name)
             if not isinstance(value, str):
-                raise InputError(f"must be a string, got {type(value).__name__}", **where, field=name)
+                raise self._bad(f"must be a string, got {type(value).__name__}", field=name)
             why = surrogate_problem(value)
             if why:
-                raise InputError(why, **where, field=name)
+                raise self._bad(why, field=name)
         for name in _LIST_FIELDS:
             value = getattr(self, name)
             if isinstance(value, str):
-                raise InputError("must be a list of strings, got a string (wrap it in [...])", **where, field=name)
+                raise self._bad("must be a list of strings, got a string (wrap it in [...])", field=name)
             if isinstance(value, tuple):
                 value = list(value)
                 setattr(self, name, value)
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise InputError("must be a list of strings", **where, field=name)
+                raise self._bad("must be a list of strings", field=name)
             for text in value:
                 why = surrogate_problem(text)
                 if why:
-                    raise InputError(why, **where, field=name)
+                    raise self._bad(why, field=name)
         if not isinstance(self.extra, dict):
-            raise InputError(f"must be a dict of other fields, got {type(self.extra).__name__}", **where,
-                             field="extra")
+            raise self._bad(f"must be a dict of other fields, got {type(self.extra).__name__}", field="extra")
         for key, value in self.extra.items():
             if not isinstance(key, str):
-                raise InputError(f"field names must be strings, got {type(key).__name__} {key!r}", **where)
+                raise self._bad(f"field names must be strings, got {type(key).__name__} {key!r}", field=None)
             why = surrogate_problem(key) or value_problem(value)
             if why:
-                raise InputError(why if not surrogate_problem(key) else f"the field name {why}", **where,
-                                 field=printable(key))
+                raise self._bad(why if not surrogate_problem(key) else f"the field name {why}",
+                                field=printable(key))
+
+    def _bad(self, message: str, *, field: str | None) -> InputError:
+        return InputError(message, source=self.source, line=self.line, field=field)
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any], *, source: str | None = None,

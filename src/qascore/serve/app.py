@@ -40,6 +40,7 @@ from starlette.requests import ClientDisconnect
 
 from qascore.metrics.base import Metric, MetricResult
 from qascore import jsonio
+from qascore.record_checks import printable
 from qascore.records import InputError, Record, decode_text, json_value
 from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S
 from qascore.serve.batcher import MicroBatcher
@@ -153,14 +154,14 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
         yield
         await batcher.stop()
 
-    off = {"docs_url": None, "redoc_url": None, "openapi_url": None} if not docs else {}
-    app = FastAPI(title="qascore", lifespan=lifespan, **off)
+    app = FastAPI(title="qascore", lifespan=lifespan, docs_url="/docs" if docs else None,
+                  redoc_url="/redoc" if docs else None, openapi_url="/openapi.json" if docs else None)
     app.state.batcher = batcher
     started = time.time()
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, err: ApiError) -> JSONResponse:
-        return JSONResponse({"error": err.message}, status_code=err.status)
+        return JSONResponse({"error": printable(err.message)}, status_code=err.status)  # echoed text may hold surrogates
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
