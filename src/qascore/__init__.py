@@ -4,7 +4,7 @@
 Nothing heavy is imported here: models load on first use and are shared.
 """
 
-__version__ = "0.1.0"
+from qascore.version import __version__
 
 from qascore.progress import quiet_library as _quiet_library  # noqa: E402
 

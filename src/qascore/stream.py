@@ -11,8 +11,8 @@ does depend on them either fits its corpus state in a first pass
 tokeniser only) or is refused with the reason (CIDEr: its IDF would need every
 distinct n-gram of the file in memory). Corpus scores are means of the
 per-record scores with an exactly rounded sum, so they do not depend on chunk
-size or order (a resumed run prints the same figures); they may differ from
-the whole-file path's `np.mean` in the last digit.
+size or order (a resumed run prints the same figures), and equal the whole-file
+path's (`metrics.base.exact_mean`: the whole file is one chunk).
 
 Output: `-o FILE` is written to FILE.part and renamed to FILE when the last
 chunk is in, so FILE only ever holds a complete result (issue 13); a killed
@@ -163,19 +163,20 @@ def say(message: str) -> None:
         print(message, file=sys.stderr)
 
 
-def forget_memos() -> None:
+def forget_memos(metrics: Labelled = ()) -> None:
     """Drop per-process memos of texts (tokens, BLEU statistics, keyphrase weights) between chunks.
 
     They speed up one call over repeated texts; kept across a million records
     they would grow with the file (KPW's has no bound) and break flat memory.
+    Each metric knows its own memos (`Metric.forget_memos`).
     """
     from qascore.metrics.ngrams import clear_cache as clear_ngrams
-    from qascore.runtime.cache import empty
     from qascore.text import clear_cache as clear_tokens
 
     clear_tokens()
     clear_ngrams()
-    empty("kpw-cache")
+    for _, metric in metrics:
+        metric.forget_memos()
     if sys.platform.startswith("linux"):  # hand freed heap (tensors of the last chunk) back to the OS
         try:
             ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -188,7 +189,7 @@ def local_chunks(records: Iterable[Record], metrics: Labelled, chunk_size: int, 
     """The local engine: one chunk at a time in this process (records from position `start`)."""
     for batch in chunks(records, chunk_size, start):
         yield score_chunk(batch, metrics)
-        forget_memos()
+        forget_memos(metrics)
 
 
 def _drop_partial_line(path: Path) -> None:
@@ -341,19 +342,3 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
         os.replace(part, out)
     ids.finish()
     return summaries, n
-
-
-def print_corpus(rows: Sequence[tuple[str, float, str]], n: int, fmt: str, out: Any = None) -> None:
-    """(label, corpus, signature) rows as `score` prints them: a table, or JSON (NaN as null); `out` stdout."""
-    out = sys.stdout if out is None else out
-    if fmt == "json":
-        jsonio.dump({label: {"corpus": c, "n": n, "signature": sig} for label, c, sig in rows}, out, indent=2)
-        print(file=out)
-        return
-    width = max(len(label) for label, _, _ in rows)
-    print(f"{'metric':<{width}}  {'corpus':>8}  n={n}", file=out)
-    for label, c, _ in rows:
-        print(f"{label:<{width}}  {c:8.4f}", file=out)
-    print(file=out)
-    for _, _, sig in rows:
-        print(f"signature: {sig}", file=out)

@@ -12,7 +12,8 @@ import argparse
 import importlib
 import sys
 
-from qascore import __version__, messages, progress
+from qascore import messages, progress
+from qascore.version import __version__
 from qascore.cli.errors import OneLineParser, debug_requested, guarded
 from qascore.cli.quiet import quiet
 

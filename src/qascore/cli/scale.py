@@ -19,10 +19,11 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from qascore.cli.output import STDOUT, check_partial, check_writable, refuse_overwriting_input
-from qascore.cli.score import load_metrics
+from qascore.cli.options import load_metrics
+from qascore.cli.table import print_corpus
 from qascore.errors import UsageError
 from qascore.records import STDIN, parse_mapping
-from qascore.stream import DEFAULT_CHUNK_SIZE, partial_path, print_corpus, say, score_file
+from qascore.stream import DEFAULT_CHUNK_SIZE, partial_path, say, score_file
 
 
 def run_chunked(args: argparse.Namespace) -> int:

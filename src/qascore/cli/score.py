@@ -11,11 +11,11 @@ import argparse
 import sys
 from typing import IO, Any, Sequence
 
-from qascore.cli.options import labelled_specs, load_named
+from qascore.cli.options import load_metrics
+from qascore.cli.table import print_corpus as print_rows
 from qascore.cli.output import STDOUT, check_writable, refuse_overwriting_input, write_whole
 from qascore.metrics.base import Metric, MetricResult
 from qascore.records import FORMATS, Record, check_unique_ids, dump_jsonl, parse_mapping, read_records
-from qascore.stream import print_corpus as print_rows
 from qascore.stream import scored_objects
 
 
@@ -65,17 +65,6 @@ def run(args: argparse.Namespace) -> int:
         write_whole(args.output, lambda fh: dump_jsonl(scored_rows(records, results), fh))
     print_corpus(results, len(records), args.format, sys.stderr if args.output == STDOUT else sys.stdout)
     return 0
-
-
-def load_metrics(specs: Sequence[str], *, with_specs: bool = False) -> Any:
-    """(label, metric) per -m; a metric asked for twice with different options is labelled by its full spec.
-
-    `with_specs`: also the (label, name, text options) they were built from, for engines that build
-    their own copies (Ray actors) through the same `load_named`.
-    """
-    parsed = labelled_specs(specs)
-    metrics = [(label, load_named(name, opts, spec)) for (label, name, opts), spec in zip(parsed, specs)]
-    return (parsed, metrics) if with_specs else metrics
 
 
 def score_all(metrics: Sequence[tuple[str, Metric]], records: Sequence[Record]) -> list[tuple[str, MetricResult]]:

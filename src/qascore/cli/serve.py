@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"qascore: error: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    from qascore.cli.score import load_metrics  # the CLI's typed options and error texts
+    from qascore.cli.options import load_metrics  # the CLI's typed options and error texts
 
     token = args.token or os.environ.get(TOKEN_ENV) or None
     if not is_loopback(args.host) and not token and not args.insecure:

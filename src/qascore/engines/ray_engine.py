@@ -32,7 +32,7 @@ from qascore.stream import ChunkOut, forget_memos, score_chunk
 
 INSTALL_HINT = "--engine ray needs Ray: pip install 'qascore[ray]'"
 
-Spec = tuple[str, str, dict[str, str]]  # label, metric name, options as text (cli.options.labelled_specs)
+Spec = tuple[str, str, dict[str, str]]  # label, metric name, options as text (metrics.registry.labelled_specs)
 
 
 def chunk_starts(path: Path, chunk_size: int, skip: int, source: str | None = None) -> list[dict[str, int]]:
@@ -81,7 +81,7 @@ class ChunkScorer:
 
     def __init__(self, path: str, specs: Sequence[Spec], states: dict[str, Any], mapping: dict[str, str],
                  source: str | None = None) -> None:
-        from qascore.cli.options import load_named  # the CLI's typed option parsing and error texts
+        from qascore.metrics.registry import load_named  # typed option parsing and error texts, as the CLI's
 
         self.path, self.mapping, self.source = path, mapping, source
         self.metrics: list[tuple[str, Metric]] = []
@@ -104,7 +104,7 @@ class ChunkScorer:
                 texts.append("")
                 scores.append("{}")
                 errors.append(str(err.args[0] if isinstance(err, KeyError) and err.args else err))
-            forget_memos()
+            forget_memos(self.metrics)
         return {"text": texts, "scores": scores, "error": errors}
 
 

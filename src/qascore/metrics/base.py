@@ -8,13 +8,16 @@ compared only when their signatures match.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
+from functools import lru_cache
+from importlib import metadata
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from qascore import __version__
+from qascore.version import __version__
 from qascore.metrics.options import Option, format_value, resolve
 from qascore.records import InputError, Record, as_records
 
@@ -126,7 +129,17 @@ class Metric(ABC):
         ...
 
     def corpus(self, records: Sequence[Record], main: list[float], details: dict[str, list[float]]) -> float:
-        return float(np.mean(main)) if main else 0.0
+        return exact_mean(main)
+
+    def forget_memos(self) -> None:
+        """Drop the per-process memos this metric fills (tokens, n-gram statistics), e.g. between chunks:
+        they speed up one call over repeated texts, and kept across a file they grow with it.
+        Families with memos of their own (KPW) extend this."""
+        from qascore.metrics.ngrams import clear_cache as clear_ngrams
+        from qascore.text import clear_cache as clear_tokens
+
+        clear_tokens()
+        clear_ngrams()
 
     def decision_threshold(self) -> float | None:
         """The metric's own correct/incorrect cut-off, if it has one: a `threshold` option, else the one
@@ -172,8 +185,28 @@ class Metric(ABC):
             spec = specs.get(k)
             if k not in parts and v is not None and spec is not None and spec.signed and spec.type != "object":
                 parts[k] = v
-        parts["version"] = __version__
+        parts.update(version_fields())
         return join_signature(parts)
+
+
+@lru_cache(maxsize=1)
+def torch_version() -> str:
+    """The installed torch's version, read from its metadata (importing torch costs seconds)."""
+    try:
+        return metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def version_fields() -> dict[str, str]:
+    """The last fields of every signature: torch (its kernels move model scores) and qascore's version."""
+    return {"torch": torch_version(), "version": __version__}
+
+
+def exact_mean(values: Sequence[float]) -> float:
+    """The mean with an exactly rounded sum (math.fsum), so that a file scored whole and the same file
+    scored in chunks (stream.ExactMean, whatever the chunk size) print the same corpus figure; 0.0 if empty."""
+    return math.fsum(values) / len(values) if len(values) else 0.0
 
 
 def join_signature(parts: Mapping[str, Any]) -> str:

@@ -27,8 +27,7 @@ from typing import Any, ClassVar, Iterable, Iterator, Sequence
 import numpy as np
 import torch
 
-from qascore import __version__
-from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, join_signature
+from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, join_signature, version_fields
 from qascore.metrics.options import WEIGHTS_OPTION, Option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
@@ -255,7 +254,7 @@ class BertScore(Metric):
 
     @property
     def signature(self) -> str:
-        return join_signature({"metric": self.name, **self.signature_fields(), "version": __version__})
+        return join_signature({"metric": self.name, **self.signature_fields(), **version_fields()})
 
 
 def warn_truncated(metric: str, records: Sequence[Record], truncated: Sequence[bool], limit: int) -> None:

@@ -43,11 +43,11 @@ def contains(candidate: str, references: Sequence[str]) -> float:
 
 def features(records: Sequence[Record], ava_model: str | None = None, batch_size: int = 32) -> np.ndarray:
     """The (n, len(FEATURES)) feature matrix, each feature computed by its qascore metric."""
-    import qascore
+    from qascore.metrics.registry import load  # the registry, not the package API above the metrics
 
-    ava = qascore.load("ava", **({"model": ava_model} if ava_model else {}), batch_size=batch_size)
-    f1 = qascore.load("f1").score(records)
-    kp = qascore.load("kpqa-rougeL", tagger=JUDGE_TAGGER).score(records)
+    ava = load("ava", **({"model": ava_model} if ava_model else {}), batch_size=batch_size)
+    f1 = load("f1").score(records)
+    kp = load("kpqa-rougeL", tagger=JUDGE_TAGGER).score(records)
     p = np.clip(np.asarray(ava.score(records).scores), 1e-6, 1 - 1e-6)
     rows = []
     for i, rec in enumerate(records):

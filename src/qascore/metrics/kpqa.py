@@ -42,6 +42,13 @@ class _Kpw:
         device = self.options.get("device")
         self.options["weights"] = KpwWeighter(tagger, device=device)
 
+    def forget_memos(self) -> None:
+        """Also the keyphrase weights memo (one per tagger per process; it has no bound)."""
+        from qascore.runtime.cache import empty
+
+        super().forget_memos()  # type: ignore[misc]
+        empty("kpw-cache")
+
 
 class KpqaBleu1(_Kpw, Bleu1):
     name = "kpqa-bleu1"

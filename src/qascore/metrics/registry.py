@@ -7,9 +7,11 @@ loaded, so a user of `em` never imports torch.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Sequence
 
+from qascore.errors import UsageError
 from qascore.metrics.base import Metric
+from qascore.metrics.options import OptionError
 
 # One line per metric name. Families add their rows here.
 _REGISTRY: dict[str, str] = {
@@ -89,3 +91,51 @@ def list_metrics() -> dict[str, str]:
         except ImportError as err:  # an optional dependency is missing
             out[name] = f"(unavailable: {err})"
     return out
+
+
+# -- `-m` specs for every engine (the CLI, Ray actors, the server): parse, label, load; errors quote the spec.
+def parse_metric_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """'bertscore:layer=4,idf=true' -> ('bertscore', {'layer': '4', 'idf': 'true'}); errors quote the spec."""
+    try:
+        return parse_spec(spec)
+    except ValueError as err:
+        raise UsageError(f"-m {spec}: {err}") from None
+
+
+def labelled_specs(specs: Sequence[str]) -> list[tuple[str, str, dict[str, str]]]:
+    """(label, name, options) per `-m` spec, options still text; a metric asked for twice is labelled
+    by its full spec. Every engine (local, Ray actors, the server) builds its metrics from these with
+    `load_named`, so typed options are parsed, and their errors worded, the same everywhere."""
+    parsed = [parse_metric_spec(spec) for spec in specs]
+    names = [name for name, _ in parsed]
+    labels = [spec if names.count(name) > 1 else output_label(name, opts) for spec, (name, opts) in zip(specs, parsed)]
+    if len(set(labels)) != len(labels):
+        raise UsageError("the same metric spec is given twice")
+    return [(label, name, opts) for label, (name, opts) in zip(labels, parsed)]
+
+
+def output_label(name: str, options: dict[str, str]) -> str:
+    """The key a metric's scores get: its name, plus every given option that changes the numbers
+    (`ava:dtype=bf16`), so an output file tells such runs apart; batch sizes and devices leave it alone."""
+    try:
+        specs = metric_class(name).option_specs()
+    except (KeyError, ImportError):  # an unknown name is reported when it is loaded
+        return name
+    signed = [f"{k}={v}" for k, v in options.items() if k not in specs or specs[k].signed]
+    return ":".join([name, ",".join(signed)]) if signed else name
+
+
+def load_named(name: str, options: dict[str, str], spec: str | None = None) -> Any:
+    """The metric `name` with text `options` checked by its declared option specs; errors quote the spec."""
+    try:
+        return load(name, **options)
+    except OptionError as err:
+        raise UsageError(f"-m {name}:{err.key}={err.value}: {err.message}") from None
+    except KeyError as err:
+        raise UsageError(f"-m {spec or name}: {err.args[0]}") from None
+
+
+def load_metric(spec: str) -> Any:
+    """The metric a `-m` spec names, its options checked; errors quote the spec back."""
+    name, options = parse_metric_spec(spec)
+    return load_named(name, options, spec)

@@ -44,7 +44,7 @@ def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], lis
     """WikiQA test and TREC-QA clean-dev AVA triples as records (blind negatives for SQuArE)."""
     from qascore_lab.datasets.as2 import read_trecqa, read_wikiqa
     from qascore_lab.train.verifier_corpus import as2_rows
-    from qascore_lab.train.verifier_run import to_records
+    from qascore_lab.train.verifier_rows import to_records
 
     out = {}
     for name, qs in (("wikiqa-test", read_wikiqa(data / "wikiqa", "test")),
@@ -86,7 +86,7 @@ def scorer(judge: str, **options: Any) -> Callable[[list[Record]], np.ndarray]:
         from qascore.metrics.judge import contains
 
         return lambda recs: np.array([contains(r.candidate, r.references) for r in recs])
-    from qascore.cli.options import load_named, parse_metric_spec
+    from qascore.metrics.registry import load_named, parse_metric_spec
 
     name, spec_options = parse_metric_spec(judge)
     metric = load_named(name, {**spec_options, **options}, judge)
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     from qascore.meta.classification import tune_threshold
     from qascore_lab.train import verifier_corpus
-    from qascore_lab.train.verifier_run import by_source, to_records
+    from qascore_lab.train.verifier_rows import by_source, to_records
 
     torch.set_num_threads(args.threads)
     dev_rows = verifier_corpus.read_split(args.corpus, "dev")

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from qascore.metrics.judge import FEATURES, features, predict
     from qascore.runtime.delta import file_sha256
     from qascore_lab.train import verifier_corpus
-    from qascore_lab.train.verifier_run import source_groups, to_records
+    from qascore_lab.train.verifier_rows import source_groups, to_records
 
     torch.set_num_threads(args.threads)
     t0 = time.time()

@@ -29,13 +29,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from qascore_lab.datasets.answer_equivalence import AEPair
 from qascore_lab.train.ava_data import question_key
+from qascore_lab.train.kpqa_example import Example
 
-if TYPE_CHECKING:  # kpqa_data imports this module; Example is imported lazily below at run time
-    from qascore_lab.train.kpqa_data import Example
 
 MIN_WORDS = 4
 VERIFIER_DEV_SEED = 13   # `qascore train verifier-data --seed` default: the corpus whose dev split the judge uses
@@ -90,7 +89,7 @@ def is_sentence(candidate: str, reference: str) -> bool:
 def from_pairs(pairs: Iterable[AEPair], *, held_out: frozenset[str] | set[str] = frozenset(),
                squad_groups: Mapping[str, str] | None = None,
                seen: set[tuple[str, str]] | None = None,
-               verifier_dev_seed: int | None = VERIFIER_DEV_SEED) -> tuple[list["Example"], AEReport]:
+               verifier_dev_seed: int | None = VERIFIER_DEV_SEED) -> tuple[list[Example], AEReport]:
     """Tagged examples from AE pairs, and the report of how many qualified and why others did not.
 
     `held_out`: question keys (`question_key`) of evaluation sets, dropped. `squad_groups`: question
@@ -99,7 +98,6 @@ def from_pairs(pairs: Iterable[AEPair], *, held_out: frozenset[str] | set[str] =
     `verifier_dev_seed`: questions in the verification corpus's dev split for that seed are dropped
     (None: keep them).
     """
-    from qascore_lab.train.kpqa_data import Example
     from qascore_lab.train.verifier_corpus import in_dev
 
     squad_groups = squad_groups or {}
@@ -138,6 +136,6 @@ def from_pairs(pairs: Iterable[AEPair], *, held_out: frozenset[str] | set[str] =
     return out, rep
 
 
-def seen_keys(examples: Sequence["Example"]) -> set[tuple[str, str]]:
+def seen_keys(examples: Sequence[Example]) -> set[tuple[str, str]]:
     """(question key, normalised sentence) of existing examples, for `from_pairs(seen=...)`."""
     return {(question_key(e.question), " ".join(w for w, _, _ in words(e.sentence))) for e in examples}

@@ -37,6 +37,7 @@ from qascore_lab.datasets import benchmark_dir, squad
 from qascore.progress import progress
 from qascore.records import InputError
 from qascore_lab.train import polar
+from qascore_lab.train.kpqa_example import Example
 from qascore.weights.kpw_model import IGNORE, answer_room, layout
 
 WIKIQA_FILE = "WikiQASent.pos.ans.tsv"
@@ -45,18 +46,6 @@ NO_ANS = "NO_ANS"
 # A sentence ends at . ! ? (optionally closed by quotes/brackets) followed by
 # whitespace and an upper-case letter, digit or opening quote/bracket.
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(\[])")
-
-
-@dataclass(frozen=True)
-class Example:
-    """One tagger example; `spans` are character offsets into `sentence`."""
-
-    question: str
-    sentence: str
-    spans: tuple[tuple[int, int], ...]
-    source: str   # "squad" | "wikiqa" | "ae" | "squad-polar" | "wikiqa-polar"
-    group: str    # split unit: passage or question id
-    id: str = ""
 
 
 @dataclass

@@ -21,6 +21,8 @@ import numpy as np
 from qascore.records import Record
 from qascore.runtime import defaults
 
+from qascore_lab.train.verifier_rows import by_source, source_groups, to_records  # noqa: F401  (re-exported)
+
 MODELS = {"ava": "r,q+t", "square": "square"}   # verifier -> layout (AVA's A1 (r, q∘t); SQuArE's prompt)
 
 
@@ -61,39 +63,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "write it (with the moved threshold) into that delta's metadata, and its .check.json beside it")
 
 
-def to_records(rows: Sequence[dict[str, Any]]) -> tuple[list[Record], list[int]]:
-    recs = [Record(id=r["id"], question=r["question"], candidate=r["candidate"], references=list(r["references"]),
-                   negatives=list(r.get("negatives", [])), extra={"source": r["source"], "kind": r["kind"]})
-            for r in rows]
-    return recs, [int(r["label"]) for r in rows]
-
-
 def layout_for(model: str) -> Any:
     from qascore.runtime import ava_layouts
     from qascore.runtime.square_layouts import layout_func
 
     return ava_layouts.make_layout(MODELS[model]) if model == "ava" else layout_func(MODELS[model])
-
-
-def source_groups(rows: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
-    """Row indices: "all", then one list per source."""
-    groups = {"all": list(range(len(rows)))}
-    for i, r in enumerate(rows):
-        groups.setdefault(r["source"], []).append(i)
-    return groups
-
-
-def by_source(probs: np.ndarray, labels: Sequence[int], rows: Sequence[dict], threshold: float) -> dict[str, Any]:
-    """AUROC and accuracy at `threshold`, on all rows and per source."""
-    from qascore.meta.classification import auroc, binary_scores
-
-    out = {}
-    for name, idx in source_groups(rows).items():
-        y = [labels[i] for i in idx]
-        p = probs[idx]
-        out[name] = {"n": len(idx), "auroc": auroc(p, y) if 0 < sum(y) < len(y) else float("nan"),
-                     "accuracy": binary_scores(p, y, threshold).accuracy}
-    return out
 
 
 def sample(rows: list[dict[str, Any]], n: int | None, seed: int) -> list[dict[str, Any]]:
