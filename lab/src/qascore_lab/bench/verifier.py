@@ -1,7 +1,9 @@
 """`qascore bench verifier`: verifier scoring throughput on CPU, short answers and sentence answers.
 
-In one run, on the same records: the shipped `ava` and `square`, the old
-WikiQA-only AVA delta (`ava-wikiqa`), and a reference that does what a naive
+In one run, on the same records: the shipped `ava` and `square`, optionally a
+retired AVA delta (`--old PATH`, e.g. the WikiQA-only `ava-wikiqa`, no longer
+shipped: `git show 102ad41:src/qascore/resources/ava/ava-wikiqa.safetensors > ava-wikiqa.safetensors`),
+and a reference that does what a naive
 scorer does: every input through the full base encoder, padded to max_len,
 in input order, no de-duplication. Short answers are answer-equivalence pairs
 whose candidate has at most 5 words; sentence answers are WikiQA test AVA
@@ -20,6 +22,8 @@ import numpy as np
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="AVA delta (default: the shipped `ava` model)")
+    p.add_argument("--old", default=None, metavar="PATH",
+                   help="a retired AVA delta timed beside the shipped one, e.g. ava-wikiqa.safetensors (module docstring)")
     p.add_argument("--data", default=None, help="folder with wikiqa/ (default: $QASCORE_DATA or ../shared/data; synthetic text if absent)")
     p.add_argument("-n", "--n", type=int, default=256, help="number of (q, r, t) triples")
     p.add_argument("--batch-size", type=int, default=32)
@@ -92,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     torch.set_num_threads(args.threads)
     models = {"ava": load_verifier(Path(args.model) if args.model else AVA_DIR / "ava.safetensors"),
-              "ava-wikiqa (old)": load_verifier(AVA_DIR / "ava-wikiqa.safetensors"),
+              **({"ava (old)": load_verifier(Path(args.old))} if args.old else {}),
               "square": load_square(SQUARE_MODEL)}
     data = _data(args.data)
     workloads = {"short": _short(data, args.n, args.seed), "sentence": _triples(data, args.n, args.seed)}
@@ -126,8 +130,8 @@ def run(args: argparse.Namespace) -> int:
         rates[wname, "reference"] = _rate(naive, recs, args.batch_size)
         print(f"  {'reference':18s} {rates[wname, 'reference']:8.1f} records/s  (full encoder, padded to max_len, "
               f"input order)")
-        print(f"  ratio ava / old ava: {rates[wname, 'ava'] / rates[wname, 'ava-wikiqa (old)']:.2f}x; "
-              f"ava / reference: {rates[wname, 'ava'] / rates[wname, 'reference']:.2f}x")
+        old = f"ava / old ava: {rates[wname, 'ava'] / rates[wname, 'ava (old)']:.2f}x; " if args.old else ""
+        print(f"  ratio {old}ava / reference: {rates[wname, 'ava'] / rates[wname, 'reference']:.2f}x")
         if args.dtype:
             print("  ratio " + "; ".join(f"{n} {args.dtype} / fp32: {rates[wname, f'{n} ({args.dtype})'] / rates[wname, n]:.2f}x"
                                          for n in ("ava", "square")))
