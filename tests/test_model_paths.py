@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from test_hostile_inputs import run_cli
 
 from qascore.runtime.defaults import ENCODER, RESOURCES
-from test_hostile_inputs import run_cli
 
 
 def fake_delta(path: Path, meta: dict) -> Path:

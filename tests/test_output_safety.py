@@ -10,7 +10,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from test_hostile_inputs import run_cli
 
 ROW = {"id": "1", "candidate": "cat sat down", "references": ["cat sat"]}  # F1: P 2/3, R 1 -> 0.8

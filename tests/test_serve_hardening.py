@@ -15,12 +15,12 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
+from test_hostile_inputs import nested, run_cli
 
-import qascore  # noqa: E402
-from qascore.metrics.base import Metric  # noqa: E402
-from qascore.serve.app import create_app  # noqa: E402
-from test_hostile_inputs import nested, run_cli  # noqa: E402
+import qascore
+from qascore.metrics.base import Metric
+from qascore.serve.app import create_app
 
 GOOD = {"records": [{"candidate": "cat sat", "references": ["cat sat"]}]}
 
@@ -77,7 +77,7 @@ def test_hostile_records_get_422_naming_the_field_and_the_server_lives_on() -> N
 class Slow(Metric):
     name = "slow"
 
-    def _score(self, records):  # noqa: ANN001, ANN202
+    def _score(self, records):
         time.sleep(2.0)
         return [1.0] * len(records), {}
 

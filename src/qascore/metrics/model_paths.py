@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from qascore.metrics.options import Option, OptionError
 
