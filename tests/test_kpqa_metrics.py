@@ -102,5 +102,8 @@ def test_question_is_required():
 
 
 def test_tagger_option_reaches_the_weighter():
-    m = qascore.load("kpqa-rougeL", tagger="/some/delta.safetensors")
-    assert m.options["weights"].tagger_arg == "/some/delta.safetensors"
+    from qascore.runtime.defaults import RESOURCES
+
+    delta = str(RESOURCES / "kpqa" / "kp.safetensors")  # a real delta: a missing path is refused when loaded
+    m = qascore.load("kpqa-rougeL", tagger=delta)
+    assert m.options["weights"].tagger_arg == delta

@@ -221,7 +221,7 @@ def test_blank_candidates_score_zero_without_models(monkeypatch):
     monkeypatch.setattr(type(m), "signature_fields", lambda self: {})
     res = m.score([{"candidate": "", "context": "A passage."}, {"candidate": "  ", "context": "B."}])
     assert res.scores == [0.0, 0.0]
-    assert res.details["lrm"] == [0.0, 0.0] and res.details["grg"] == [0.0, 0.0]
+    assert res.example(0) == res.example(1) == {"empty_candidate": True}  # the base class's rule (docs/cli.md)
 
 
 def test_unknown_option_rejected():
