@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
 import pytest

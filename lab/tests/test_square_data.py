@@ -255,8 +255,9 @@ def test_extra_corpus_sharing_a_held_out_question_is_refused(held_question, clas
     from qascore_lab.train.square_data import extra_examples
 
     held = AS2Question("h1", held_question, ["a", "b"], [1, 0])
-    call = lambda: extra_examples(EXTRA, {"test": QUESTIONS, "dev": [held]},
-                                  CONFIGS["square"].refs, name="trec", n=4, seed=0, pos_fraction=0.5)
+    def call():
+        return extra_examples(EXTRA, {"test": QUESTIONS, "dev": [held]},
+                              CONFIGS["square"].refs, name="trec", n=4, seed=0, pos_fraction=0.5)
     if clash:
         with pytest.raises(ValueError, match="question"):
             call()

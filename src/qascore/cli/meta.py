@@ -210,6 +210,7 @@ def _run_file(args: argparse.Namespace) -> int:
         columns[spec] = np.asarray(scorer(spec, records), dtype=float)
     classification = _classify(records, gold, columns, args, scorer) if gold is not None else None
     if human is None:
+        assert classification is not None  # --label or --human is required above
         return _print_classification(classification, scorer, args)
     if len(records) < 3:
         raise InputError(f"needs at least 3 records to correlate, got {len(records)}", source=args.input)

@@ -107,7 +107,7 @@ def refuse_overwriting_input(inputs: Iterable[str], output: str | None, *, allow
                                  f"--overwrite-input if that is what you want)")
 
 
-def write_whole(path: str, write: Callable[[IO[str]], None]) -> None:
+def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
     """Call `write(fh)` on standard output for '-', else on a temporary file renamed into place at the end."""
     if path == STDOUT:
         write(sys.stdout)

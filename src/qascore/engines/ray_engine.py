@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from qascore.metrics.base import Metric
-from qascore.records import InputError, decode_line, parse_jsonl_line, remap
+from qascore.records import InputError, Record, decode_line, parse_jsonl_line, remap
 from qascore.stream import ChunkOut, forget_memos, score_chunk
 
 INSTALL_HINT = "--engine ray needs Ray: pip install 'qascore[ray]'"
@@ -59,7 +59,7 @@ def read_chunk(path: str, offset: int, line: int, count: int, mapping: Mapping[s
     """The `count` records starting at byte `offset` (line number `line`), parsed as `read_records` does
     (a UTF-8 byte-order mark dropped, a byte that is not UTF-8 named by line and column)."""
     src = source or path
-    out = []
+    out: list[Record] = []
     with open(path, "rb") as fh:
         fh.seek(offset)
         lineno = line
@@ -133,7 +133,7 @@ class RayEngine:
 
         if not ray.is_initialized():
             kw: dict[str, Any] = {"address": self.address} if self.address else {"num_cpus": max(2, self.workers)}
-            ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kw)
+            ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kw)
         logging.getLogger("ray.data").setLevel(logging.ERROR)  # before the switch below, which logs a warning
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True
@@ -141,7 +141,7 @@ class RayEngine:
         rows = chunk_starts(self.path, self.chunk_size, skip, self.source)
         if not rows:
             return
-        ds = ray.data.from_items(rows, override_num_blocks=min(len(rows), 200))
+        ds: Any = ray.data.from_items(rows, override_num_blocks=min(len(rows), 200))
         # max_restarts=0: a restarted actor could not get its constructor arguments back (Ray logs an error
         # line saying so for every actor); a failed chunk fails the run, and --resume continues it.
         with warnings.catch_warnings():  # no named parameter for it yet: Ray warns that the kwargs route will go

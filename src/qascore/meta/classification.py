@@ -2,7 +2,7 @@
 
 Convention: an item is predicted positive when score >= threshold. Precision is
 0 when nothing is predicted positive, recall 0 when there is no positive, and
-F1 0 when precision + recall is 0 (sklearn's zero_division=0).
+F1 0 when precision + recall is 0 (scikit-learn's zero_division=0).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 from scipy import stats
 
 from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, as_vector, percentile_ci
+from qascore.meta.correlation import Floats
 
 OBJECTIVES = ("accuracy", "f1", "precision", "recall")
 
@@ -32,7 +33,7 @@ class BinaryScores:
         return asdict(self)
 
 
-def as_labels(labels: Sequence[Any], name: str = "labels") -> np.ndarray:
+def as_labels(labels: Sequence[Any] | np.ndarray, name: str = "labels") -> np.ndarray:
     """0/1 (or bool) labels as a bool array; anything else is refused."""
     arr = np.asarray(labels)
     if arr.ndim != 1:
@@ -44,7 +45,7 @@ def as_labels(labels: Sequence[Any], name: str = "labels") -> np.ndarray:
     return arr.astype(bool)
 
 
-def _checked(scores: Sequence[float], labels: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+def _checked(scores: Floats, labels: Sequence[Any] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     s, y = as_vector(scores, "scores"), as_labels(labels)
     if len(s) != len(y):
         raise ValueError(f"scores and labels differ in length ({len(s)} vs {len(y)})")
@@ -53,7 +54,7 @@ def _checked(scores: Sequence[float], labels: Sequence[Any]) -> tuple[np.ndarray
     return s, y
 
 
-def binary_scores(scores: Sequence[float], labels: Sequence[Any], threshold: float) -> BinaryScores:
+def binary_scores(scores: Floats, labels: Sequence[Any], threshold: float) -> BinaryScores:
     """Accuracy, precision, recall, F1 of `score >= threshold` against labels."""
     s, y = _checked(scores, labels)
     pred = s >= threshold
@@ -73,7 +74,7 @@ def candidate_thresholds(scores: np.ndarray) -> np.ndarray:
     return np.concatenate([[u[0] - 1.0], mids, [u[-1] + 1.0]])
 
 
-def tune_threshold(dev_scores: Sequence[float], dev_labels: Sequence[Any], objective: str = "accuracy") -> float:
+def tune_threshold(dev_scores: Floats, dev_labels: Sequence[Any], objective: str = "accuracy") -> float:
     """The threshold that maximises `objective` on dev.
 
     Only midpoints between distinct dev scores can change the predictions, so
@@ -97,14 +98,14 @@ def tune_threshold(dev_scores: Sequence[float], dev_labels: Sequence[Any], objec
     return float(cands[int(np.argmax(value))])
 
 
-def log_loss(probs: Sequence[float], labels: Sequence[Any], eps: float = 1e-12) -> float:
+def log_loss(probs: Floats, labels: Sequence[Any], eps: float = 1e-12) -> float:
     """Mean negative log-likelihood of binary labels under probabilities (clipped to [eps, 1 - eps])."""
     p, y = _checked(probs, labels)
     p = np.clip(p, eps, 1 - eps)
     return float(-np.mean(np.where(y, np.log(p), np.log1p(-p))))
 
 
-def fit_temperature(dev_logits: Sequence[float], dev_labels: Sequence[Any]) -> float:
+def fit_temperature(dev_logits: Floats, dev_labels: Sequence[Any]) -> float:
     """The temperature T minimising the log loss of sigmoid(logit / T) on dev (temperature scaling,
     Guo et al. 2017): one number that makes a classifier's probabilities calibrated without moving its
     ranking (AUROC) or, with the threshold mapped alike, its decisions."""
@@ -120,15 +121,15 @@ def fit_temperature(dev_logits: Sequence[float], dev_labels: Sequence[Any]) -> f
     return float(np.exp(minimize_scalar(loss, bounds=(-4.0, 4.0), method="bounded").x))
 
 
-def dev_test_scores(dev_scores: Sequence[float], dev_labels: Sequence[Any], test_scores: Sequence[float],
+def dev_test_scores(dev_scores: Floats, dev_labels: Sequence[Any], test_scores: Floats,
                     test_labels: Sequence[Any], objective: str = "accuracy") -> BinaryScores:
     """Tune on dev, report on test: the protocol that keeps the threshold honest."""
     return binary_scores(test_scores, test_labels, tune_threshold(dev_scores, dev_labels, objective))
 
 
-def auroc(scores: Sequence[float], labels: Sequence[Any]) -> float:
+def auroc(scores: Floats, labels: Sequence[Any] | np.ndarray) -> float:
     """Area under the ROC curve = P(score_pos > score_neg) + 0.5 P(tie) (Mann-Whitney U
-    with average ranks), the value sklearn.metrics.roc_auc_score gives with ties."""
+    with average ranks), the value scikit-learn's roc_auc_score gives with ties."""
     s, y = _checked(scores, labels)
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     if n_pos == 0 or n_neg == 0:
@@ -152,7 +153,7 @@ class AurocDifference:
     seed: int
 
 
-def paired_auroc(a: Sequence[float], b: Sequence[float], labels: Sequence[Any],
+def paired_auroc(a: Floats, b: Floats, labels: Sequence[Any],
                  groups: Sequence[Any] | None = None, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                  level: float = 0.95) -> AurocDifference:
     """Is model a's AUROC above model b's on the same rows? A paired bootstrap that resamples whole

@@ -15,9 +15,11 @@ Two tests, both one-sided (H1: corr(human, A) > corr(human, B)):
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
+
+from qascore.meta.correlation import Floats
 from scipy import stats
 
 from qascore.meta.correlation import (DEFAULT_RESAMPLES, DEFAULT_SEED, paired, as_vector, bootstrap_indices,
@@ -68,7 +70,7 @@ def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
     return float((r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / np.sqrt(den))
 
 
-def williams_test(human: Sequence[float], a: Sequence[float], b: Sequence[float],
+def williams_test(human: Floats, a: Floats, b: Floats,
                   method: str = "pearson") -> Comparison:
     """One-sided Williams' test that A correlates better with humans than B does."""
     h, va = paired(human, a)
@@ -87,7 +89,7 @@ def williams_test(human: Sequence[float], a: Sequence[float], b: Sequence[float]
                       statistic=t, r_ab=r23)
 
 
-def paired_bootstrap(human: Sequence[float], a: Sequence[float], b: Sequence[float],
+def paired_bootstrap(human: Floats, a: Floats, b: Floats,
                      method: str = "pearson", *, n_resamples: int = DEFAULT_RESAMPLES,
                      seed: int = DEFAULT_SEED, level: float = 0.95) -> Comparison:
     """p = share of resamples where coef(human, A) <= coef(human, B); CI of the difference."""
@@ -106,7 +108,7 @@ def paired_bootstrap(human: Sequence[float], a: Sequence[float], b: Sequence[flo
                       n_resamples=n_resamples, seed=seed)
 
 
-def compare_correlations(human: Sequence[float], a: Sequence[float], b: Sequence[float],
+def compare_correlations(human: Floats, a: Floats, b: Floats,
                          method: str = "pearson", test: str = "williams", *,
                          n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                          level: float = 0.95) -> Comparison:

@@ -15,6 +15,9 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats
 
+# What the statistics accept: a list of floats or a numpy array (converted on entry).
+Floats = Sequence[float] | np.ndarray
+
 METHODS = ("pearson", "spearman", "kendall")
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
@@ -41,7 +44,7 @@ class Correlation:
         return asdict(self)
 
 
-def as_vector(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
+def as_vector(values: Floats | np.ndarray, name: str = "values") -> np.ndarray:
     """1-D float array; NaN or inf is refused, since it would silently poison a coefficient."""
     arr = np.asarray(values, dtype=float)
     if arr.ndim != 1:
@@ -51,7 +54,7 @@ def as_vector(values: Sequence[float] | np.ndarray, name: str = "values") -> np.
     return arr
 
 
-def paired(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def paired(x: Floats, y: Floats) -> tuple[np.ndarray, np.ndarray]:
     x, y = as_vector(x, "x"), as_vector(y, "y")
     if len(x) != len(y):
         raise ValueError(f"x and y differ in length ({len(x)} vs {len(y)})")
@@ -85,21 +88,21 @@ def _t_test_p(r: float, n: int) -> float:
     return float(2 * stats.t.sf(abs(t), n - 2))
 
 
-def pearson(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+def pearson(x: Floats, y: Floats) -> tuple[float, float]:
     """(r, two-sided p)."""
     x, y = paired(x, y)
     r = float(pearson_rows(x, y)[0])
     return r, (float("nan") if np.isnan(r) else _t_test_p(r, len(x)))
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+def spearman(x: Floats, y: Floats) -> tuple[float, float]:
     """(rho, two-sided p): Pearson on average ranks, t-test p as scipy.stats.spearmanr."""
     x, y = paired(x, y)
     rho = float(pearson_rows(rank_rows(x), rank_rows(y))[0])
     return rho, (float("nan") if np.isnan(rho) else _t_test_p(rho, len(x)))
 
 
-def kendall(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+def kendall(x: Floats, y: Floats) -> tuple[float, float]:
     """(tau-b, two-sided p) with the tie-corrected normal approximation when ties exist."""
     x, y = paired(x, y)
     res = stats.kendalltau(x, y, variant="b")
@@ -109,7 +112,7 @@ def kendall(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
 _POINT = {"pearson": pearson, "spearman": spearman, "kendall": kendall}
 
 
-def coefficient(x: Sequence[float], y: Sequence[float], method: str) -> tuple[float, float]:
+def coefficient(x: Floats, y: Floats, method: str) -> tuple[float, float]:
     """(value, p) for one of METHODS."""
     if method not in _POINT:
         raise ValueError(f"unknown correlation '{method}'; choose from {METHODS}")
@@ -125,7 +128,7 @@ def bootstrap_indices(n: int, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 
     return np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
 
 
-def resampled(x: Sequence[float], y: Sequence[float], method: str, idx: np.ndarray) -> np.ndarray:
+def resampled(x: Floats, y: Floats, method: str, idx: np.ndarray) -> np.ndarray:
     """The coefficient on each resample (rows of idx); NaN where a resample is constant."""
     x, y = paired(x, y)
     if method == "pearson":
@@ -152,7 +155,7 @@ def percentile_ci(values: np.ndarray, level: float = 0.95) -> tuple[float, float
     return float(lo), float(hi)
 
 
-def correlate(human: Sequence[float], metric: Sequence[float], method: str = "pearson", *,
+def correlate(human: Floats, metric: Floats, method: str = "pearson", *,
               ci: bool = True, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
               level: float = 0.95) -> Correlation:
     """Correlation of metric scores with human scores, with a percentile bootstrap CI."""
@@ -160,7 +163,7 @@ def correlate(human: Sequence[float], metric: Sequence[float], method: str = "pe
                          level=level)[method]
 
 
-def correlate_all(human: Sequence[float], metric: Sequence[float], methods: Sequence[str] = METHODS, *,
+def correlate_all(human: Floats, metric: Floats, methods: Sequence[str] = METHODS, *,
                   ci: bool = True, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                   level: float = 0.95) -> dict[str, Correlation]:
     """Every requested coefficient; all CIs use the same resamples (drawn from `seed`)."""

@@ -18,11 +18,12 @@ the way humans do, so it is not a match. "half" counts it as half a match,
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from qascore.meta.correlation import as_vector
+from qascore.meta.correlation import Floats
 
 TIES = ("miss", "half", "drop")
 _EPS = 1e-9
@@ -42,7 +43,7 @@ class PairAgreement:
         return asdict(self)
 
 
-def selected_pairs(human_a: Sequence[float], human_b: Sequence[float], min_gap: float = 2.0,
+def selected_pairs(human_a: Floats, human_b: Floats, min_gap: float = 2.0,
                    inclusive: bool = True) -> np.ndarray:
     """Boolean mask of pairs whose human gap passes the filter."""
     ha, hb = as_vector(human_a, "human_a"), as_vector(human_b, "human_b")
@@ -52,8 +53,8 @@ def selected_pairs(human_a: Sequence[float], human_b: Sequence[float], min_gap: 
     return gap >= min_gap - _EPS if inclusive else gap > min_gap + _EPS
 
 
-def rank_pair_agreement(human_a: Sequence[float], human_b: Sequence[float], metric_a: Sequence[float],
-                        metric_b: Sequence[float], *, min_gap: float = 2.0, inclusive: bool = True,
+def rank_pair_agreement(human_a: Floats, human_b: Floats, metric_a: Floats,
+                        metric_b: Floats, *, min_gap: float = 2.0, inclusive: bool = True,
                         ties: str = "miss") -> PairAgreement:
     """Percentage of selected pairs where sign(metric_a - metric_b) == sign(human_a - human_b)."""
     if ties not in TIES:

@@ -22,6 +22,7 @@ import numpy as np
 
 from qascore.meta.classification import as_labels
 from qascore.meta.correlation import as_vector
+from qascore.meta.correlation import Floats
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class RankingScores:
         return asdict(self)
 
 
-def group_by_question(qids: Sequence[Hashable], scores: Sequence[float],
+def group_by_question(qids: Sequence[Hashable], scores: Floats,
                       labels: Sequence[Any]) -> "OrderedDict[Hashable, tuple[np.ndarray, np.ndarray]]":
     """qid -> (scores, labels) in input order; questions in order of first appearance."""
     s, y = as_vector(scores, "scores"), as_labels(labels)
@@ -69,7 +70,7 @@ def reciprocal_rank(ranked: np.ndarray) -> float:
     return float(1.0 / (hits[0] + 1)) if len(hits) else 0.0
 
 
-def ranking_scores(qids: Sequence[Hashable], scores: Sequence[float], labels: Sequence[Any]) -> RankingScores:
+def ranking_scores(qids: Sequence[Hashable], scores: Floats, labels: Sequence[Any]) -> RankingScores:
     """P@1, MAP and MRR averaged over questions that have at least one positive."""
     p1, ap, rr = [], [], []
     excluded = 0

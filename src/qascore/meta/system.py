@@ -14,6 +14,7 @@ import numpy as np
 from scipy import stats
 
 from qascore.meta.correlation import as_vector, pearson_rows
+from qascore.meta.correlation import Floats
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class SystemAgreement:
         return asdict(self)
 
 
-def system_means(systems: Sequence[Hashable], scores: Sequence[float]) -> "OrderedDict[Hashable, float]":
+def system_means(systems: Sequence[Hashable], scores: Floats) -> "OrderedDict[Hashable, float]":
     """Average score per system, systems in order of first appearance."""
     s = as_vector(scores, "scores")
     if len(systems) != len(s):

@@ -161,7 +161,7 @@ class BertScore(Metric):
         else:
             ref_tokens = []
         weighter = self.weighter(records, ref_tokens)
-        prf = {layer: [] for layer in layers}  # per pair, in pair order
+        prf: dict[int, list[Any]] = {layer: [] for layer in layers}  # per pair, in pair order
         truncated = [False] * len(records)
         step = chunk or len(records) or 1
         for s in range(0, len(records), step):

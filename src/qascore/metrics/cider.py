@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Hashable, Sequence
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 
@@ -69,7 +69,8 @@ class _Vectors:
     """TF-IDF vectors under one IDF, each distinct text computed once."""
 
     def __init__(self, texts: dict[Hashable, tuple[dict, int]], idf: _Idf) -> None:
-        self.texts, self.idf, self.cache = texts, idf, {}
+        self.texts, self.idf = texts, idf
+        self.cache: dict[Any, Any] = {}
 
     def __call__(self, key: Hashable) -> _Vector:
         v = self.cache.get(key)
@@ -136,8 +137,10 @@ class Cider(TokenMetric):
                 texts[k] = (self._tf(tokens, w), _length(tokens))
             return k
 
-        cand = [key(c, tk.cand_w[i] if weighted else None) for i, c in enumerate(tk.cand)]
-        refs = [[key(r, tk.refs_w[i][j] if weighted else None) for j, r in enumerate(rs)]
+        cand_w = tk.cand_w or []
+        cand = [key(c, cand_w[i] if weighted else None) for i, c in enumerate(tk.cand)]
+        refs_w = tk.refs_w or []  # set whenever cand_w is
+        refs = [[key(r, refs_w[i][j] if weighted else None) for j, r in enumerate(rs)]
                 for i, rs in enumerate(tk.refs)]
         if self.options["agg"] == "joint":
             vec = _Vectors(texts, _Idf([[texts[k][0] for k in rs] for rs in refs]))

@@ -13,7 +13,7 @@ length twice.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
@@ -33,8 +33,8 @@ def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
     return len(b) - bin(v).count("1")
 
 
-def lcs_weights(a: Sequence[str], b: Sequence[str], wa: Sequence[float],
-                wb: Sequence[float]) -> tuple[int, float, float]:
+def lcs_weights(a: Sequence[str], b: Sequence[str], wa: Sequence[float] | Any,
+                wb: Sequence[float] | Any) -> tuple[int, float, float]:
     """(length, weight of the LCS tokens in a, weight in b) for the heaviest longest common subsequence."""
     n, m = len(a), len(b)
     if not n or not m:

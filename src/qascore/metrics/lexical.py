@@ -64,6 +64,7 @@ class TokenF1(TokenMetric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         tk = self.tokenized(records)
+        refs_w = tk.refs_w or []  # set whenever cand_w is
         parts = []
         for i in range(len(records)):
             per_ref = []
@@ -71,7 +72,7 @@ class TokenF1(TokenMetric):
                 if tk.cand_w is None:
                     per_ref.append(_bag_f1(tk.cand[i], ref))
                 else:
-                    per_ref.append(_bag_f1_weighted(tk.cand[i], ref, tk.cand_w[i], tk.refs_w[i][j]))
+                    per_ref.append(_bag_f1_weighted(tk.cand[i], ref, tk.cand_w[i], refs_w[i][j]))
             parts.append(self.combine(per_ref))
         return _collect(parts, "f")
 
@@ -192,7 +193,7 @@ class RougeL(TokenMetric):
                     p = lcs / len(cand) if cand else 0.0
                     r = lcs / len(ref) if ref else 0.0
                 else:
-                    wc, wr = tk.cand_w[i], tk.refs_w[i][j]
+                    wc, wr = tk.cand_w[i], (tk.refs_w or [])[i][j]  # refs_w is set whenever cand_w is
                     _, hit_c, hit_r = lcs_weights(cand, ref, wc, wr)
                     tot_c, tot_r = float(sum(wc)), float(sum(wr))
                     p = hit_c / tot_c if tot_c > 0 else 0.0

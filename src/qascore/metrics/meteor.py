@@ -60,6 +60,7 @@ class MeteorProcess:
         payload = "".join(lines).encode("utf-8")
 
         def feed() -> None:
+            assert proc.stdin is not None
             try:  # big writes: the GIL is released while the pipe drains
                 view, fd_in = memoryview(payload), proc.stdin.fileno()
                 while view:

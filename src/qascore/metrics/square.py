@@ -60,7 +60,8 @@ class Square(Metric):
         cut: list[bool] = []
         probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut,
                             dtype=self.options["dtype"])
-        return [float(p) for p in probs], {"correct": [bool(p >= ver.threshold) for p in probs], "truncated": cut}
+        details: dict[str, Any] = {"correct": [bool(p >= ver.threshold) for p in probs], "truncated": cut}
+        return [float(p) for p in probs], details
 
     def signature_fields(self) -> dict[str, Any]:
         from qascore.runtime.encoder import model_id

@@ -76,7 +76,8 @@ class AVA(Metric):
         thr = self.options["threshold"]
         thr = float(ver.threshold if thr is None else thr)
         main = [aggregate(p, "ava", self.options["aggregate"])["ava"] for p in per]
-        return main, {"ava": main, "correct": [bool(m >= thr) for m in main], "truncated": truncated}
+        details: dict[str, Any] = {"ava": main, "correct": [bool(m >= thr) for m in main], "truncated": truncated}
+        return main, details
 
     def signature_fields(self) -> dict[str, Any]:
         from qascore.runtime.delta import read_meta
@@ -99,7 +100,7 @@ def dtype_option() -> Option:
 
 def dtype_field(dtype: str | None) -> dict[str, str]:
     """Signature field for a non-default precision (none for fp32, so exact runs keep their signature)."""
-    return {} if pick_dtype(dtype, "cpu") == torch.float32 else {"dtype": dtype}
+    return {} if pick_dtype(dtype, "cpu") == torch.float32 else {"dtype": str(dtype)}
 
 
 def temperature_field(meta: dict[str, Any]) -> dict[str, str]:

@@ -167,7 +167,7 @@ def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,
     def make() -> CausalLM:
         path = local_path(spec)
         tok = AutoTokenizer.from_pretrained(path)
-        model = AutoModelForCausalLM.from_pretrained(path, dtype=dt).to(dev).eval()
+        model = AutoModelForCausalLM.from_pretrained(path, dtype=dt).to(dev).eval()  # type: ignore[arg-type]
         return CausalLM(model, tok, name, dev)
 
     return shared(("causal_lm", spec, dev, str(dt)), make)

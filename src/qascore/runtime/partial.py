@@ -82,7 +82,7 @@ class LowerStack(nn.Module):
         return run_stack(self.layers, self.embeddings(input_ids=ids, token_type_ids=types), mask, self.bias)
 
 
-def run_stack(layers: Sequence[nn.Module], h: torch.Tensor, mask: torch.Tensor,
+def run_stack(layers: Sequence[nn.Module] | nn.ModuleList, h: torch.Tensor, mask: torch.Tensor,
               bias: PositionBias | None = None) -> torch.Tensor:
     """Apply transformer layers to hidden states under a 1/0 padding mask. MPNet's position bias depends
     only on the length, so it is made once for the whole stack (as MPNet's own forward does)."""

@@ -43,7 +43,7 @@ import copy
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 import torch
@@ -191,7 +191,7 @@ class VerifierModel(nn.Module):
     attends over its peers' representations. The head reads every [CLS].
     """
 
-    def __init__(self, spec: VerifierSpec, base: nn.Module) -> None:
+    def __init__(self, spec: VerifierSpec, base: Any) -> None:  # a transformers encoder (typed loosely by torch)
         super().__init__()
         self.spec = spec
         layers = list(base.encoder.layer)
@@ -227,7 +227,7 @@ class VerifierModel(nn.Module):
         k = 0 if self.spec.share_top else view
         if self.spec.peer and second:
             k += 1 if self.spec.share_top else self.spec.n_views
-        return self.top[k]
+        return cast(nn.ModuleList, self.top[k])
 
     def upper(self, states: Sequence[tuple[torch.Tensor, torch.Tensor]]) -> torch.Tensor:
         """Logits from per-view (padded lower states, mask)."""

@@ -192,12 +192,15 @@ def ptb_tokens(text: str) -> list[str]:
             out.append(punct.group(0))
             i += 1
             continue
-        regs = _ALL.match(text, i).regs
+        whole = _ALL.match(text, i)
+        assert whole is not None      # the "other" rule matches any non-space character
+        regs = whole.regs
         ends = [regs[g][1] for g in _GROUPS]
         best = max(ends)              # longest match; max() keeps the first (earliest rule) on ties
         assert best > i               # the "other" rule matches any non-space character
         _, rx, emit = _COMPILED[ends.index(best)]
         m = rx.match(text, i)
+        assert m is not None
         out.extend(t.lower() for t in emit(m))
         i = m.end()
     return out

@@ -132,10 +132,10 @@ class Tagger:
         out = [np.zeros(len(ids), dtype=np.float64) for _, ids in pairs]
         for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size):
             rows = [jobs[i][2] for i in b]
-            ids = pad([r.input_ids for r in rows], 0).to(self.device)
+            batch_ids = pad([r.input_ids for r in rows], 0).to(self.device)
             types = pad([r.token_type_ids for r in rows], 0).to(self.device)
             mask = pad([[1] * len(r.input_ids) for r in rows], 0).to(self.device)
-            prob = torch.softmax(self.model(ids, types, mask).float(), dim=-1)[..., 1].cpu().numpy()
+            prob = torch.softmax(self.model(batch_ids, types, mask).float(), dim=-1)[..., 1].cpu().numpy()
             for j, i in enumerate(b):
                 k, s, lay = jobs[i]
                 out[k][s:s + lay.answer_len] = prob[j, lay.answer_start:lay.answer_start + lay.answer_len]
@@ -226,7 +226,7 @@ class KpwWeighter(TokenWeighter):
         key = (question if self.use_question else "", ids)
         if key not in self._cache:
             self._cache[key] = self.tagger.probabilities([key], self.batch_size, self.max_len)[0]
-        return self.tagger.tokenizer.convert_ids_to_tokens(list(ids)), self._cache[key]
+        return list(self.tagger.tokenizer.convert_ids_to_tokens(list(ids))), self._cache[key]
 
     def _key(self, question: str, pieces: list[list[int] | None]) -> tuple[str, tuple[int, ...]]:
         ids = tuple(i for p in pieces if p for i in p)

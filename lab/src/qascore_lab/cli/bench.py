@@ -9,7 +9,8 @@ from qascore_lab.cli.dispatch import add_targets, run_target
 TARGETS: dict[str, tuple[str, str]] = {
     "qrelscore": ("qascore_lab.bench.qrelscore", "QRelScore batched vs one example at a time (examples/s, ratio)"),
     "verifier": ("qascore_lab.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
-    "verifier-eval": ("qascore_lab.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev split, WikiQA/TREC-QA triples, KPQA sets"),
+    "verifier-eval": ("qascore_lab.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev "
+                                                         "split, WikiQA/TREC-QA triples, KPQA sets"),
     "lexical": ("qascore_lab.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
     "kpqa": ("qascore_lab.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
     "bertscore": ("qascore_lab.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),

@@ -13,7 +13,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "verifier-data": ("qascore_lab.train.verifier_corpus", "answer-verification corpus (AE, SQuAD v2, WikiQA/TREC-QA) for the verifiers"),
     "verifier": ("qascore_lab.train.verifier_run", "the shipped `ava` / `square` verifiers on the verification corpus (all layers, LoRA)"),
     "judge": ("qascore_lab.train.judge", "the stacked correctness judge (AVA + F1 + KPQA ROUGE-L + containment + length) on the corpus"),
-    "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, answer-equivalence sentences; all layers, LoRA)"),
+    "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
+                                       "answer-equivalence sentences; all layers, LoRA)"),
     "bertscore-baseline": ("qascore_lab.cli.bertscore_baseline", "BERTScore rescaling baseline (random SQuAD sentence pairs)"),
     "qrel-baselines": ("qascore_lab.cli.qrel_baselines", "QRelScore rescaling baselines b_LRM/b_GRG (random SQuAD question-passage pairs)"),
 }

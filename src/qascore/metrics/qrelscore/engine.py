@@ -92,7 +92,7 @@ class Engine:
             room = limit - special - len(q_ids)
             if room < max(16, limit // 4):
                 raise QuestionTooLong(i, len(q_ids), limit)
-            slots = []
+            slots: list[Any] = []
             for ch in chunk(c_ids, room):
                 key = (q_ids, ch) if self.dedupe else (i, len(slots))
                 if key not in unique:

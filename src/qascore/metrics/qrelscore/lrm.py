@@ -324,7 +324,7 @@ def score_pairs(model: Any, tokenizer: Any, pairs: Sequence[Pair], layers: Seque
         for batch in progress(batches, desc=desc, min_total=8):
             res, maps, mq, mc = _forward(model, layout, built, pairs, batch, pad, device, rows_mode)
             with torch.autocast(device_type=torch.device(device).type, enabled=False):  # matching in fp32
-                for j, l in enumerate(layers):
+                for j, l in enumerate(layers):  # noqa: E741  (l: a layer index, as in the paper)
                     for v, (agg, weighting) in enumerate(variants):
                         out[batch, j, v] = layer_precision(res.hidden_states[l + 1], maps[l], mq, mc,
                                                            agg=agg, weighting=weighting).cpu().numpy()

@@ -9,7 +9,7 @@ an InputError naming the line and field, since no score means anything then.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
@@ -31,7 +31,7 @@ def harmonic_mean(a: float, b: float) -> float:
 
 
 class _QRel(Metric):
-    requires = ("candidate", "context")
+    requires: ClassVar[tuple[str, ...]] = ("candidate", "context")
     parts: tuple[str, ...] = ("lrm", "grg")
 
     @classmethod
@@ -167,7 +167,8 @@ class QRelGRG(_QRel):
 
 class RefQRelScore(_QRel):
     name = "ref-qrelscore"
-    description = "QRelScore with references: mean of QRelScore(candidate, context) and max over references of QRelScore(candidate, reference)"
+    description = ("QRelScore with references: mean of QRelScore(candidate, context) and max over references of "
+                   "QRelScore(candidate, reference)")
     requires = ("candidate", "context", "references")
 
     def validate(self, records: Sequence[Record]) -> None:
