@@ -67,4 +67,5 @@ def test_the_shipped_and_explicit_good_paths_still_load(paths) -> None:
 
     assert "ava@" in qascore.load("ava", model=paths["ava"]).signature.replace("model:ava@", "ava@")
     qascore.load("kpqa-rougeL", tagger=paths["tagger"])
-    qascore.load("kpqa-rougeL", tagger="kp")
+    for name in ("kpqa", "kp", *(p.stem for p in (RESOURCES / "kpqa").glob("*.safetensors"))):
+        qascore.load("kpqa-rougeL", tagger=name)  # every shipped tagger by name (judge names one)

@@ -185,3 +185,19 @@ def test_sigterm_ends_with_a_message_exit_143_and_no_empty_part(tmp_path: Path) 
     assert "qascore: terminated" in err and "Traceback" not in err
     assert not out.exists()
     assert not part.exists() or part.stat().st_size > 0
+
+
+# -- 10: a successful Ray run prints nothing of Ray's own ------------------------------------------
+@pytest.mark.slow
+def test_a_successful_ray_run_is_quiet(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"id": str(i), "candidate": f"cat {i}", "references": ["cat"]}) + "\n"
+                           for i in range(40)))
+    env = {**os.environ, "PYTHONPATH": SRC, "OMP_NUM_THREADS": "1"}
+    env.pop("QASCORE_PROGRESS", None)
+    done = subprocess.run([sys.executable, "-m", "qascore.cli", "score", str(src), "-m", "f1", "--engine", "ray",
+                           "--chunk-size", "10", "--workers", "2", "-o", str(tmp_path / "out.jsonl")],
+                          env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "", done.stderr  # the old run printed core_worker's error-level actor line and a warning

@@ -20,12 +20,11 @@ from typing import Any
 from qascore.metrics.options import Option, OptionError
 
 VERIFIER, JUDGE, TAGGER, ENCODER, CAUSAL_LM = "verifier", "judge", "tagger", "encoder", "causal-lm"
-WHAT = {VERIFIER: "a verifier delta (.safetensors written by `qascore train ava` / `train square`)",
-        JUDGE: "a judge card (JSON written by `qascore train judge`)",
-        TAGGER: "a keyphrase tagger delta (.safetensors written by `qascore train kpqa`) or a folder holding one",
+WHAT = {VERIFIER: "a verifier delta (.safetensors written by `qascore-lab train ava` / `train square`)",
+        JUDGE: "a judge card (JSON written by `qascore-lab train judge`)",
+        TAGGER: "a keyphrase tagger delta (.safetensors written by `qascore-lab train kpqa`) or a folder holding one",
         ENCODER: "a model folder (config.json and weights), a Hugging Face id or a pkg: spec",
         CAUSAL_LM: "a causal LM folder (config.json and weights), a .gguf file, a Hugging Face id or a pkg: spec"}
-SHIPPED_TAGGERS = ("kpqa", "kp")
 
 
 def kind_of(metric: str, option: str) -> str | None:
@@ -55,11 +54,18 @@ def check_model_options(metric: str, specs: Mapping[str, Option], options: Mappi
         if not value.strip():
             raise OptionError(metric, key, value, f"is empty; expected {WHAT[kind]} (leave the option out for "
                                                   f"the shipped model)")
-        if value == specs[key].default or value.startswith("pkg:") or (kind == TAGGER and value in SHIPPED_TAGGERS):
+        if value == specs[key].default or value.startswith("pkg:") or (kind == TAGGER and value in shipped_taggers()):
             continue
         problem = _problem(kind, value)
         if problem:
             raise OptionError(metric, key, value, f"{value}: {problem}; expected {WHAT[kind]}")
+
+
+def shipped_taggers() -> set[str]:
+    """Names a `tagger=` option may give for a delta shipped in the package (kpqa, kp, ...)."""
+    from qascore.runtime.defaults import RESOURCES
+
+    return {p.stem for p in (RESOURCES / "kpqa").glob("*.safetensors")}
 
 
 def _problem(kind: str, value: str) -> str | None:
