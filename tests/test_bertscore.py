@@ -175,7 +175,7 @@ def test_rescale_with_baseline_file(tiny_bert: str, tmp_path: Path) -> None:
 
 
 def test_missing_baseline_says_how_to_make_it(tiny_bert: str) -> None:
-    with pytest.raises(FileNotFoundError, match="qascore train bertscore-baseline"):
+    with pytest.raises(FileNotFoundError, match="qascore-lab train bertscore-baseline"):
         BertScore(model=tiny_bert, rescale=True).score(records(TABLE[:1]))
 
 

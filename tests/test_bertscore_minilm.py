@@ -83,7 +83,7 @@ def test_default_model_baseline_is_shipped() -> None:
 
     model_path()
     m = BertScore(rescale=True)
-    assert m.baseline_path().is_file(), "run `qascore train bertscore-baseline` to make it"
+    assert m.baseline_path().is_file(), "run `qascore-lab train bertscore-baseline` to make it"
     got = m.score([{"candidate": "The cat sat on the mat.", "references": ["A cat was sitting on the mat."]}])
     plain = BertScore().score([{"candidate": "The cat sat on the mat.", "references": ["A cat was sitting on the mat."]}])
     assert got.scores[0] < plain.scores[0]  # rescaling spreads scores below the raw ones (b > 0)

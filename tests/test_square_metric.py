@@ -8,7 +8,7 @@ import pytest
 from qascore.records import InputError
 
 MODEL = pytest.importorskip("qascore.metrics.square").DEFAULT_MODEL
-needs_model = pytest.mark.skipif(not MODEL.is_file(), reason=f"{MODEL} not trained yet (qascore train square)")
+needs_model = pytest.mark.skipif(not MODEL.is_file(), reason=f"{MODEL} not trained yet (qascore-lab train square)")
 
 QUESTION = "what is the capital of france?"
 REFS = ["Paris is the capital and most populous city of France."]

@@ -170,7 +170,7 @@ def test_system_threshold_tuning_fits_dev_p_at_1():
     assert est["bad"]["P@1"] == gold["bad"]["P@1"] == 0.0
 
 
-# -- extra training corpora (`qascore train ava --extra-train trecqa`) -----------------------------
+# -- extra training corpora (`qascore-lab train ava --extra-train trecqa`) -----------------------------
 
 TREC = FIX / "trecqa" / "dev"
 

@@ -1,4 +1,4 @@
-"""`qascore bench verifier` runs end to end on synthetic text and reports every row it promises."""
+"""`qascore-lab bench verifier` runs end to end on synthetic text and reports every row it promises."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`qascore bench verifier-eval --dev-only --paired` on a toy corpus with model-free judges."""
+"""`qascore-lab bench verifier-eval --dev-only --paired` on a toy corpus with model-free judges."""
 
 from __future__ import annotations
 

@@ -93,7 +93,7 @@ def test_kpqa_pair_counts():
 
 @pytest.mark.slow
 def test_kpqa_table3_bleu1_end_to_end(capsys):
-    """`qascore meta --benchmark kpqa --metric bleu1` against the paper's Table 3 BLEU-1 row."""
+    """`qascore-lab meta --benchmark kpqa --metric bleu1` against the paper's Table 3 BLEU-1 row."""
     pytest.importorskip("qascore.metrics.lexical")
     import json
 

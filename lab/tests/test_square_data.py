@@ -221,7 +221,7 @@ def test_parse_eval_refs_rejects_unknown_items():
         parse_refs("positives=2", "blind")
 
 
-# -- an extra training corpus (`qascore train square --extra-train`) -----------------------------
+# -- an extra training corpus (`qascore-lab train square --extra-train`) -----------------------------
 
 EXTRA = [_q("x", 3, 4), _q("y", 2, 5), _q("z", 1, 3)]
 

@@ -261,7 +261,7 @@ def test_train_verifier_cli_distils_from_a_teacher(tmp_path):
 
 @pytest.mark.slow
 def test_train_verifier_cli_calibrates_and_recalibrates(tmp_path):
-    """`qascore train verifier` writes a calibrated delta; `--calibrate` on it refits the same temperature from
+    """`qascore-lab train verifier` writes a calibrated delta; `--calibrate` on it refits the same temperature from
     the same dev rows (the logits are raw, so the stored temperature does not feed back) and keeps the tensors."""
     import torch
     from safetensors.torch import load_file

@@ -36,7 +36,7 @@ from qascore.weights.base import TokenWeighter, UniformWeighter
 from qascore.weights.idf import IdfWeighter
 
 # Default layer per model spec. MiniLM-L6: layer 6, the best Pearson with MS-MARCO human judgments
-# (without IDF; also with IDF) among layers 0-6; `qascore bench bertscore-layers`, docs/bertscore.md.
+# (without IDF; also with IDF) among layers 0-6; `qascore-lab bench bertscore-layers`, lab/results/bertscore.md.
 DEFAULT_LAYERS: dict[str, int] = {defaults.ENCODER: 6}
 BASELINES = defaults.RESOURCES / "bertscore"
 PARTS = ("P", "R", "F")  # column names of a baseline CSV (bert_score's layout)
@@ -237,7 +237,7 @@ class BertScore(Metric):
             if not path.is_file():
                 raise FileNotFoundError(
                     f"no BERTScore baseline for {self.encoder.model_id} at {path}; make one with "
-                    f"`qascore train bertscore-baseline --model {self.options['model']}` or pass baseline=<file>")
+                    f"`qascore-lab train bertscore-baseline --model {self.options['model']}` or pass baseline=<file>")
             self._baseline = read_baseline(path)
         if layer not in self._baseline:
             raise ValueError(f"baseline file {self.baseline_path()} has no row for layer {layer}")

@@ -6,8 +6,8 @@ Features of a (question, candidate, references) record:
 - `kpqa_rougeL`: keyphrase-weighted ROUGE-L (max over references);
 - `contains`: 1 if a normalised reference occurs inside the normalised candidate;
 - `len_ratio`: log((1 + candidate words) / (1 + mean reference words)).
-A card (`qascore train judge`) names the features it stacks (the shipped one: `ava_logit` and
-`kpqa_rougeL`, the subset chosen on the corpus dev split; docs/verifiers.md) and holds a logistic
+A card (`qascore-lab train judge`) names the features it stacks (the shipped one: `ava_logit` and
+`kpqa_rougeL`, the subset chosen on the corpus dev split; lab/results/verifiers.md) and holds a logistic
 regression over them, standardised, fitted on the verification corpus dev split (calibrated there);
 `details.correct` compares the probability with the dev-tuned threshold.
 """
@@ -31,7 +31,7 @@ from qascore.text.squad import normalize_answer
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("ava_logit", "f1", "kpqa_rougeL", "contains", "len_ratio")
 # The shipped card's `kpqa_rougeL` coefficients were fitted on the first KPQA tagger's scores: pinned, so
-# shipping a newer tagger (docs/kpqa.md, v2) leaves the judge's numbers as they were until it is refitted.
+# shipping a newer tagger (lab/results/kpqa.md, v2) leaves the judge's numbers as they were until it is refitted.
 JUDGE_TAGGER = "kpqa-v1"
 
 
@@ -66,7 +66,7 @@ class Judge(Metric):
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
-        return {"model": Option("str", None, "judge card written by `qascore train judge`", none="shipped"),
+        return {"model": Option("str", None, "judge card written by `qascore-lab train judge`", none="shipped"),
                 "batch_size": Option("int", 32, "pairs per verifier batch", min=1, signed=False)}
 
     def _model(self) -> Path:
@@ -75,7 +75,7 @@ class Judge(Metric):
     def _card(self) -> dict[str, Any]:
         path = self._model()
         if not path.is_file():
-            raise FileNotFoundError(f"judge: model file {path} not found (fit one with `qascore train judge`)")
+            raise FileNotFoundError(f"judge: model file {path} not found (fit one with `qascore-lab train judge`)")
         return json.loads(path.read_text(encoding="utf-8"))
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
@@ -83,7 +83,7 @@ class Judge(Metric):
         ava = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
         if card.get("ava_model") != ava:
             raise ValueError(f"judge: the card {self._model()} was fitted with {card.get('ava_model')}, but the "
-                             f"installed verifier is {ava}; refit it with `qascore train judge`")
+                             f"installed verifier is {ava}; refit it with `qascore-lab train judge`")
         x = features(records, batch_size=int(self.options["batch_size"]))
         probs = predict(card, x)
         return [float(p) for p in probs], {"correct": [bool(p >= card["threshold"]) for p in probs]}

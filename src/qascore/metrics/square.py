@@ -3,9 +3,9 @@
 One cross-encoder reads "Question: q Target: a Pos_Ref: c+ ... Neg_Ref: c- ..."
 (`runtime.square_layouts.square_layout`): `references` are the positive
 references, `negatives` the optional incorrect ones. The default model is
-the delta trained here by `qascore train verifier --model square` (MiniLM-L6
+the delta trained here by `qascore-lab train verifier --model square` (MiniLM-L6
 base, LoRA on every layer + head, on the verification corpus) and shipped in
-resources/square/; see docs/square.md for how it was trained and how well it
+resources/square/; see lab/results/square.md for how it was trained and how well it
 does. Over-long inputs are trimmed (question and target kept whole, the
 references cut evenly) and flagged in `details.truncated`.
 """
@@ -32,7 +32,7 @@ def load_verifier(path: str | Path) -> Any:
     from qascore.runtime.verifier import load_shared
 
     if not Path(path).is_file():
-        raise FileNotFoundError(f"SQuArE model {path} not found; train one with `qascore train square`")
+        raise FileNotFoundError(f"SQuArE model {path} not found; train one with `qascore-lab train square`")
     return load_shared(path, layout_func)
 
 
@@ -43,7 +43,7 @@ class Square(Metric):
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
-        return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore train square`"),
+        return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore-lab train square`"),
                 "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False),
                 "dtype": dtype_option()}
 

@@ -2,7 +2,7 @@
 
 `ava` loads the shipped default configuration (resources/ava/ava.safetensors);
 `ava-<config>` loads another shipped configuration; `model=PATH` loads any
-delta written by `qascore train ava`. Each reference is judged separately and
+delta written by `qascore-lab train ava`. Each reference is judged separately and
 the probabilities are combined by `aggregate` (mean, as the AVA paper does for
 several references in its system-wise evaluation, or max). `details.correct`
 is 1 where the aggregated probability reaches the model's dev-tuned threshold
@@ -40,7 +40,7 @@ class AVA(Metric):
         return {"aggregate": Option("choice", "mean", "several references: mean or max probability",
                                     choices=("mean", "max")),
                 "batch_size": Option("int", 32, "pairs per model batch", min=1, signed=False),
-                "model": Option("str", None, "verifier delta written by `qascore train ava`", none="shipped"),
+                "model": Option("str", None, "verifier delta written by `qascore-lab train ava`", none="shipped"),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),
                 "dtype": dtype_option()}
@@ -48,7 +48,7 @@ class AVA(Metric):
     def _path(self) -> Path:
         p = Path(self.options["model"]) if self.options["model"] else AVA_DIR / self.resource
         if not p.exists():
-            raise FileNotFoundError(f"{self.name}: model file {p} not found (train one with `qascore train ava`)")
+            raise FileNotFoundError(f"{self.name}: model file {p} not found (train one with `qascore-lab train ava`)")
         return p
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:

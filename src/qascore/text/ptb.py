@@ -6,8 +6,8 @@ tokenise with the Java tokenizer; its choices change the numbers (e.g. "don't"
 becomes "do n't", "(" becomes "-lrb-", which COCO's filter does NOT drop
 because it compares with upper-case "-LRB-"). This module re-states those
 choices as a longest-match scanner over a small table of token patterns, like
-the JFlex lexer it imitates. Agreement with the Java tokenizer (`qascore bench
-lexical --squad-agreement`, docs/lexical.md): all 7,093 distinct KPQA human-eval
+the JFlex lexer it imitates. Agreement with the Java tokenizer (`qascore-lab bench
+lexical --squad-agreement`, lab/results/lexical.md): all 7,093 distinct KPQA human-eval
 answers/references, 99.98% of SQuAD v2 dev questions, 98.7% of whole passages.
 Known gap: the Java lexer looks across line ends (a text ending in "no." keeps
 the period when the next text starts with a digit); here each text stands alone.

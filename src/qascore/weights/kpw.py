@@ -44,7 +44,7 @@ from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, load
 BERT_SPECIALS = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # weigh 0 whatever the tagger's own specials are
 
 # "kpqa-v1": the first KPQA tagger (top 2 layers, SQuAD + WikiQA), kept because the shipped `judge`
-# was fitted on its `kpqa-rougeL` scores (metrics/judge.py pins it; docs/kpqa.md).
+# was fitted on its `kpqa-rougeL` scores (metrics/judge.py pins it; lab/results/kpqa.md).
 SHIPPED = {"kpqa": "kpqa.safetensors", "kp": "kp.safetensors", "kpqa-v1": "kpqa-v1.safetensors"}
 
 
@@ -54,7 +54,7 @@ def shipped_delta(kind: str = "kpqa") -> Path:
         raise ValueError(f"unknown shipped tagger '{kind}' (choose from {sorted(SHIPPED)})")
     path = defaults.RESOURCES / "kpqa" / SHIPPED[kind]
     if not path.is_file():
-        raise FileNotFoundError(f"{path} missing: train it with `qascore train kpqa` (see docs/kpqa.md)")
+        raise FileNotFoundError(f"{path} missing: train it with `qascore-lab train kpqa` (lab/NOTES.md)")
     return path
 
 

@@ -1,2 +1,2 @@
-"""Speed benchmarks run by `qascore bench TARGET`: each times qascore against a reference
+"""Speed benchmarks run by `qascore-lab bench TARGET`: each times qascore against a reference
 implementation on the same rows in one run and prints seconds, rows/s and the ratio."""

@@ -1,4 +1,4 @@
-"""`qascore bench bertscore`: qascore bertscore vs bert_score, same model, layer and rows, one run.
+"""`qascore-lab bench bertscore`: qascore bertscore vs bert_score, same model, layer and rows, one run.
 
 Rows of a KPQA human-eval set (default: the 1,000 MS-MARCO rows) are scored
 as (candidate, reference) pairs, unweighted and with IDF:
@@ -7,7 +7,7 @@ as (candidate, reference) pairs, unweighted and with IDF:
 - qascore `bertscore` (encoder loaded before timing).
 Each side runs --repeat times, alternating, and the fastest run counts (the
 machine may be shared). The F values of both sides are compared, so the timings are of equal
-work. BERTScore-KPQA, tagger included, is timed by `qascore bench kpqa`.
+work. BERTScore-KPQA, tagger included, is timed by `qascore-lab bench kpqa`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`qascore bench bertscore-layers`: which encoder layer makes BERTScore agree best with humans.
+"""`qascore-lab bench bertscore-layers`: which encoder layer makes BERTScore agree best with humans.
 
 Scores the KPQA human-eval sets (KPQA protocol: each reference scored alone,
 maximum taken) at every requested layer from one encoder pass per chunk, with

@@ -1,4 +1,4 @@
-"""`qascore bench kpqa`: BERTScore-KPQA (tagger included) vs bert_score, same model/layer, one run.
+"""`qascore-lab bench kpqa`: BERTScore-KPQA (tagger included) vs bert_score, same model/layer, one run.
 
 Rows of a KPQA human-eval set are scored as (candidate, reference) pairs:
 - bert_score's BERTScorer (model loaded before timing), unweighted, same model and layer;

@@ -1,8 +1,8 @@
 """The KPQA paper's Tables 3, 4, 6 and 7 in one process: each metric scored once per data set.
 
-    python -m qascore_lab.bench.kpqa_tables [--out docs/kpqa_tables.json] [--no-meteor] [--tagger DELTA]
+    python -m qascore_lab.bench.kpqa_tables [--out lab/results/kpqa_tables/kpqa_tables.json] [--no-meteor] [--tagger DELTA]
 
-`qascore meta --benchmark kpqa|kpqa-ablation|kpqa-multi|kpqa-pairs` computes the
+`qascore-lab meta --benchmark kpqa|kpqa-ablation|kpqa-multi|kpqa-pairs` computes the
 same statistics (one --compare per call); this runner reuses the scores for
 every table and tests each KPQA metric against its base (Williams one-sided
 test and paired bootstrap, Pearson), then prints markdown tables with the

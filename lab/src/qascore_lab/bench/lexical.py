@@ -1,4 +1,4 @@
-"""`qascore bench lexical`: COCO metrics, qascore vs pycocoevalcap, same rows, same run.
+"""`qascore-lab bench lexical`: COCO metrics, qascore vs pycocoevalcap, same rows, same run.
 
 Both sides start from raw strings, as a user runs them: pycocoevalcap's
 PTBTokenizer (Java) on references and candidates, then Bleu(4), Rouge, Cider
@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     if args.rows:
         records = records[:args.rows]
     n, reps = len(records), max(1, args.repeat)
-    print(f"qascore bench lexical: {n} rows of kpqa/{args.dataset}, {max(len(r.references) for r in records)} "
+    print(f"qascore-lab bench lexical: {n} rows of kpqa/{args.dataset}, {max(len(r.references) for r in records)} "
           f"reference column(s), max over references; both sides tokenise the raw text; best of {reps} runs")
     coco_side = _Coco(records)
     ours, ours_t = _best([_ours(records) for _ in range(reps)])

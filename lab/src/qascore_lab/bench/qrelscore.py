@@ -1,4 +1,4 @@
-"""`qascore bench qrelscore`: batched QRelScore vs one example at a time, same models, same rows, one run.
+"""`qascore-lab bench qrelscore`: batched QRelScore vs one example at a time, same models, same rows, one run.
 
 The reference side does what the authors' released scorer does: every
 (question, context) example on its own (batch size 1), eager attention with
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     for eng in sides.values():  # load every model and warm every code path on one row before timing
         for part in parts:
             getattr(eng, f"{part}_raw")(qs[:1], cs[:1])
-    print(f"qascore bench qrelscore: {len(qs)} rows ({what}), torch threads {args.threads}, "
+    print(f"qascore-lab bench qrelscore: {len(qs)} rows ({what}), torch threads {args.threads}, "
           f"device {args.device or 'auto'}")
     total = dict.fromkeys(sides, 0.0)
     values: dict[str, dict[str, Any]] = {name: {} for name in sides}
@@ -138,7 +138,7 @@ def agreement(args: argparse.Namespace) -> int:
 
     recs = _records(args, args.agreement)
     qs, cs = [r.candidate for r in recs], [r.context for r in recs]
-    print(f"qascore bench qrelscore --agreement: {len(recs)} QGEval rows ({args.agreement} passages, seed {args.seed}), "
+    print(f"qascore-lab bench qrelscore --agreement: {len(recs)} QGEval rows ({args.agreement} passages, seed {args.seed}), "
           f"fp32 vs {args.dtype}, torch threads {args.threads}")
     scores: dict[str, dict[str, np.ndarray]] = {}
     for label in ("fp32", args.dtype):

@@ -1,4 +1,4 @@
-"""`qascore bench ray`: records/s of `score --engine ray` with 1 and 2 workers, and the local engine.
+"""`qascore-lab bench ray`: records/s of `score --engine ray` with 1 and 2 workers, and the local engine.
 
 Why: the Ray engine is worth its start-up only where actors add throughput.
 Each configuration runs `qascore score` in a fresh process twice on

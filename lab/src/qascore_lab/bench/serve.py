@@ -1,4 +1,4 @@
-"""`qascore bench serve`: a bounded load test of `qascore serve` on loopback, micro-batching on and off.
+"""`qascore-lab bench serve`: a bounded load test of `qascore serve` on loopback, micro-batching on and off.
 
 Why: a training loop calling a metric as a reward needs throughput and tail
 latency, and must never see a failed request. For each mode the bench starts

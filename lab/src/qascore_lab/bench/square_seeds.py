@@ -1,9 +1,9 @@
 """SQuArE seed study: AUROC per training seed, mean +- sd, and the paper's orderings checked per seed.
 
-    python -m qascore_lab.bench.square_seeds 13=docs/results/square 14=docs/results/square/seed14 \
-        15=docs/results/square/seed15 [--n-boot 1000]
+    python -m qascore_lab.bench.square_seeds 13=lab/results/square 14=lab/results/square/seed14 \
+        15=lab/results/square/seed15 [--n-boot 1000]
 
-Reads the `*.eval.json` files that `qascore train square --eval` writes (one folder
+Reads the `*.eval.json` files that `qascore-lab train square --eval` writes (one folder
 per seed; every model is evaluated on the same seeded targets) and prints markdown.
 One seed per model cannot separate two models whose AUROCs differ by less than the
 seed-to-seed spread, so each ordering is reported three ways: on the seed means, seed

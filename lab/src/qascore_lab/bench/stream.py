@@ -1,4 +1,4 @@
-"""`qascore bench stream`: peak RSS and time per record of `score --chunk-size` as the file grows.
+"""`qascore-lab bench stream`: peak RSS and time per record of `score --chunk-size` as the file grows.
 
 Why: chunked scoring promises memory that does not grow with the number of
 records and a constant time per record. Each size runs `qascore score` in a

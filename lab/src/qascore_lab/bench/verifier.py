@@ -1,4 +1,4 @@
-"""`qascore bench verifier`: verifier scoring throughput on CPU, short answers and sentence answers.
+"""`qascore-lab bench verifier`: verifier scoring throughput on CPU, short answers and sentence answers.
 
 In one run, on the same records: the shipped `ava` and `square`, optionally a
 retired AVA delta (`--old PATH`, e.g. the WikiQA-only `ava-wikiqa`, no longer

@@ -1,7 +1,7 @@
-"""`qascore bench verifier-eval`: answer-correctness judges on the same rows, side by side.
+"""`qascore-lab bench verifier-eval`: answer-correctness judges on the same rows, side by side.
 
 Sets (reporting only; nothing is chosen on them):
-- `corpus-dev-<source>`: the verification corpus dev split (`qascore train verifier-data`) per source;
+- `corpus-dev-<source>`: the verification corpus dev split (`qascore-lab train verifier-data`) per source;
   AUROC, and accuracy at each judge's threshold tuned on that whole dev split.
 - `wikiqa-test`: WikiQA test AVA triples (q, r, t), with blind negatives for SQuArE.
 - `trec-clean-dev`: TREC-QA clean-dev AVA triples (at most 1,500, seeded), the same way.

@@ -1,4 +1,4 @@
-"""`qascore bench TARGET`: speed against a reference implementation, in one run."""
+"""`qascore-lab bench TARGET`: speed against a reference implementation, in one run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`qascore train bertscore-baseline`: the rescaling baseline of BERTScore for one model.
+"""`qascore-lab train bertscore-baseline`: the rescaling baseline of BERTScore for one model.
 
 As bert_score does with Common Crawl, the baseline b of each layer is the
 mean P, R, F of random, unrelated sentence pairs; here the sentences come
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     meta = {"model": spec, "model_id": model_id(spec), "pairs": args.pairs, "seed": args.seed,
             "data": "squad_v2_dev contexts, sentences of %d-%d words, pairs from different passages"
                     % (args.min_words, args.max_words),
-            "command": ("qascore train bertscore-baseline " + " ".join(sys.argv[3:])).strip(),
+            "command": ("qascore-lab train bertscore-baseline " + " ".join(sys.argv[3:])).strip(),
             "weights": "uniform ([CLS]/[SEP] weight 0)", "seconds": round(secs, 1)}
     write_baseline(out, table, meta)
     print(f"wrote {out} ({args.pairs} pairs, {secs:.0f} s)")

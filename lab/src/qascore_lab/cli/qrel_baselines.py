@@ -1,4 +1,4 @@
-"""`qascore train qrel-baselines`: the rescaling baselines b_LRM and b_GRG of QRelScore (eq. 5, appendix F).
+"""`qascore-lab train qrel-baselines`: the rescaling baselines b_LRM and b_GRG of QRelScore (eq. 5, appendix F).
 
 Random (question, context) pairs are drawn from SQuAD v2 dev, the question
 and the passage from different paragraphs; pairs whose BLEU-1 (question
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     qs, cs = [p[0] for p in pairs], [p[1] for p in pairs]
     eng = Engine(encoder=args.encoder or defaults.ENCODER, lm=args.lm or defaults.CAUSAL_LM)
     common = {"n_pairs": len(pairs), "seed": args.seed, "max_bleu1": args.max_bleu1, "data": "squad_v2_dev",
-              "command": "qascore train qrel-baselines " + " ".join(
+              "command": "qascore-lab train qrel-baselines " + " ".join(
                   f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items())
                   if k in ("encoder", "lm", "n_pairs", "seed", "max_bleu1") and v is not None)}
     entries: dict[str, dict[str, Any]] = {}

@@ -1,4 +1,4 @@
-"""`qascore train TARGET`: seeded training commands of the learned parts."""
+"""`qascore-lab train TARGET`: seeded training commands of the learned parts."""
 
 from __future__ import annotations
 

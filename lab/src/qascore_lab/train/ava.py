@@ -1,4 +1,4 @@
-"""`qascore train ava --config NAME`: train and evaluate one AVA configuration.
+"""`qascore-lab train ava --config NAME`: train and evaluate one AVA configuration.
 
 A configuration (JSON, in qascore_lab/resources/ava_configs/ or a path) names a model
 (svm, A0, A1, A2), its layout and training settings. Training data are

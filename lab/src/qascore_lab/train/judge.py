@@ -1,4 +1,4 @@
-"""`qascore train judge`: fit the stacked correctness judge (`metrics.judge`) on the verification corpus.
+"""`qascore-lab train judge`: fit the stacked correctness judge (`metrics.judge`) on the verification corpus.
 
 Default (`--fit-on dev`): the logistic regression is fitted on the corpus dev
 split, which the verifier never trained on; its dev figures are out-of-fold
@@ -6,7 +6,7 @@ split, which the verifier never trained on; its dev figures are out-of-fold
 `--fit-on train` fits on a seeded sample of the train split and Platt-scales
 on dev, as first planned; on rows the verifier was trained on, its
 probability looks better than it is, so that regression leans on it too much
-(docs/verifiers.md compares the two). The card (JSON) records the
+(lab/results/verifiers.md compares the two). The card (JSON) records the
 coefficients, what they stack, the AVA model they were fitted with, and the
 dev figures of the judge and of each feature alone.
 """
@@ -26,7 +26,7 @@ from qascore.runtime import defaults
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", default="runs/verifier-data", help="folder written by `qascore train verifier-data`")
+    p.add_argument("--corpus", default="runs/verifier-data", help="folder written by `qascore-lab train verifier-data`")
     p.add_argument("--out", default="runs/judge", help="folder for judge.json")
     p.add_argument("--fit-on", choices=("dev", "train"), default="dev",
                    help="dev: fit on the dev split, its figures out-of-fold (5 folds by question); train: fit on a "
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
                               "accuracy": binary_scores(probs[idx], yy, card["threshold"]).accuracy},
                     **{f: {"auroc": auroc(dx_all[idx, k], yy)} for k, f in enumerate(FEATURES)}}
     card.update(fit=how, dev=dev, dev_rows=len(dev_recs), seed=args.seed, C=args.C,
-                command=f"qascore train judge --fit-on {args.fit_on} --features {','.join(names)} --seed {args.seed} --C {args.C}"
+                command=f"qascore-lab train judge --fit-on {args.fit_on} --features {','.join(names)} --seed {args.seed} --C {args.C}"
                         + (f" --sample {args.sample}" if args.fit_on == "train" else ""),
                 seconds=round(time.time() - t0, 1))
     out = Path(args.out)

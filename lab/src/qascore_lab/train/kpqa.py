@@ -1,4 +1,4 @@
-"""`qascore train kpqa`: train the KPQA keyphrase tagger (CPU, or a GPU with --device) and save it as a small delta.
+"""`qascore-lab train kpqa`: train the KPQA keyphrase tagger (CPU, or a GPU with --device) and save it as a small delta.
 
 Two recipes, one loop:
 - whole encoder (default): LoRA adapters (`runtime.lora`, rank 16) on every linear
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if args.evaluate:
         print(json.dumps(evaluate_delta(args, args.evaluate), indent=1))
         return 0
-    card = train(args, command="qascore train kpqa " + " ".join(sys.argv[3:]))
+    card = train(args, command="qascore-lab train kpqa " + " ".join(sys.argv[3:]))
     print(json.dumps(card["dev"], indent=1))
     print(f"wrote {args.out} ({card['delta_bytes'] / 1e6:.1f} MB) and {card_path(args.out)}")
     return 0

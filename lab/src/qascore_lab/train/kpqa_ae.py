@@ -18,7 +18,7 @@ has (a bare answer that equals its reference says nothing about where K is).
 
 Questions that an evaluation set uses (KPQA human sets, WikiQA dev/test,
 TREC-QA dev, QGEval; `train.verifier_corpus.held_out`) are dropped, and so are
-the questions of the verification corpus's dev split (`qascore train
+the questions of the verification corpus's dev split (`qascore-lab train
 verifier-data`, its default --seed 13): the `judge` stacks `kpqa-rougeL` and is
 fitted and reported on that split, so the tagger must not have seen them. An AE
 question that is also a SQuAD question takes that SQuAD example's group, so
@@ -37,7 +37,7 @@ from qascore_lab.train.kpqa_example import Example
 
 
 MIN_WORDS = 4
-VERIFIER_DEV_SEED = 13   # `qascore train verifier-data --seed` default: the corpus whose dev split the judge uses
+VERIFIER_DEV_SEED = 13   # `qascore-lab train verifier-data --seed` default: the corpus whose dev split the judge uses
 ARTICLES = frozenset({"a", "an", "the"})
 _WORD = re.compile(r"[^\W_]+")
 

@@ -133,8 +133,8 @@ def read_wikiqa(path: str | os.PathLike[str]) -> list[Example]:
     return out
 
 
-# Off by default: the shipped taggers were trained without them (docs/kpqa.md: with them,
-# SemEval gains, MS-MARCO loses); `qascore train kpqa --polar-share 0.12` is the tried recipe.
+# Off by default: the shipped taggers were trained without them (lab/results/kpqa.md: with them,
+# SemEval gains, MS-MARCO loses); `qascore-lab train kpqa --polar-share 0.12` is the tried recipe.
 POLAR_SHARE = 0.0
 POLAR_RECIPE = 0.12
 POLAR_SALT = "polar"

@@ -1,4 +1,4 @@
-"""`qascore train square`: train SQuArE (or one of its baselines) on WikiQA and evaluate it.
+"""`qascore-lab train square`: train SQuArE (or one of its baselines) on WikiQA and evaluate it.
 
 One run = one named configuration of `square_data.CONFIGS` (the paper's
 SQuArE, its ablations and the AVA baselines), trained the same way: the same

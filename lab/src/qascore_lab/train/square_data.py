@@ -14,7 +14,7 @@ reference while every wrong target would. The default composition is therefore
 N-1 negatives, whatever the target's label), so two targets of one question
 always get the same number of positive and negative references.
 `composition="greedy"` (use what exists for each target) is kept for
-measuring that leak; see docs/square.md.
+measuring that leak; see lab/results/square.md.
 
 The input layouts (SQuArE's prompt string and the AVA baselines) live in
 `runtime.square_layouts`; a configuration below names one.

@@ -1,4 +1,4 @@
-"""`qascore train verifier-data`: one answer-verification corpus for the AVA and SQuArE verifiers.
+"""`qascore-lab train verifier-data`: one answer-verification corpus for the AVA and SQuArE verifiers.
 
 Rows are (question, references, negatives, candidate, label) with a `source`
 tag, split by question into train and dev:
@@ -361,7 +361,7 @@ def run(args: argparse.Namespace) -> int:
         with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    report["command"] = (f"qascore train verifier-data --sources {','.join(sources)} --seed {args.seed}"
+    report["command"] = (f"qascore-lab train verifier-data --sources {','.join(sources)} --seed {args.seed}"
                          + (f" --squad-questions {args.squad_questions}" if args.squad_questions else "")
                          + f" --as2-neg-ratio {args.as2_neg_ratio}")
     report["seconds"] = round(time.time() - t0, 1)

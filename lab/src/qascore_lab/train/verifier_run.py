@@ -1,7 +1,7 @@
-"""`qascore train verifier`: the shipped `ava` and `square` verifiers, trained on the verification corpus.
+"""`qascore-lab train verifier`: the shipped `ava` and `square` verifiers, trained on the verification corpus.
 
 Every encoder layer trains (LoRA adapters on all linear layers, a full head),
-over the corpus of `qascore train verifier-data`; the epoch is chosen by
+over the corpus of `qascore-lab train verifier-data`; the epoch is chosen by
 AUROC on the corpus dev split, which also sets the decision threshold (best
 F1). `--sources` keeps only some sources of the training split (the ablation
 lever); the dev split is always whole, so runs compare on the same rows.
@@ -28,7 +28,7 @@ MODELS = {"ava": "r,q+t", "square": "square"}   # verifier -> layout (AVA's A1 (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", choices=sorted(MODELS), required=True, help="which verifier")
-    p.add_argument("--corpus", default="runs/verifier-data", help="folder written by `qascore train verifier-data`")
+    p.add_argument("--corpus", default="runs/verifier-data", help="folder written by `qascore-lab train verifier-data`")
     p.add_argument("--out", default="runs/verifier", help="folder for the delta and its report")
     p.add_argument("--name", default=None, help="file name of the delta (default: the model name)")
     p.add_argument("--sources", default="", help="train only on rows of these sources (comma-separated; default all)")
@@ -102,7 +102,7 @@ def teacher_probabilities(path: str | Path, records: Sequence[Record], device: s
     from qascore.runtime.verifier import Verifier
 
     if not Path(path).is_file():
-        raise FileNotFoundError(f"--teacher {path}: no such verifier delta (train one with `qascore train verifier`)")
+        raise FileNotFoundError(f"--teacher {path}: no such verifier delta (train one with `qascore-lab train verifier`)")
     layout = read_meta(path)["spec"]["layout"]
     model = next((m for m, name in MODELS.items() if name == layout), None)
     if model is None:
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.safetensors"
-    command = "qascore train verifier " + " ".join(
+    command = "qascore-lab train verifier " + " ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items())
         if k in ("model", "sources", "train_rows", "dev_rows", "epochs", "batch_size", "lr", "head_lr", "lora_rank",
                  "train_layers", "max_len", "seed", "threads") and v not in ("", None)) + (

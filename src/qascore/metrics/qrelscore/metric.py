@@ -80,7 +80,7 @@ class _QRel(Metric):
                 b = rescale.lookup(part, model, config)
                 if b is None:
                     warnings.warn(f"{self.name}: no shipped b_{part.upper()} for {model} [{config}]; "
-                                  f"scores are not rescaled (run `qascore train qrel-baselines` or pass b_{part})",
+                                  f"scores are not rescaled (run `qascore-lab train qrel-baselines` or pass b_{part})",
                                   stacklevel=3)
         self._b[part] = None if b is None else float(b)
         return self._b[part]

@@ -3,7 +3,7 @@
 A baseline is the mean raw score over random (question, context) pairs with
 low lexical overlap; it depends on the model and on every option that changes
 raw values, so entries are keyed by part, model id and configuration string.
-`qascore train qrel-baselines` computes and writes them.
+`qascore-lab train qrel-baselines` computes and writes them.
 """
 
 from __future__ import annotations
