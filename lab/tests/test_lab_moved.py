@@ -55,7 +55,7 @@ def test_builder_on_wikiqa_train_counts():
 @pytest.mark.parametrize("measured, n, expected", [
     ([], 1000, None),
     ([(1000, 2.0)], 10_000, 20.0),                                  # one run: its per-record time
-    # the H100 run of session 6: 1k in 26.0 s, 10k in 30.3 s -> 26.0 + 999,000 * 4.3 / 9,000
+    # the H100 run of round 2026-11-22c: 1k in 26.0 s, 10k in 30.3 s -> 26.0 + 999,000 * 4.3 / 9,000
     ([(1000, 26.0), (10_000, 30.3)], 1_000_000, 26.0 + 999_000 * 4.3 / 9_000),
     ([(1000, 1.0), (2000, 2.0), (4000, 4.0)], 8000, 1.0 + 7000 * 2.0 / 2000),   # the last two sizes' slope
     ([(1000, 5.0), (2000, 4.0)], 10_000, 5.0),                      # noise, a faster bigger run: no negative time
