@@ -189,7 +189,8 @@ def snapshot(folder: Path) -> dict[str, tuple[int, bytes | None, str | None]]:
 @example(body='{"candidate": "a", "references": ["a"]}\n', kind="the-input", chunked=True, overwrite=False,
          metric="f1")
 @example(body='{"candidate": "a", "references": ["a"]}\n', kind="proc", chunked=False, overwrite=False, metric="f1")
-@example(body='{"\\r": "\\ud800"}\n', kind="existing", chunked=False, overwrite=False, metric="f1")  # found by CI's profile: a newline in a field name
+# found by CI's profile: a newline in a field name
+@example(body='{"\\r": "\\ud800"}\n', kind="existing", chunked=False, overwrite=False, metric="f1")
 def test_score_exits_cleanly_and_a_refused_run_changes_nothing(body: str, kind: str, chunked: bool, overwrite: bool,
                                                               metric: str) -> None:
     with tempfile.TemporaryDirectory() as tmp_name:

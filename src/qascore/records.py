@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
 from qascore import jsonio
-from qascore.record_checks import MAX_DEPTH, printable, surrogate_problem, value_problem, visible
+from qascore.record_checks import MAX_DEPTH, printable, surrogate_problem, value_problem, visible  # noqa: F401  (MAX_DEPTH: re-exported)
 
 CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context")
 _LIST_FIELDS = ("references", "negatives")
