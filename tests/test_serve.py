@@ -196,8 +196,9 @@ def test_real_server_on_loopback(tmp_path):
                 pass
             assert proc.poll() is None and time.time() < deadline, proc.stderr.read().decode()
             time.sleep(0.2)
-        bad = httpx.post(f"{url}/score", content=b"[{", timeout=10)
+        bad = httpx.post(f"{url}/score", content=b"[{", headers={"content-type": "application/json"}, timeout=10)
         assert bad.status_code == 400
+        assert httpx.post(f"{url}/score", content=b"[]", timeout=10).status_code == 415  # not JSON by its type
         r = httpx.post(f"{url}/score", json=[{"candidate": "a dog", "references": ["a dog ran"]}], timeout=10)
         assert r.status_code == 200 and r.json()["records"][0]["scores"]["f1"] == pytest.approx(2 / 3)
     finally:
