@@ -10,7 +10,7 @@ from qascore_lab.datasets.as2 import read_answer_phrases, read_rank, read_trecqa
 from qascore.records import InputError
 
 FIX = Path(__file__).parent / "fixtures" / "as2"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"  # lab/tests -> the repository's parent
 
 
 def test_wikiqa_tsv_keeps_quotes_and_groups_questions():

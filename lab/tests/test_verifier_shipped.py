@@ -10,7 +10,7 @@ import pytest
 from qascore.records import Record
 from qascore.runtime import defaults
 
-RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "verifier"
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "verifier"
 
 
 @pytest.mark.slow

@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 ENV_VAR = "QASCORE_DATA"
-# src/qascore/datasets/__init__.py -> parents[3] is the repository root.
-_REPO_DEFAULT = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+# lab/src/qascore_lab/datasets/__init__.py -> parents[4] is the repository root.
+_REPO_DEFAULT = Path(__file__).resolve().parents[4].parent / "shared" / "data"
 
 
 class DataNotFound(FileNotFoundError):
