@@ -199,7 +199,7 @@ def test_truncation_flag(tiny_bert: str) -> None:
     long = " ".join(["the quick brown fox"] * 6)
     with pytest.warns(UserWarning, match="truncated"):
         got = BertScore(model=tiny_bert, layer=2).score(records([("a dog", [long]), ("a dog", ["a dog"])]))
-    assert got.details["truncated"] == [1.0, 0.0]
+    assert got.details["truncated"] == [True, False]
 
 
 def test_score_layers_equals_one_layer_at_a_time(tiny_bert: str) -> None:

@@ -13,6 +13,8 @@ import importlib
 import sys
 
 from qascore import messages, progress
+from qascore.metrics import long_inputs
+from qascore.runtime import devices
 from qascore.version import __version__
 from qascore.cli.errors import OneLineParser, debug_requested, guarded
 from qascore.cli.quiet import quiet
@@ -54,6 +56,8 @@ def main(argv: list[str] | None = None, *, commands: dict[str, tuple[str, str]] 
     """Parse and run one command; errors end as one line and exit 2 (`--debug`: the traceback)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = debug_requested(argv)
+    devices.quiet_omp_wait()  # before torch loads its OpenMP runtime
+    long_inputs.defer()  # one truncation line per metric, at the end
     quiet(debug)
     messages.reset()
     progress.configure(sys.stderr.isatty() or "--progress" in argv)
@@ -71,7 +75,10 @@ def main(argv: list[str] | None = None, *, commands: dict[str, tuple[str, str]] 
             return 2
         return int(importlib.import_module(args._module).run(args) or 0)
 
-    return guarded(run, debug)
+    try:
+        return guarded(run, debug)
+    finally:
+        long_inputs.flush()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import numpy as np
 from qascore import jsonio
 from qascore.cli.options import load_metric
 from qascore.cli.output import check_writable, write_whole
+from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments, with_dtype
 from qascore.errors import UsageError
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
@@ -66,9 +67,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--threshold", type=float, help="a fixed threshold instead of tuning one")
     p.add_argument("--html", metavar="OUT.html", help="INPUT mode with --human: also write a self-contained "
                    "report (table with CIs, scatter plots, pairwise test matrix; needs matplotlib)")
+    add_runtime_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_runtime_arguments(args)  # --dtype goes into each model metric's spec: --compare names follow
+    if args.compare and args.dtype != "fp32":
+        args.compare = [with_dtype(pair, args.dtype) for pair in args.compare]
     check_writable(args.html, "--html")
     if args.html:  # the [report] extra, looked for before anything is read or computed
         from qascore.cli.report import _pyplot

@@ -12,6 +12,7 @@ import sys
 from typing import IO, Any, Sequence
 
 from qascore.cli.options import load_metrics
+from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments
 from qascore.cli.table import print_corpus as print_rows
 from qascore.cli.output import STDOUT, check_writable, refuse_overwriting_input, write_whole
 from qascore.metrics.base import Metric, MetricResult
@@ -35,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input-format", choices=FORMATS, help="override the file extension")
     p.add_argument("--strict", action="store_true", help="repeated record ids are an error (default: a warning)")
     add_scale_arguments(p)
+    add_runtime_arguments(p)
 
 
 def add_scale_arguments(p: argparse.ArgumentParser) -> None:
@@ -52,6 +54,7 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_runtime_arguments(args)  # --device checked, --threads set, --dtype into the specs: before any work
     if args.chunk_size is not None or args.resume or args.engine != "local":
         from qascore.cli.scale import run_chunked
         return run_chunked(args)

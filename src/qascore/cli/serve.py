@@ -7,6 +7,7 @@ import ipaddress
 import os
 import sys
 
+from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments
 from qascore.errors import UsageError
 from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, TOKEN_ENV
 
@@ -34,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--insecure", action="store_true",
                    help="allow a non-loopback --host without a token (anyone who can reach it can score)")
     p.add_argument("--docs", action="store_true", help="serve the OpenAPI page at /docs and /openapi.json")
+    add_runtime_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if not is_loopback(args.host) and not token and not args.insecure:
         raise UsageError(f"--host {args.host} lets other machines reach the server: give --token TOKEN (or set "
                          f"${TOKEN_ENV}), or --insecure to serve without one")
+    apply_runtime_arguments(args)
     metrics = load_metrics(args.metric)
     app = create_app(metrics, max_batch=0 if args.no_batching else args.max_batch,
                      max_wait_s=0 if args.no_batching else args.max_wait_ms / 1000, max_body_bytes=args.max_body,

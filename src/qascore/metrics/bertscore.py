@@ -28,6 +28,8 @@ import numpy as np
 import torch
 
 from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, join_signature, version_fields
+from qascore.metrics import long_inputs
+from qascore.metrics.device_options import device_option
 from qascore.metrics.options import WEIGHTS_OPTION, Option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
@@ -66,7 +68,7 @@ class BertScore(Metric):
             "baseline": Option("str", None, "baseline CSV for rescale (LAYER,P,R,F)", none="shipped"),
             "agg": Option("choice", "max", "several references: best (max) or mean", choices=AGGREGATIONS),
             "batch_size": Option("int", 64, "texts per encoder batch", min=1, signed=False),
-            "device": Option("str", None, "torch device (cpu, cuda, cuda:1)", none="auto", signed=False),
+            "device": device_option(),
             "dtype": Option("choice", None, "encoder precision", choices=DTYPES, none="fp32"),
         }
 
@@ -183,8 +185,7 @@ class BertScore(Metric):
             for layer in layers:
                 cc, rr = (c_of_pair, enc_r) if len(layers) == 1 else (_at(c_of_pair, layer), _at(enc_r, layer))
                 prf[layer].extend(greedy_match(cc, rr, w_c, w_r))
-        if any(truncated):
-            warn_truncated(self.name, records, truncated, self.encoder.max_length)
+        long_inputs.report(self.name, records, truncated, f"the first {self.encoder.max_length} tokens of each text")
         return {layer: self._finish(records, pairs, prf[layer], layer, truncated) for layer in layers}
 
     def _finish(self, records: Sequence[Record], pairs: list[tuple[int, int]], prf: list[tuple[float, float, float]],
@@ -200,8 +201,7 @@ class BertScore(Metric):
             for j, k in enumerate(DETAILS):
                 v = agg[k]
                 details[k].append((v - base[j]) / (1 - base[j]) if base is not None else v)
-        if any(truncated):  # reported, never silent (warn_truncated names the records)
-            details["truncated"] = [float(t) for t in truncated]
+        details[long_inputs.TRUNCATED] = long_inputs.flags_detail(truncated)  # type: ignore[assignment]
         return details
 
     def _weigh(self, weighter: TokenWeighter, items: list[tuple[str, Encoded]]) -> list[np.ndarray]:
@@ -255,15 +255,6 @@ class BertScore(Metric):
     @property
     def signature(self) -> str:
         return join_signature({"metric": self.name, **self.signature_fields(), **version_fields()})
-
-
-def warn_truncated(metric: str, records: Sequence[Record], truncated: Sequence[bool], limit: int) -> None:
-    """One warning naming the records whose candidate or a reference was cut to the encoder's limit."""
-    cut = [r for r, t in zip(records, truncated) if t]
-    ids = ", ".join(r.id or "?" for r in cut[:10]) + (f" and {len(cut) - 10} more" if len(cut) > 10 else "")
-    warnings.warn(f"{metric}: {len(cut)} of {len(records)} records had a text longer than {limit} tokens, "
-                  f"scored on its first {limit} (ids: {ids}; details.truncated marks them)",
-                  TruncationWarning, stacklevel=4)
 
 
 def greedy_match(cands: Sequence[Encoded], refs: Sequence[Encoded], w_c: Sequence[np.ndarray],

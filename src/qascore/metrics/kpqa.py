@@ -8,18 +8,29 @@ same, with the tagger trained without the question.
 
 Options: every option of the base metric except `weights` (and BERTScore's
 `idf`), plus `tagger`: a delta file or checkpoint folder (default: the shipped
-tagger). The signature names the tagger delta by hash. Differences from the
-paper and from the authors' code: docs/kpqa.md.
+tagger), `device` and `dtype` (the tagger's, and BERTScore's encoder's). The
+signature names the tagger delta by hash. Differences from the paper and from
+the authors' code: docs/kpqa.md.
+
+Long texts (docs/long-inputs.md): the tagger reads at most the first
+`kpw.MAX_PIECES` WordPieces of a text; kpqa-bleu1 / kpqa-rougeL score the words
+of that part (the rest is cut before matching, so the LCS stays bounded too),
+kpqa-bertscore reads what its encoder reads; `details.truncated` marks the records.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
+from qascore.metrics import long_inputs
 from qascore.metrics.bertscore import BertScore
+from qascore.metrics.device_options import device_option
 from qascore.metrics.lexical import Bleu1, RougeL
 from qascore.metrics.options import Option
-from qascore.weights.kpw import KpwWeighter
+from qascore.metrics.tokens import TokenMetric
+from qascore.metrics.verifiers import dtype_option
+from qascore.records import Record
+from qascore.weights.kpw import MAX_PIECES, KpwWeighter
 
 
 class _Kpw:
@@ -33,14 +44,42 @@ class _Kpw:
     def option_specs(cls) -> dict[str, Option]:
         # KPW replaces the base metric's `weights` (and BERTScore's `idf`): those are not options here.
         base = {k: o for k, o in super().option_specs().items() if k not in ("weights", "idf")}  # type: ignore[misc]
-        return {**base, "tagger": Option("str", None, "keyphrase tagger: delta file or checkpoint folder",
-                                         none="shipped", signed=False)}  # signed by hash in `weights`
+        extra = {"device": device_option(), "dtype": dtype_option()}  # BERTScore declares its own
+        return {**base, **{k: o for k, o in extra.items() if k not in base},
+                "tagger": Option("str", None, "keyphrase tagger: delta file or checkpoint folder",
+                                 none="shipped", signed=False)}  # signed by hash in `weights`
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)  # type: ignore[call-arg]
         tagger = self.options["tagger"] if self.options["tagger"] is not None else self.tagger_kind
-        device = self.options.get("device")
-        self.options["weights"] = KpwWeighter(tagger, device=device)
+        dtype = self.options.get("dtype")
+        self.options["weights"] = KpwWeighter(tagger, device=self.options.get("device"),
+                                              **({"dtype": dtype} if dtype not in (None, "fp32") else {}))
+        self._truncated: list[bool] = []
+
+    def limit_tokens(self, toks: list[list[str]], records: Sequence[Record]) -> list[list[str]]:
+        """Every text cut to the words whose WordPieces fit in MAX_PIECES; flags per record."""
+        weighter = self.options["weights"]
+        cut, out = [], []
+        for t in toks:
+            keep = _kept_tokens(weighter, t)
+            cut.append(keep < len(t))
+            out.append(t[:keep])
+        flags, pos = cut[:len(records)], len(records)
+        for i, rec in enumerate(records):
+            flags[i] = flags[i] or any(cut[pos:pos + len(rec.references)])
+            pos += len(rec.references)
+        self._truncated = flags
+        return out
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        main, details = super()._score(records)  # type: ignore[misc]
+        if isinstance(self, TokenMetric):  # kpqa-bertscore: its encoder's rule, flagged by BertScore
+            flags = self._truncated or [False] * len(records)
+            details[long_inputs.TRUNCATED] = long_inputs.flags_detail(flags)
+            long_inputs.report(self.name, records, flags,  # type: ignore[attr-defined]
+                               f"the first {MAX_PIECES} WordPieces of each text")
+        return main, details
 
     def forget_memos(self) -> None:
         """Also the keyphrase weights memo (one per tagger per process; it has no bound)."""
@@ -48,6 +87,19 @@ class _Kpw:
 
         super().forget_memos()  # type: ignore[misc]
         empty("kpw-cache")
+
+
+def _kept_tokens(weighter: KpwWeighter, tokens: list[str]) -> int:
+    """How many leading tokens fit in MAX_PIECES WordPieces (a piece spans at least one character,
+    so a text of at most MAX_PIECES characters fits without asking the tokenizer)."""
+    if sum(map(len, tokens)) <= MAX_PIECES:
+        return len(tokens)
+    total = 0
+    for i, p in enumerate(weighter.tagger.pieces(tokens[:MAX_PIECES])):
+        total += len(p) if p else 0
+        if total > MAX_PIECES:
+            return i
+    return min(len(tokens), MAX_PIECES)
 
 
 class KpqaBleu1(_Kpw, Bleu1):

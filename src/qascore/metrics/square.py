@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from qascore.metrics.base import Metric
 from qascore.metrics.options import Option
+from qascore.metrics.device_options import device_option
 from qascore.metrics.verifiers import dtype_field, dtype_option, temperature_field
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
@@ -26,14 +27,14 @@ DEFAULT_MODEL = defaults.RESOURCES / "square" / "square.safetensors"
 
 
 
-def load_verifier(path: str | Path) -> Any:
-    """The trained verifier at `path`, created once per process."""
+def load_verifier(path: str | Path, device: str | None = None) -> Any:
+    """The trained verifier at `path`, created once per process and device."""
     from qascore.runtime.square_layouts import layout_func
     from qascore.runtime.verifier import load_shared
 
     if not Path(path).is_file():
         raise FileNotFoundError(f"SQuArE model {path} not found; train one with `qascore-lab train square`")
-    return load_shared(path, layout_func)
+    return load_shared(path, layout_func, device)
 
 
 class Square(Metric):
@@ -45,7 +46,7 @@ class Square(Metric):
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore-lab train square`"),
                 "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False),
-                "dtype": dtype_option()}
+                "device": device_option(), "dtype": dtype_option()}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
@@ -56,7 +57,7 @@ class Square(Metric):
                                  source=rec.source, line=rec.line, field="references")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
-        ver = load_verifier(self.options["model"])
+        ver = load_verifier(self.options["model"], self.options["device"])
         cut: list[bool] = []
         probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut,
                             dtype=self.options["dtype"])

@@ -77,6 +77,7 @@ class TokenMetric(Metric):
         toks = tokenize_unique(texts, self.options["tokenizer"])
         if self.split_glued:
             toks = [_split_glued(t) for t in toks]
+        toks = self.limit_tokens(toks, records)
         cand, pos = toks[:len(records)], len(records)
         refs = []
         for r in records:
@@ -92,6 +93,11 @@ class TokenMetric(Metric):
                 out.refs_w.append(flat[pos:pos + len(ts)])
                 pos += len(ts)
         return out
+
+    def limit_tokens(self, toks: list[list[str]], records: Sequence[Record]) -> list[list[str]]:
+        """Hook for metrics that read at most so much of a text (the KPQA tagger's cap); here: all of it.
+        `toks` holds every candidate, then every reference, in record order."""
+        return toks
 
     def combine(self, per_reference: Sequence[dict[str, float]]) -> dict[str, float]:
         return aggregate(per_reference, self.main_part, self.options["agg"])

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from qascore.metrics.base import Metric, aggregate
+from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
 from qascore.records import Record
 from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
@@ -43,7 +44,7 @@ class AVA(Metric):
                 "model": Option("str", None, "verifier delta written by `qascore-lab train ava`", none="shipped"),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),
-                "dtype": dtype_option()}
+                "device": device_option(), "dtype": dtype_option()}
 
     def _path(self) -> Path:
         p = Path(self.options["model"]) if self.options["model"] else AVA_DIR / self.resource
@@ -54,7 +55,7 @@ class AVA(Metric):
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         from qascore.progress import progress
 
-        ver = load_verifier(self._path())
+        ver = load_verifier(self._path(), self.options["device"])
         flat: list[Record] = []
         owner: list[int] = []
         for i, rec in enumerate(records):

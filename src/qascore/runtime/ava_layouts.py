@@ -68,6 +68,6 @@ def uses_reference(layout: str) -> bool:
     return any("r" in a + b for a, b in parse(layout))
 
 
-def load_verifier(path: str | Path) -> Verifier:
-    """The AVA verifier stored at `path`, with the layout its metadata names, created once per process."""
-    return load_shared(path, make_layout)
+def load_verifier(path: str | Path, device: str | None = None) -> Verifier:
+    """The AVA verifier stored at `path`, with the layout its metadata names, created once per process and device."""
+    return load_shared(path, make_layout, device)

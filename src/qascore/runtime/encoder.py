@@ -32,9 +32,10 @@ class TruncationWarning(UserWarning):
 
 
 def pick_device(device: str | None = None) -> str:
-    if device:
-        return device
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    """`device`, else the process default (`--device`), else CUDA when present, else CPU (runtime.devices)."""
+    from qascore.runtime.devices import pick_device as pick
+
+    return pick(device)
 
 
 # Precision names accepted by every model-based metric's `dtype` option.

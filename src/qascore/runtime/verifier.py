@@ -355,13 +355,22 @@ class Verifier:
                    temperature=float(meta.get("temperature", 1.0)))
 
 
-def load_shared(path: str | Path, make_layout: Callable[[str], Layout]) -> Verifier:
-    """The verifier saved at `path` with the layout its metadata names, created once per process."""
+def load_shared(path: str | Path, make_layout: Callable[[str], Layout], device: str | None = None) -> Verifier:
+    """The verifier saved at `path` with the layout its metadata names, on `device` (None: the process
+    default, runtime.devices), created once per process and device."""
     from qascore.runtime.cache import shared
+    from qascore.runtime.devices import pick_device
 
     key = str(Path(path).resolve())
     layout = read_meta(key)["spec"]["layout"]
-    return shared(("verifier", key), lambda: Verifier.load(key, make_layout(layout), layout_name=layout))
+    dev = pick_device(device)
+
+    def make() -> Verifier:
+        ver = Verifier.load(key, make_layout(layout), layout_name=layout)
+        ver.model.to(dev)
+        return ver
+
+    return shared(("verifier", key, dev), make)
 
 
 def upper_logits(model: VerifierModel, states: list[list[torch.Tensor]], batch_size: int) -> torch.Tensor:

@@ -23,7 +23,10 @@ the question, is keyed by the text alone, which is then exact).
 
 Long answers: the tagger sees at most `max_len` (512) positions; an answer that
 does not fit next to its question is tagged in consecutive windows, each with
-the question, never silently cut.
+the question. The KPQA metrics give it at most `MAX_PIECES` WordPieces of a text
+(metrics.kpqa cuts the rest and flags it, docs/long-inputs.md), and windows are
+batched under `BATCH_TOKENS` padded tokens, so one long record costs bounded time
+and memory.
 """
 
 from __future__ import annotations
@@ -37,10 +40,13 @@ import torch
 from qascore.runtime import defaults
 from qascore.runtime.batching import dedup, length_batches
 from qascore.runtime.cache import shared
+from qascore.runtime.devices import pick_device
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
 from qascore.weights.base import TokenWeighter
 from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, load_encoder, pad
 
+MAX_PIECES = 2048     # WordPieces of one text the KPQA metrics read (four 512-position windows)
+BATCH_TOKENS = 16384  # padded tokens per tagger batch: 32 full windows (eager attention ~0.4 GB); short answers unaffected
 BERT_SPECIALS = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # weigh 0 whatever the tagger's own specials are
 
 # "kpqa-v1": the first KPQA tagger (top 2 layers, SQuAD + WikiQA), kept because the shipped `judge`
@@ -77,7 +83,7 @@ class Tagger:
             raise ValueError(f"{delta} is not a KPQA tagger delta (metadata kind={self.meta.get('kind')!r})")
         self.encoder_spec = str(self.meta.get("encoder", defaults.ENCODER))
         base = defaults.resolve(self.encoder_spec)
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = pick_device(device)
         self.tokenizer = AutoTokenizer.from_pretrained(base)
         model = KeyphraseTagger(load_encoder(base))
         rank = int(self.meta.get("lora_rank", 0) or 0)
@@ -118,7 +124,7 @@ class Tagger:
 
     @torch.no_grad()
     def probabilities(self, pairs: Sequence[tuple[str, tuple[int, ...]]], batch_size: int = 64,
-                      max_len: int = 512) -> list[np.ndarray]:
+                      max_len: int = 512, dtype: str | None = None) -> list[np.ndarray]:
         """P(K) for every answer WordPiece of each (question, answer ids) pair."""
         q_ids = {q: self.tokenizer(q, add_special_tokens=False)["input_ids"] if self.use_question else []
                  for q in {q for q, _ in pairs}}
@@ -130,12 +136,16 @@ class Tagger:
             for s in range(0, max(len(ids), 1), room):
                 jobs.append((k, s, layout(cls_id, sep_id, q_ids[q], ids[s:s + room], self.use_question)))
         out = [np.zeros(len(ids), dtype=np.float64) for _, ids in pairs]
-        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size):
+        from qascore.runtime.encoder import autocast
+
+        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size, max_tokens=BATCH_TOKENS):
             rows = [jobs[i][2] for i in b]
             batch_ids = pad([r.input_ids for r in rows], 0).to(self.device)
             types = pad([r.token_type_ids for r in rows], 0).to(self.device)
             mask = pad([[1] * len(r.input_ids) for r in rows], 0).to(self.device)
-            prob = torch.softmax(self.model(batch_ids, types, mask).float(), dim=-1)[..., 1].cpu().numpy()
+            with autocast(self.device, dtype):
+                logits = self.model(batch_ids, types, mask)
+            prob = torch.softmax(logits.float(), dim=-1)[..., 1].cpu().numpy()
             for j, i in enumerate(b):
                 k, s, lay = jobs[i]
                 out[k][s:s + lay.answer_len] = prob[j, lay.answer_start:lay.answer_start + lay.answer_len]
@@ -175,18 +185,20 @@ class KpwWeighter(TokenWeighter):
     """Question-aware keyphrase weights from a KPQA tagger (see module doc)."""
 
     name = "kpw"
+    dtype: str | None = None  # the tagger's precision (None: fp32)
 
     def __init__(self, delta: str | Path | None = None, *, device: str | None = None, batch_size: int = 64,
-                 max_len: int = 512) -> None:
+                 max_len: int = 512, dtype: str | None = None) -> None:
         self.delta = resolve_delta(delta)
         self.sha = file_sha256(self.delta)  # for signatures, without loading the model
         meta = read_meta(self.delta)
         self.use_question = bool(meta.get("use_question", True))
         self.device, self.batch_size, self.max_len = device, batch_size, max_len
+        self.dtype = None if dtype in (None, "fp32", "float32") else dtype
         self._tagger: Tagger | None = None
         # One cache per tagger per process, shared by every weighter over it.
         self._cache: dict[tuple[str, tuple[int, ...]], np.ndarray] = shared(
-            ("kpw-cache", self.sha, device, max_len), dict)
+            ("kpw-cache", self.sha, device, max_len, self.dtype), dict)
 
     @property
     def tagger(self) -> "Tagger":
@@ -207,7 +219,7 @@ class KpwWeighter(TokenWeighter):
         keys = [self._key(q, pieces) for (q, _), pieces in zip(items, per_item)]
         todo, _ = dedup([k for k in keys if k not in self._cache])
         if todo:
-            probs = self.tagger.probabilities(todo, self.batch_size, self.max_len)
+            probs = self.tagger.probabilities(todo, self.batch_size, self.max_len, **self._dtype_kw())
             self._cache.update(zip(todo, probs))
         out = []
         for key, pieces in zip(keys, per_item):
@@ -220,12 +232,15 @@ class KpwWeighter(TokenWeighter):
             out.append(w)
         return out
 
+    def _dtype_kw(self) -> dict[str, str]:
+        return {"dtype": self.dtype} if self.dtype else {}
+
     def piece_weights(self, question: str, text: str) -> tuple[list[str], np.ndarray]:
         """The tagger's own view: WordPieces of `text` and their P(K) (for `qascore explain`)."""
         ids = tuple(self.tagger.tokenizer(text, add_special_tokens=False)["input_ids"])
         key = (question if self.use_question else "", ids)
         if key not in self._cache:
-            self._cache[key] = self.tagger.probabilities([key], self.batch_size, self.max_len)[0]
+            self._cache[key] = self.tagger.probabilities([key], self.batch_size, self.max_len, **self._dtype_kw())[0]
         return list(self.tagger.tokenizer.convert_ids_to_tokens(list(ids))), self._cache[key]
 
     def _key(self, question: str, pieces: list[list[int] | None]) -> tuple[str, tuple[int, ...]]:
@@ -237,4 +252,4 @@ class KpwWeighter(TokenWeighter):
         return f"{'kpqa' if self.use_question else 'kp'}-tagger@{self.sha}"
 
     def signature(self) -> str:
-        return f"kpw({self.ident},word=mean-of-pieces)"
+        return f"kpw({self.ident},word=mean-of-pieces{f',dtype={self.dtype}' if self.dtype else ''})"

@@ -15,6 +15,7 @@ import numpy as np
 
 from qascore.metrics.base import Metric
 from qascore.metrics.qrelscore import rescale
+from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
 from qascore.metrics.qrelscore.engine import Engine, QuestionTooLong
 from qascore.metrics.qrelscore.grg import GAINS
@@ -49,7 +50,7 @@ class _QRel(Metric):
             "rescale": Option("bool", True, "rescale with the shipped baselines b_LRM / b_GRG"),
             "b_lrm": Option("float", None, "override the LRM baseline", none="shipped"),
             "b_grg": Option("float", None, "override the GRG baseline", none="shipped"),
-            "device": Option("str", None, "torch device (cpu, cuda)", none="auto", signed=False),
+            "device": device_option(),
             "lrm_max_length": Option("int", None, "LRM input limit in tokens", min=32, none="auto"),
             "grg_max_length": Option("int", None, "GRG input limit in tokens", min=32, none="auto"),
             "batch_tokens": Option("int", None, "LM batch size in padded tokens (auto: one sequence on CPU, "

@@ -1,0 +1,71 @@
+"""`--device`, `--dtype`, `--threads` for the commands that run models (`score`, `meta`, `serve`).
+
+They set every model metric's option unless the metric's own spec sets it
+(`-m ava:device=cpu` wins over `--device cuda`):
+
+- `--device` becomes the process default device (runtime.devices), so every
+  model a metric loads without its own `device` goes there; it is checked before
+  any work, and a device that does not exist is one error line (exit 2).
+- `--dtype` other than fp32 is written into each model metric's spec
+  (`-m ava` becomes `ava:dtype=bf16`), so the output key and the signature
+  name it, as if the user had typed it; fp32 leaves specs as they are.
+- `--threads` sets torch's threads (default: runtime.devices.DEFAULT_THREADS,
+  chosen by measurement; OMP_NUM_THREADS when set).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Sequence
+
+from qascore.errors import UsageError
+from qascore.runtime.devices import DEFAULT_THREADS, DEVICE_HELP, DeviceError, check_device, set_default_device, set_threads
+
+DTYPE_CHOICES = ("fp32", "bf16", "fp16")
+
+
+def add_runtime_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--device", default="auto", metavar="DEVICE",
+                   help=f"where every model metric runs unless its spec sets device=: {DEVICE_HELP} (default auto)")
+    p.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp32",
+                   help="precision of every model metric unless its spec sets dtype= (default fp32, exact; "
+                        "bf16 is faster where the hardware has it and moves scores slightly; it enters the "
+                        "output key and the signature)")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help=f"CPU threads for the models (default {DEFAULT_THREADS}, or OMP_NUM_THREADS; "
+                        "docs/devices.md has the measurements)")
+
+
+def apply_runtime_arguments(args: argparse.Namespace) -> None:
+    """Check the device, set the process defaults, and give each model metric spec the --dtype."""
+    try:
+        set_default_device(args.device)
+    except DeviceError as err:
+        raise UsageError(f"--device {err}") from None
+    if args.threads is not None and args.threads < 1:
+        raise UsageError(f"--threads must be >= 1, got {args.threads}")
+    set_threads(args.threads)
+    if getattr(args, "metric", None):
+        args.metric = with_dtype(args.metric, args.dtype)
+
+
+def with_dtype(specs: Sequence[str], dtype: str) -> list[str]:
+    """Each spec whose metric declares `dtype` and does not set it gets `dtype=<dtype>` (none for fp32)."""
+    if dtype == "fp32":
+        return list(specs)
+    from qascore.metrics.registry import metric_class, parse_metric_spec
+
+    out = []
+    for spec in specs:
+        name, options = parse_metric_spec(spec)
+        try:
+            declares = "dtype" in metric_class(name).option_specs()
+        except (KeyError, ImportError):  # an unknown name is reported when the metric is loaded
+            declares = False
+        if declares and "dtype" not in options:
+            spec = f"{spec}{',' if ':' in spec and not spec.endswith(':') else ':' if ':' not in spec else ''}dtype={dtype}"
+        out.append(spec)
+    return out
+
+
+__all__ = ["add_runtime_arguments", "apply_runtime_arguments", "with_dtype", "check_device"]

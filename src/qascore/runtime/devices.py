@@ -1,0 +1,110 @@
+"""One device, dtype and thread rule for every model metric.
+
+Why: each model metric used to pick its own device (the verifiers only the CPU),
+so a user with a GPU had to repeat `:device=cuda` on every `-m`, and a device that
+does not exist failed deep inside a model load. Here:
+
+- `check_device(text)` says whether a device exists *before any work* ("auto",
+  "cpu", "cuda", "cuda:N", "mps"); the metrics' `device` option and the
+  command line's `--device` both call it, so the error is one line.
+- `set_default_device(text)` is the process default that `pick_device(None)`
+  returns (the command line's `--device`); `auto` means CUDA when present, else CPU.
+- `set_threads(n)` sets torch's intra-op threads (the command line's `--threads`).
+  `DEFAULT_THREADS` was chosen by measurement (docs/devices.md).
+- `quiet_omp_wait()` sets OMP_WAIT_POLICY=PASSIVE unless the user set it: OpenMP
+  workers then sleep instead of spinning between parallel regions, which is what
+  costs most when another process shares the cores (docs/devices.md).
+
+`device` never enters a signature (a score must not depend on it beyond float
+noise, tested where CUDA exists); `dtype` does whenever it is not fp32.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+DEVICE_HELP = "auto (CUDA when present, else CPU), cpu, cuda, cuda:N or mps"
+# 1 thread: measured fastest or equal on the shared 2-core machine (docs/devices.md): a second
+# thread buys <10 % when the machine is idle and costs 1.5-3x when another process is busy.
+DEFAULT_THREADS = 1
+
+_default_device: str | None = None
+_PATTERN = re.compile(r"^(auto|cpu|mps|cuda)(:(\d+))?$")
+
+
+class DeviceError(ValueError):
+    """A device that does not exist on this machine (or is not written as one)."""
+
+
+def check_device(text: str | None) -> str | None:
+    """`text` normalised ("auto" -> None) if that device exists here; DeviceError saying why not."""
+    if text is None:
+        return None
+    spec = str(text).strip().lower()
+    m = _PATTERN.match(spec)
+    if not m or (m.group(1) in ("auto", "cpu") and m.group(2)):
+        raise DeviceError(f"'{text}' is not a device; expected {DEVICE_HELP}")
+    kind, index = m.group(1), m.group(3)
+    if kind == "auto":
+        return None
+    if kind == "cpu":
+        return "cpu"
+    import torch
+
+    if kind == "mps":
+        if not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+            raise DeviceError(f"'{text}': MPS is not available on this machine")
+        return spec
+    if not torch.cuda.is_available():
+        raise DeviceError(f"'{text}': CUDA is not available on this machine (torch {torch.__version__})")
+    n = torch.cuda.device_count()
+    if index is not None and int(index) >= n:
+        raise DeviceError(f"'{text}': this machine has {n} CUDA device{'s' if n != 1 else ''} "
+                          f"(cuda:0{f' to cuda:{n - 1}' if n > 1 else ''})")
+    return spec
+
+
+def validate_device(value: Any) -> None:
+    """The `device` option's check (metrics.options.Option.validate): raises ValueError."""
+    check_device(value)
+
+
+def set_default_device(text: str | None) -> None:
+    """The device `pick_device(None)` returns from now on (None / "auto": CUDA when present, else CPU)."""
+    global _default_device
+    _default_device = check_device(text)
+
+
+def default_device() -> str | None:
+    return _default_device
+
+
+def pick_device(device: str | None = None) -> str:
+    """`device` if given, else the process default, else CUDA when present, else CPU."""
+    if device:
+        return device
+    if _default_device:
+        return _default_device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def quiet_omp_wait() -> None:
+    """OMP_WAIT_POLICY=PASSIVE unless set: must run before torch loads its OpenMP runtime."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def set_threads(n: int | None) -> int:
+    """torch's intra-op threads: `n`, else DEFAULT_THREADS unless OMP_NUM_THREADS says otherwise; returns it."""
+    import torch
+
+    if n is None:
+        env = os.environ.get("OMP_NUM_THREADS", "")
+        n = int(env) if env.isdigit() and int(env) > 0 else DEFAULT_THREADS
+    if n < 1:
+        raise ValueError(f"threads must be >= 1, got {n}")
+    torch.set_num_threads(n)
+    return n
