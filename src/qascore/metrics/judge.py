@@ -22,7 +22,9 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from qascore.metrics.base import Metric
+from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
+from qascore.metrics.verifiers import dtype_field, dtype_option
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
@@ -41,13 +43,15 @@ def contains(candidate: str, references: Sequence[str]) -> float:
     return float(any(normalize_answer(r) and f" {normalize_answer(r)} " in c for r in references))
 
 
-def features(records: Sequence[Record], ava_model: str | None = None, batch_size: int = 32) -> np.ndarray:
-    """The (n, len(FEATURES)) feature matrix, each feature computed by its qascore metric."""
+def features(records: Sequence[Record], ava_model: str | None = None, batch_size: int = 32,
+             device: str | None = None, dtype: str | None = None) -> np.ndarray:
+    """The (n, len(FEATURES)) feature matrix, each feature computed by its qascore metric
+    (the model ones on `device`, at `dtype`)."""
     from qascore.metrics.registry import load  # the registry, not the package API above the metrics
 
-    ava = load("ava", **({"model": ava_model} if ava_model else {}), batch_size=batch_size)
+    ava = load("ava", **({"model": ava_model} if ava_model else {}), batch_size=batch_size, device=device, dtype=dtype)
     f1 = load("f1").score(records)
-    kp = load("kpqa-rougeL", tagger=JUDGE_TAGGER).score(records)
+    kp = load("kpqa-rougeL", tagger=JUDGE_TAGGER, device=device, dtype=dtype).score(records)
     p = np.clip(np.asarray(ava.score(records).scores), 1e-6, 1 - 1e-6)
     rows = []
     for i, rec in enumerate(records):
@@ -67,7 +71,8 @@ class Judge(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", None, "judge card written by `qascore-lab train judge`", none="shipped"),
-                "batch_size": Option("int", 32, "pairs per verifier batch", min=1, signed=False)}
+                "batch_size": Option("int", 32, "pairs per verifier batch", min=1, signed=False),
+                "device": device_option(), "dtype": dtype_option()}
 
     def _model(self) -> Path:
         return Path(self.options["model"]) if self.options["model"] else DEFAULT_MODEL
@@ -84,7 +89,8 @@ class Judge(Metric):
         if card.get("ava_model") != ava:
             raise ValueError(f"judge: the card {self._model()} was fitted with {card.get('ava_model')}, but the "
                              f"installed verifier is {ava}; refit it with `qascore-lab train judge`")
-        x = features(records, batch_size=int(self.options["batch_size"]))
+        x = features(records, batch_size=int(self.options["batch_size"]), device=self.options["device"],
+                     dtype=self.options["dtype"])
         probs = predict(card, x)
         return [float(p) for p in probs], {"correct": [bool(p >= card["threshold"]) for p in probs]}
 
@@ -94,7 +100,7 @@ class Judge(Metric):
         tagger = defaults.RESOURCES / "kpqa" / f"{JUDGE_TAGGER}.safetensors"
         return {"model": f"{path.stem}@{file_sha256(path)}", "stacks": "+".join(card["features"]),
                 "ava": card.get("ava_model", "?"), "kpqa": f"{JUDGE_TAGGER}@{file_sha256(tagger)}",
-                "threshold": f"{card['threshold']:.4f}"}
+                "threshold": f"{card['threshold']:.4f}", **dtype_field(self.options["dtype"])}
 
 
 def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
