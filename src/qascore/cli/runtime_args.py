@@ -9,8 +9,8 @@ They set every model metric's option unless the metric's own spec sets it
 - `--dtype` other than fp32 is written into each model metric's spec
   (`-m ava` becomes `ava:dtype=bf16`), so the output key and the signature
   name it, as if the user had typed it; fp32 leaves specs as they are.
-- `--threads` sets torch's threads (default: runtime.devices.DEFAULT_THREADS,
-  chosen by measurement; OMP_NUM_THREADS when set).
+- `--threads` sets torch's threads (default: torch's, one per core, chosen by
+  measurement, docs/devices.md; OMP_NUM_THREADS when set).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import argparse
 from typing import Sequence
 
 from qascore.errors import UsageError
-from qascore.runtime.devices import DEFAULT_THREADS, DEVICE_HELP, DeviceError, check_device, set_default_device, set_threads
+from qascore.runtime.devices import DEVICE_HELP, DeviceError, check_device, set_default_device, set_threads
 
 DTYPE_CHOICES = ("fp32", "bf16", "fp16")
 
@@ -32,8 +32,8 @@ def add_runtime_arguments(p: argparse.ArgumentParser) -> None:
                         "bf16 is faster where the hardware has it and moves scores slightly; it enters the "
                         "output key and the signature)")
     p.add_argument("--threads", type=int, metavar="N",
-                   help=f"CPU threads for the models (default {DEFAULT_THREADS}, or OMP_NUM_THREADS; "
-                        "docs/devices.md has the measurements)")
+                   help="CPU threads for the models (default: one per core, or OMP_NUM_THREADS; OpenMP threads "
+                        "wait passively unless OMP_WAIT_POLICY is set; docs/devices.md has the measurements)")
 
 
 def apply_runtime_arguments(args: argparse.Namespace) -> None:

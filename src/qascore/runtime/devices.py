@@ -9,11 +9,14 @@ does not exist failed deep inside a model load. Here:
   command line's `--device` both call it, so the error is one line.
 - `set_default_device(text)` is the process default that `pick_device(None)`
   returns (the command line's `--device`); `auto` means CUDA when present, else CPU.
-- `set_threads(n)` sets torch's intra-op threads (the command line's `--threads`).
-  `DEFAULT_THREADS` was chosen by measurement (docs/devices.md).
+- `set_threads(n)` sets torch's intra-op threads (the command line's `--threads`);
+  without it torch keeps its default, one thread per core (chosen by measurement,
+  docs/devices.md: with PASSIVE waiting, two threads on two cores were never slower
+  than one and up to 1.8x faster).
 - `quiet_omp_wait()` sets OMP_WAIT_POLICY=PASSIVE unless the user set it: OpenMP
-  workers then sleep instead of spinning between parallel regions, which is what
-  costs most when another process shares the cores (docs/devices.md).
+  workers then sleep instead of spinning between parallel regions. Spinning is what
+  made two threads 1.3-3x slower than one while another process was busy
+  (docs/devices.md).
 
 `device` never enters a signature (a score must not depend on it beyond float
 noise, tested where CUDA exists); `dtype` does whenever it is not fp32.
@@ -26,9 +29,8 @@ import re
 from typing import Any
 
 DEVICE_HELP = "auto (CUDA when present, else CPU), cpu, cuda, cuda:N or mps"
-# 1 thread: measured fastest or equal on the shared 2-core machine (docs/devices.md): a second
-# thread buys <10 % when the machine is idle and costs 1.5-3x when another process is busy.
-DEFAULT_THREADS = 1
+# None: torch's default (one thread per core); measured in docs/devices.md.
+DEFAULT_THREADS: int | None = None
 
 _default_device: str | None = None
 _PATTERN = re.compile(r"^(auto|cpu|mps|cuda)(:(\d+))?$")
@@ -98,12 +100,13 @@ def quiet_omp_wait() -> None:
 
 
 def set_threads(n: int | None) -> int:
-    """torch's intra-op threads: `n`, else DEFAULT_THREADS unless OMP_NUM_THREADS says otherwise; returns it."""
+    """torch's intra-op threads: `n`, else DEFAULT_THREADS when set, else torch's own default (which
+    follows OMP_NUM_THREADS); returns the number in use."""
     import torch
 
+    n = DEFAULT_THREADS if n is None else n
     if n is None:
-        env = os.environ.get("OMP_NUM_THREADS", "")
-        n = int(env) if env.isdigit() and int(env) > 0 else DEFAULT_THREADS
+        return torch.get_num_threads()
     if n < 1:
         raise ValueError(f"threads must be >= 1, got {n}")
     torch.set_num_threads(n)

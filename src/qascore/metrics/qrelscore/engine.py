@@ -4,12 +4,18 @@ Long contexts are never truncated: a context that does not fit the model's
 limit together with the question is cut into the fewest chunks that fit (of
 near-equal size), each chunk is scored with the question, and the chunk scores
 are averaged (paper section 3). Identical (question, chunk) inputs and
-identical context-only LM passes are computed once.
+identical context-only LM passes are computed once; the context-only pass's
+confidence is also kept across calls (`BASE_MEMO` entries per process, keyed by
+the model, dtype and the chunk's token ids), so a passage met again in a later
+chunk, request or call is not run again. The prompted passes run in
+length-sorted batches of at most `lm_max_tokens` padded tokens.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -18,6 +24,10 @@ import numpy as np
 from qascore.metrics.qrelscore import grg as grg_mod
 from qascore.metrics.qrelscore import lrm as lrm_mod
 from qascore.runtime import defaults
+
+BASE_MEMO = 65536          # context-only confidences kept per process (LRU; ~100 bytes each)
+CPU_LM_TOKENS = 1600       # padded tokens per LM batch on a CPU (measured: docs/qrelscore.md)
+GPU_LM_TOKENS = 2048
 
 
 class QuestionTooLong(ValueError):
@@ -58,7 +68,8 @@ class Engine:
     dedupe: bool = True
     max_batch: int = 64
     max_cells: int | None = None  # attention cells per LRM batch; None: 1<<18 on CPU (cache-sized), 1<<22 on GPU
-    lm_max_tokens: int | None = None  # padded tokens per LM batch; None: 1 (one sequence) on CPU, 2048 on GPU
+    lm_max_tokens: int | None = None  # padded tokens per LM batch; None: CPU_LM_TOKENS on CPU, GPU_LM_TOKENS on GPU
+    base_memo: bool = True          # keep context-only confidences across calls (False: the uncached reference path)
     dtype: str | None = None        # None/fp32 (default, exact); bf16: both models under autocast
     lrm_attention: str = "rows"     # rows: sdpa + question-row attention maps; full: eager, every map (reference)
     lm_full_logits: bool = False    # True: logits at every position, as the authors' scorer (reference)
@@ -133,6 +144,9 @@ class Engine:
                 seqs.append(seq)
             return index[key]
 
+        memo = self._base_memo(lm) if self.base_memo and self.dedupe else None
+        known: dict[int, float] = {}  # base slot -> confidence from the memo (-(slot+1) marks it)
+        digests: dict[int, bytes] = {}
         plan: list[list[tuple[int, int, int]]] = []  # per example: (base slot, prompted slot, n context tokens)
         for i, (q, c) in enumerate(zip(questions, contexts)):
             q_ids, c_ids = enc_q(q), enc_c(c)
@@ -141,22 +155,48 @@ class Engine:
                 raise QuestionTooLong(i, len(q_ids), limit)
             items = []
             for ch in chunk(c_ids, room):
-                b = slot(("base", ch), grg_mod.base_sequence(bos, ch))
+                digest = _digest(ch) if memo is not None else b""
+                if memo is not None and digest in memo:
+                    b = -(len(known) + 1)
+                    known[b] = memo[digest]
+                    memo.move_to_end(digest)
+                else:
+                    b = slot(("base", ch), grg_mod.base_sequence(bos, ch))
+                    digests[b] = digest
                 pr = slot(("prompt", q_ids, ch), grg_mod.prompted_sequence(bos, q_ids, ch))
                 items.append((b, pr, len(ch)))
             plan.append(items)
-        self.stats.update(grg_sequences=len(seqs), grg_tokens=sum(map(len, seqs)))
+        self.stats.update(grg_sequences=len(seqs), grg_tokens=sum(map(len, seqs)), grg_base_memo_hits=len(known))
         # only the context tokens are scored: the LM head runs at those positions alone
         last = [0] * len(seqs)
         for items in plan:
             for b, pr, n in items:
-                last[b], last[pr] = n, n
-        # CPU: one sequence per pass; padded batches ran 1.2-1.4x slower per token here (masked attention, big logits)
-        budget = self.lm_max_tokens or (1 if str(lm.device).startswith("cpu") else 2048)
+                if b >= 0:
+                    last[b] = n
+                last[pr] = n
+        budget = self.lm_max_tokens or (CPU_LM_TOKENS if str(lm.device).startswith("cpu") else GPU_LM_TOKENS)
         logps = lm.token_logprobs(seqs, max_tokens=budget, progress_desc="QRel GRG",
                                   last=None if self.lm_full_logits else last, dtype=self.dtype)
-        return [[(grg_mod.context_confidence(logps[b], n), grg_mod.context_confidence(logps[pr], n))
-                 for b, pr, n in items] for items in plan]
+
+        def base(b: int, n: int) -> float:
+            if b < 0:
+                return known[b]
+            value = grg_mod.context_confidence(logps[b], n)
+            if memo is not None:
+                memo[digests[b]] = value
+                while len(memo) > BASE_MEMO:
+                    memo.popitem(last=False)
+            return value
+
+        return [[(base(b, n), grg_mod.context_confidence(logps[pr], n)) for b, pr, n in items] for items in plan]
+
+    def _base_memo(self, lm: Any) -> "OrderedDict[bytes, float]":
+        """The process's context-only confidences for this LM, device, dtype and logits path."""
+        from qascore.runtime.cache import shared
+        from qascore.runtime.encoder import pick_dtype
+
+        key = ("qrel-grg-base", self.lm, str(lm.device), str(pick_dtype(self.dtype, "cpu")), self.lm_full_logits)
+        return shared(key, OrderedDict)
 
     def grg_raw(self, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
         """Raw GRG (eq. 9 or M9), averaged over context chunks."""
@@ -170,6 +210,11 @@ class Engine:
 
     def grg_config(self) -> str:
         return f"gain={self.gain}"
+
+
+def _digest(ids: Sequence[int]) -> bytes:
+    """A short, collision-safe key for a chunk's token ids (sha1 of their int32 bytes)."""
+    return hashlib.sha1(np.asarray(ids, dtype=np.int64).tobytes()).digest()
 
 
 def _fmt_layers(layers: str | int | Sequence[int]) -> str:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric
 from qascore.metrics.qrelscore import rescale
 from qascore.metrics.device_options import device_option
@@ -146,7 +147,9 @@ class _QRel(Metric):
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         parts = self.pair_parts(records, [r.candidate for r in records], [r.context for r in records])
         main_key = "qrelscore" if len(self.parts) == 2 else self.parts[0]
-        return parts[main_key].tolist(), {k: v.tolist() for k, v in parts.items()}
+        details: dict[str, Any] = {k: v.tolist() for k, v in parts.items()}
+        details[long_inputs.TRUNCATED] = [False] * len(records)  # passages are read whole, in chunks
+        return parts[main_key].tolist(), details
 
 
 class QRelScore(_QRel):
@@ -190,4 +193,5 @@ class RefQRelScore(_QRel):
         details = {k: v.tolist() for k, v in ctx.items()}
         details["qrelscore_ref"] = best.tolist()
         details["ref-qrelscore"] = main.tolist()
+        details[long_inputs.TRUNCATED] = [False] * len(records)  # passages and references are read whole, in chunks
         return main.tolist(), details
