@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric
 from qascore.metrics.options import Option
 from qascore.metrics.device_options import device_option
@@ -61,7 +62,9 @@ class Square(Metric):
         cut: list[bool] = []
         probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut,
                             dtype=self.options["dtype"])
-        details: dict[str, Any] = {"correct": [bool(p >= ver.threshold) for p in probs], "truncated": cut}
+        details: dict[str, Any] = {"correct": [bool(p >= ver.threshold) for p in probs],
+                                   long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
+        long_inputs.report(self.name, records, cut, f"{ver.spec.max_len} WordPieces per input")
         return [float(p) for p in probs], details
 
     def signature_fields(self) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 import torch
 
+from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric, aggregate
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
@@ -77,7 +78,9 @@ class AVA(Metric):
         thr = self.options["threshold"]
         thr = float(ver.threshold if thr is None else thr)
         main = [aggregate(p, "ava", self.options["aggregate"])["ava"] for p in per]
-        details: dict[str, Any] = {"ava": main, "correct": [bool(m >= thr) for m in main], "truncated": truncated}
+        details: dict[str, Any] = {"ava": main, "correct": [bool(m >= thr) for m in main],
+                                   long_inputs.TRUNCATED: long_inputs.flags_detail(truncated)}
+        long_inputs.report(self.name, records, truncated, f"{ver.spec.max_len} WordPieces per input")
         return main, details
 
     def signature_fields(self) -> dict[str, Any]:
