@@ -124,3 +124,14 @@ def test_threads_sets_torchs_threads(tmp_path: Path) -> None:
         assert main(["score", str(src), "-m", "f1", "--threads", "0"]) == 2
     finally:
         torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize("command", [["meta", "--human", "h"], ["serve"]])
+def test_meta_and_serve_check_the_device_before_any_work(command, tmp_path: Path, capsys, no_cuda) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({**ROWS[0], "h": 1.0}) + "\n")
+    argv = [command[0], *([str(src)] if command[0] == "meta" else []), *command[1:], "-m", "f1", "--device", "cuda"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["qascore: error: --device 'cuda': CUDA is not available on this machine "
+                   f"(torch {torch.__version__})"]
