@@ -1,4 +1,4 @@
-"""The stacked judge: its feature rules and the calibrated probability, against hand computation."""
+"""The judge's card arithmetic (logistic and tree models) and its feature rules, against hand computation."""
 
 from __future__ import annotations
 
@@ -7,28 +7,55 @@ import math
 import numpy as np
 import pytest
 
-from qascore.metrics.judge import contains, predict
+from qascore.metrics.judge import lexical_features, model_references, predict, tree_values
 
 
-@pytest.mark.parametrize("candidate, refs, expected", [
-    ("The capital is Paris.", ["Paris"], 1.0),
-    ("It is the Eiffel Tower", ["eiffel tower"], 1.0),
-    ("Parisian food", ["Paris"], 0.0),           # whole words only
-    ("London", ["Paris", "London"], 1.0),       # any reference
-    ("London", [""], 0.0),                      # an empty reference never matches
-    ("A year: 1945.", ["1945"], 1.0),
-])
-def test_contains(candidate, refs, expected):
-    assert contains(candidate, refs) == expected
-
-
-def test_predict_by_hand():
-    card = {"features": ["ava_logit", "kpqa_rougeL"], "mean": [1.0, 0.0], "scale": [2.0, 1.0], "coef": [0.5, -1.0],
-            "intercept": 0.25, "platt": [2.0, -0.5]}
+def test_logistic_card_by_hand():
+    card = {"features": ["verifier", "kpqa_rougeL"], "platt": [2.0, -0.5],
+            "model": {"kind": "logistic", "mean": [1.0, 0.0], "scale": [2.0, 1.0], "coef": [0.5, -1.0],
+                      "intercept": 0.25}}
     x = np.array([[3.0, 1.0], [1.0, 0.0]])
-    # z = [[1, 1], [0, 0]]; logit = [0.5 - 1 + 0.25, 0.25] = [-0.25, 0.25]; platt: [-1.0, 0.0]
-    expected = [1 / (1 + math.exp(1.0)), 0.5]
-    assert np.allclose(predict(card, x), expected)
-    # a full feature matrix (every column of FEATURES) is narrowed to the card's columns
-    full = np.array([[3.0, 9.0, 1.0, 9.0, 9.0], [1.0, 9.0, 0.0, 9.0, 9.0]])
-    assert np.allclose(predict(card, full), expected)
+    # z = [[1, 1], [0, 0]]; raw = [0.5 - 1 + 0.25, 0.25] = [-0.25, 0.25]; Platt: [-1.0, 0.0]
+    assert np.allclose(predict(card, x), [1 / (1 + math.exp(1.0)), 0.5])
+
+
+# one stump on feature 1 (x1 <= 0.5: -1, else +2) and one depth-2 tree on features 0 then 1
+STUMP = {"feature": [1, -2, -2], "threshold": [0.5, -2.0, -2.0], "left": [1, -1, -1], "right": [2, -1, -1],
+         "value": [0.0, -1.0, 2.0]}
+DEEP = {"feature": [0, -2, 1, -2, -2], "threshold": [0.0, -2.0, 3.0, -2.0, -2.0], "left": [1, -1, 3, -1, -1],
+        "right": [2, -1, 4, -1, -1], "value": [0.0, 10.0, 0.0, 20.0, 30.0]}
+
+
+@pytest.mark.parametrize("tree, row, leaf", [
+    (STUMP, [9.0, 0.5], -1.0), (STUMP, [9.0, 0.6], 2.0),
+    (DEEP, [-1.0, 99.0], 10.0), (DEEP, [1.0, 3.0], 20.0), (DEEP, [1.0, 4.0], 30.0),
+])
+def test_tree_leaves(tree, row, leaf):
+    assert tree_values(tree, np.array([row]))[0] == leaf
+
+
+def test_tree_card_by_hand():
+    card = {"features": ["a", "b"], "platt": [1.0, 0.0],
+            "model": {"kind": "trees", "init": 0.5, "learning_rate": 0.1, "trees": [STUMP, DEEP]}}
+    x = np.array([[-1.0, 0.0], [1.0, 4.0]])
+    raw = [0.5 + 0.1 * (-1.0 + 10.0), 0.5 + 0.1 * (2.0 + 30.0)]
+    assert np.allclose(predict(card, x), [1 / (1 + math.exp(-r)) for r in raw])
+
+
+def test_unknown_model_kind_is_an_error():
+    with pytest.raises(ValueError, match="unknown model kind"):
+        predict({"model": {"kind": "forest"}, "platt": [1, 0]}, np.zeros((1, 1)))
+
+
+def test_lexical_features_by_hand():
+    f = lexical_features("How many moons does Mars have?", "I'm sorry, I do not know.", ["two", "2 moons"])
+    assert f["contains"] == 0.0 and f["recall"] == 0.0 and f["hedge"] == 1.0
+    assert f["num_gap"] == 1.0 and f["person_gap"] == 0.0
+    assert f["log_len"] == pytest.approx(math.log(1 + 6))
+    assert f["len_ratio"] == pytest.approx(math.log(7 / 2))       # shortest reference: one word
+
+
+def test_model_references_keep_the_best_matching_ones_in_order():
+    refs = ["alpha", "beta gamma", "delta", "beta", "epsilon", "gamma"]
+    assert model_references("beta gamma delta", refs, k=3) == ["beta gamma", "delta", "beta"]
+    assert model_references("x", refs[:2], k=3) == refs[:2]

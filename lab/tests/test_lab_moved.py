@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 
-def test_out_of_fold_probabilities():
-    """Out-of-fold (folds by question) probabilities of an informative feature rank the classes; all in (0, 1)."""
+def test_out_of_fold_scores():
+    """Out-of-fold (folds by question) raw scores of an informative feature rank the classes."""
     from qascore.meta.classification import auroc
-    from qascore_lab.train.judge import out_of_fold
+    from qascore_lab.train.judge import fit_logistic, out_of_fold
 
     rng = np.random.default_rng(0)
     n = 400
@@ -20,9 +20,52 @@ def test_out_of_fold_probabilities():
     informative = y + rng.normal(0, 0.3, n)           # separates the classes in every fold
     x = np.column_stack([informative, rng.normal(size=n)])
     groups = [f"q{i // 4}" for i in range(n)]
-    probs = out_of_fold(x, list(y), groups, c=1.0)
-    assert auroc(probs, list(y)) > 0.95
-    assert ((probs > 0) & (probs < 1)).all()
+    raw = out_of_fold(fit_logistic, x, y, groups)
+    assert auroc(raw, list(y)) > 0.95 and np.isfinite(raw).all()
+
+
+def _toy(n: int = 300, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 3))
+    y = (x[:, 0] + 0.5 * x[:, 1] + rng.normal(0, 0.5, n) > 0).astype(int)
+    return x, y
+
+
+def test_exported_trees_predict_as_sklearn():
+    """A gradient-boosted ensemble exported to plain arrays gives scikit-learn's own probabilities."""
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    from qascore.metrics.judge import predict
+    from qascore_lab.train.judge import fit_trees
+
+    x, y = _toy()
+    card = {"model": fit_trees(x, y, n=20, depth=3, rate=0.1, seed=5), "platt": [1.0, 0.0]}
+    ref = GradientBoostingClassifier(n_estimators=20, max_depth=3, learning_rate=0.1, subsample=0.8,
+                                     random_state=5).fit(x, y)
+    assert predict(card, x) == pytest.approx(ref.predict_proba(x)[:, 1], abs=1e-9)
+
+
+def test_exported_monotone_trees_predict_as_sklearn():
+    """The histogram ensemble with monotone constraints, exported, gives scikit-learn's probabilities."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from qascore.metrics.judge import predict
+    from qascore_lab.train.judge import MONOTONE, fit_monotone_trees
+
+    x, y = _toy()
+    names = ("verifier", "log_len", "hedge")
+    card = {"model": fit_monotone_trees(x, y, names, n=20, depth=3, rate=0.1, seed=5), "platt": [1.0, 0.0]}
+    ref = HistGradientBoostingClassifier(max_iter=20, max_depth=3, learning_rate=0.1, random_state=5,
+                                         monotonic_cst=[MONOTONE.get(f, 0) for f in names]).fit(x, y)
+    assert predict(card, x) == pytest.approx(ref.predict_proba(x)[:, 1], abs=1e-6)
+
+
+def test_selection_rule_by_hand():
+    """The dev rule: each kind weighs the same, its sources averaged inside it."""
+    from qascore_lab.train.judge import rule
+
+    per = {"ae": 0.9, "squad": 0.7, "squad-sentref": 0.6, "wikiqa": 0.9, "selqa": 0.6, "evouna": 1.0}
+    assert rule(per) == pytest.approx(((0.9 + 0.7) / 2 + (0.6 + 0.9 + 0.6) / 3 + 1.0) / 3)
 
 
 @pytest.mark.slow

@@ -65,6 +65,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--dev-value", default="dev", help="value of --split that marks dev records (default dev)")
     c.add_argument("--objective", choices=OBJECTIVES, default="accuracy", help="what the tuned threshold maximises")
     c.add_argument("--threshold", type=float, help="a fixed threshold instead of tuning one")
+    c.add_argument("--system", metavar="FIELD", help="field naming the system that produced each record: also "
+                                                    "each system's accuracy as the metric's decisions estimate it "
+                                                    "against the labels' (RMSE, Kendall tau over systems)")
     p.add_argument("--html", metavar="OUT.html", help="INPUT mode with --human: also write a self-contained "
                    "report (table with CIs, scatter plots, pairwise test matrix; needs matplotlib)")
     add_runtime_arguments(p)
@@ -306,8 +309,22 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
         if threshold is not None:
             row.update(binary_scores(vals[test], gold[test], threshold).as_dict())
             row["threshold_from"] = source
+            if args.system:
+                row["systems"] = _systems(records, test, vals >= threshold, gold, args.system)
         out["metrics"][name] = row
     return out
+
+
+def _systems(records: Sequence[Record], test: np.ndarray, decisions: np.ndarray, gold: np.ndarray,
+             field: str) -> dict[str, Any]:
+    """Per-system accuracy estimated from the decisions vs the labels', on the test items."""
+    from qascore.meta.system import accuracy_by_system
+
+    keep = [int(i) for i in np.flatnonzero(test)]
+    names = [text_field(records[i], field) for i in keep]
+    est, true, agree = accuracy_by_system(names, list(decisions[keep]), list(gold[keep]))
+    return {"estimated": dict(est), "human": dict(true), "rmse": agree.rmse, "kendall": agree.kendall_tau_b,
+            "kendall_p": agree.kendall_p}
 
 
 def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: argparse.Namespace) -> int:
@@ -335,7 +352,20 @@ def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: arg
         if r.get("auroc_error"):
             print(f"n/a: {r['auroc_error']}")
             break
+    for name, r in res["metrics"].items():
+        if "systems" in r:
+            _print_systems(name, r["systems"], args.system)
     if scorer is not None:
         for sig in scorer.signatures.values():
             print(f"signature: {sig}")
     return 0
+
+
+def _print_systems(name: str, sy: dict[str, Any], field: str) -> None:
+    print(f"\n{name}: accuracy per system ('{field}'), estimated from its decisions vs the labels'")
+    width = max(6, *(len(str(k)) for k in sy["human"]))
+    print(f"{'system':<{width}}  estimated  human")
+    for k, h in sy["human"].items():
+        print(f"{str(k):<{width}}  {sy['estimated'][k]:9.3f}  {h:5.3f}")
+    print(f"RMSE {sy['rmse']:.4f}; Kendall tau-b {sy['kendall']:.3f} (p {_p(sy['kendall_p'])})")
+

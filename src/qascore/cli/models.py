@@ -17,10 +17,10 @@ from pathlib import Path
 from qascore.runtime.defaults import MODEL_PACKAGES, RESOURCES, ModelPackage, resolve
 
 # Deltas trained here and shipped inside qascore, and the metrics that load them.
-SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, explain",
+SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, explain, judge",
            "kpqa/kp.safetensors": "kp-bleu1, kp-rougeL, kp-bertscore",
-           "kpqa/kpqa-v1.safetensors": "judge (its kpqa_rougeL feature; the first KPQA tagger)",
-           "ava/ava.safetensors": "ava", "square/square.safetensors": "square"}
+           "ava/ava.safetensors": "ava, judge", "square/square.safetensors": "square",
+           "judge/judge.json": "judge"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

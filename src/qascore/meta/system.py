@@ -59,3 +59,12 @@ def system_agreement(estimated: Mapping[Hashable, float], gold: Mapping[Hashable
     else:
         tau, p = float("nan"), float("nan")
     return SystemAgreement(len(names), r, tau, p, float(np.sqrt(np.mean(err ** 2))), float(np.max(np.abs(err))))
+
+
+def accuracy_by_system(systems: Sequence[Hashable], decisions: Sequence[bool], labels: Sequence[int]
+                       ) -> tuple["OrderedDict[Hashable, float]", "OrderedDict[Hashable, float]", SystemAgreement]:
+    """Each system's accuracy as a metric's decisions estimate it and as the labels give it, and their
+    agreement (AVA's system-wise use: a system's accuracy without annotating its outputs)."""
+    est = system_means(systems, [float(d) for d in decisions])
+    gold = system_means(systems, [float(y) for y in labels])
+    return est, gold, system_agreement(est, gold)

@@ -1,26 +1,34 @@
-"""`judge`: one calibrated answer-correctness probability, stacked over cheap features and the AVA verifier.
+"""`judge`: one calibrated answer-correctness probability, for short spans, sentences and LLM paragraphs.
 
-Features of a (question, candidate, references) record:
-- `ava_logit`: logit of the `ava` verifier's probability (mean over references);
-- `f1`: token F1 (max over references);
-- `kpqa_rougeL`: keyphrase-weighted ROUGE-L (max over references);
-- `contains`: 1 if a normalised reference occurs inside the normalised candidate;
-- `len_ratio`: log((1 + candidate words) / (1 + mean reference words)).
-A card (`qascore-lab train judge`) names the features it stacks (the shipped one: `ava_logit` and
-`kpqa_rougeL`, the subset chosen on the corpus dev split; lab/results/verifiers.md) and holds a logistic
-regression over them, standardised, fitted on the verification corpus dev split (calibrated there);
-`details.correct` compares the probability with the dev-tuned threshold.
+A small model over signals that carry from one kind of answer to another (their names are the card's
+`features`):
+- `verifier`: logit of the `ava` verifier's probability, the best reference and the best window
+  (a long candidate is read in overlapping windows, `runtime.windows`);
+- `kpqa_rougeL`: keyphrase-weighted ROUGE-L with the shipped tagger, best reference;
+- `f1`, `recall`: token F1, and the share of a reference's tokens found in the candidate, best reference;
+- `contains`: a reference, accent-, quote- and possessive-folded, occurs inside the candidate;
+- `log_len`, `len_ratio`: log(1 + candidate words), log((1 + candidate words) / (1 + shortest reference words));
+- `hedge`: the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no");
+- `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none.
+The model-based features read at most `MODEL_REFS` references per record, those with the largest
+token recall; `details.truncated` is true where one of them did not read all of a text. The card
+(JSON, written by `qascore-lab train judge`) holds the model: a logistic regression or a small
+ensemble of regression trees over these features, then a Platt scaling; `details.correct` compares
+the probability with the card's dev-tuned threshold. No scikit-learn is needed here: the card is
+plain numbers.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
@@ -28,45 +36,116 @@ from qascore.metrics.verifiers import dtype_field, dtype_option
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
-from qascore.text.squad import normalize_answer
+from qascore.text import answer_match as am
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
-FEATURES = ("ava_logit", "f1", "kpqa_rougeL", "contains", "len_ratio")
-# The shipped card's `kpqa_rougeL` coefficients were fitted on the first KPQA tagger's scores: pinned, so
-# shipping a newer tagger (lab/results/kpqa.md, v2) leaves the judge's numbers as they were until it is refitted.
-JUDGE_TAGGER = "kpqa-v1"
+FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "hedge", "num_gap",
+            "person_gap")
+MODEL_REFS = 4
 
 
-def contains(candidate: str, references: Sequence[str]) -> float:
-    """1.0 if some reference, SQuAD-normalised, occurs as whole words inside the normalised candidate."""
-    c = f" {normalize_answer(candidate)} "
-    return float(any(normalize_answer(r) and f" {normalize_answer(r)} " in c for r in references))
+def lexical_features(question: str, candidate: str, references: Sequence[str]) -> dict[str, float]:
+    """The features that need no model, for one record."""
+    words = len(candidate.split())
+    shortest = min((len(r.split()) for r in references), default=0)
+    return {"recall": am.token_recall(candidate, references), "contains": am.contains(candidate, references),
+            "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
+            "hedge": am.hedges(candidate),
+            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
+            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate))}
 
 
-def features(records: Sequence[Record], ava_model: str | None = None, batch_size: int = 32,
-             device: str | None = None, dtype: str | None = None) -> np.ndarray:
-    """The (n, len(FEATURES)) feature matrix, each feature computed by its qascore metric
-    (the model ones on `device`, at `dtype`)."""
+def model_references(candidate: str, references: Sequence[str], k: int = MODEL_REFS) -> list[str]:
+    """The `k` references with the largest token recall in the candidate (ties: file order)."""
+    if len(references) <= k:
+        return list(references)
+    ranked = sorted(range(len(references)), key=lambda i: -am.token_recall(candidate, [references[i]]))
+    return [references[i] for i in sorted(ranked[:k])]
+
+
+def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = 32,
+             dtype: str | None = None, device: str | None = None,
+             truncated: list[bool] | None = None) -> np.ndarray:
+    """The (n, len(names)) feature matrix; model features are computed only when named. `truncated`,
+    when given, gets one flag per record: a model feature did not read all of its text."""
     from qascore.metrics.registry import load  # the registry, not the package API above the metrics
 
-    ava = load("ava", **({"model": ava_model} if ava_model else {}), batch_size=batch_size, device=device, dtype=dtype)
-    f1 = load("f1").score(records)
-    kp = load("kpqa-rougeL", tagger=JUDGE_TAGGER, device=device, dtype=dtype).score(records)
-    p = np.clip(np.asarray(ava.score(records).scores), 1e-6, 1 - 1e-6)
-    rows = []
-    for i, rec in enumerate(records):
-        ref_words = float(np.mean([len(r.split()) for r in rec.references]))
-        ratio = math.log((1 + len(rec.candidate.split())) / (1 + ref_words))
-        rows.append([math.log(p[i] / (1 - p[i])), f1.scores[i], kp.scores[i], contains(rec.candidate, rec.references),
-                     ratio])
-    return np.array(rows, dtype=np.float64)
+    cols: dict[str, np.ndarray] = {}
+    cut = np.zeros(len(records), dtype=bool)
+    short = [Record(id=r.id, question=r.question, candidate=r.candidate,
+                    references=model_references(r.candidate, r.references)) for r in records]
+    if "verifier" in names:
+        res = load("ava", aggregate="max", batch_size=batch_size, dtype=dtype, device=device).score(short)
+        p = np.clip(np.asarray(res.scores), 1e-6, 1 - 1e-6)
+        cols["verifier"] = np.log(p / (1 - p))
+        cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
+    if "kpqa_rougeL" in names:
+        res = load("kpqa-rougeL", device=device, dtype=dtype).score(short)
+        cols["kpqa_rougeL"] = np.asarray(res.scores)
+        cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
+    if "f1" in names:
+        cols["f1"] = np.asarray(load("f1").score(records).scores)
+    lex = [lexical_features(r.question, r.candidate, r.references) for r in records]
+    for name in names:
+        if name not in cols:
+            if name not in FEATURES:
+                raise ValueError(f"judge: unknown feature '{name}'")
+            cols[name] = np.array([row[name] for row in lex], dtype=float)
+    if truncated is not None:
+        truncated.extend(bool(c) for c in cut)
+    return np.column_stack([cols[n] for n in names]) if records else np.zeros((0, len(names)))
+
+
+def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
+    """Calibrated P(correct) from the card's feature matrix (columns in `card["features"]` order)."""
+    model = card["model"]
+    if model["kind"] == "logistic":
+        z = (x - np.asarray(model["mean"])) / np.asarray(model["scale"])
+        raw = z @ np.asarray(model["coef"]) + model["intercept"]
+    elif model["kind"] == "trees":
+        raw = np.full(len(x), float(model["init"]))
+        for tree in model["trees"]:
+            raw += model["learning_rate"] * tree_values(tree, x)
+    else:
+        raise ValueError(f"judge card: unknown model kind {model['kind']!r}")
+    a, b = card["platt"]
+    return 1.0 / (1.0 + np.exp(-(a * raw + b)))
+
+
+def tree_values(tree: dict[str, list], x: np.ndarray) -> np.ndarray:
+    """Leaf values of one regression tree (arrays: feature, threshold, left, right, value; leaf: left == -1)."""
+    feature, threshold = np.asarray(tree["feature"]), np.asarray(tree["threshold"])
+    left, right, value = np.asarray(tree["left"]), np.asarray(tree["right"]), np.asarray(tree["value"])
+    node = np.zeros(len(x), dtype=int)
+    rows = np.arange(len(x))
+    while True:
+        inner = left[node] != -1
+        if not inner.any():
+            return value[node]
+        go_left = x[rows, np.where(inner, feature[node], 0)] <= threshold[node]
+        node = np.where(inner, np.where(go_left, left[node], right[node]), node)
+
+
+@lru_cache(maxsize=8)
+def read_card(path: str) -> dict[str, Any]:
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"judge: model file {p} not found (fit one with `qascore-lab train judge`)")
+    try:
+        card = json.loads(p.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"judge: model file {p} is not a judge card (JSON): {exc}") from None
+    if not isinstance(card, dict) or not {"features", "model", "platt", "threshold"} <= set(card):
+        raise ValueError(f"judge: model file {p} is not a judge card (needs features, model, platt, threshold)")
+    return card
 
 
 class Judge(Metric):
     name: ClassVar[str] = "judge"
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
-    description: ClassVar[str] = ("stacked answer-correctness judge: logistic regression over the AVA verifier, "
-                                  "token F1, KPQA ROUGE-L, containment and length ratio, calibrated on a dev split")
+    description: ClassVar[str] = ("calibrated P(answer correct): a small model over the AVA verifier (long answers "
+                                  "in windows), KPQA ROUGE-L, token F1 and recall, alias containment, length, "
+                                  "hedges and answer-type agreement")
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
@@ -78,35 +157,28 @@ class Judge(Metric):
         return Path(self.options["model"]) if self.options["model"] else DEFAULT_MODEL
 
     def _card(self) -> dict[str, Any]:
-        path = self._model()
-        if not path.is_file():
-            raise FileNotFoundError(f"judge: model file {path} not found (fit one with `qascore-lab train judge`)")
-        return json.loads(path.read_text(encoding="utf-8"))
+        card = read_card(str(self._model()))
+        if "verifier" in card["features"]:
+            ava = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
+            if card.get("ava_model") != ava:
+                raise ValueError(f"judge: the card {self._model()} was fitted with {card.get('ava_model')}, but the "
+                                 f"installed verifier is {ava}; refit it with `qascore-lab train judge`")
+        return card
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         card = self._card()
-        ava = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
-        if card.get("ava_model") != ava:
-            raise ValueError(f"judge: the card {self._model()} was fitted with {card.get('ava_model')}, but the "
-                             f"installed verifier is {ava}; refit it with `qascore-lab train judge`")
-        x = features(records, batch_size=int(self.options["batch_size"]), device=self.options["device"],
-                     dtype=self.options["dtype"])
+        cut: list[bool] = []
+        x = features(records, card["features"], batch_size=int(self.options["batch_size"]),
+                     device=self.options["device"], dtype=self.options["dtype"], truncated=cut)
         probs = predict(card, x)
-        return [float(p) for p in probs], {"correct": [bool(p >= card["threshold"]) for p in probs]}
+        return [float(p) for p in probs], {"correct": [bool(p >= card["threshold"]) for p in probs],
+                                           long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
 
     def signature_fields(self) -> dict[str, Any]:
         path = self._model()
         card = self._card()
-        tagger = defaults.RESOURCES / "kpqa" / f"{JUDGE_TAGGER}.safetensors"
-        return {"model": f"{path.stem}@{file_sha256(path)}", "stacks": "+".join(card["features"]),
-                "ava": card.get("ava_model", "?"), "kpqa": f"{JUDGE_TAGGER}@{file_sha256(tagger)}",
-                "threshold": f"{card['threshold']:.4f}", **dtype_field(self.options["dtype"])}
-
-
-def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    """Calibrated P(correct) from a feature matrix (every column of FEATURES, or just the card's) and a card."""
-    if x.shape[1] != len(card["features"]):
-        x = x[:, [FEATURES.index(f) for f in card["features"]]]
-    z = (x - np.asarray(card["mean"])) / np.asarray(card["scale"])
-    logit = z @ np.asarray(card["coef"]) + card["intercept"]
-    return 1.0 / (1.0 + np.exp(-(card["platt"][0] * logit + card["platt"][1])))
+        tagger = defaults.RESOURCES / "kpqa" / "kpqa.safetensors"
+        return {"model": f"{path.stem}@{file_sha256(path)}", "features": "+".join(card["features"]),
+                "kind": card["model"]["kind"], "ava": card.get("ava_model", "none"),
+                "kpqa": f"kpqa@{file_sha256(tagger)}", "threshold": f"{card['threshold']:.4f}",
+                **dtype_field(self.options["dtype"])}

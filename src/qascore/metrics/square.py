@@ -6,8 +6,9 @@ references, `negatives` the optional incorrect ones. The default model is
 the delta trained here by `qascore-lab train verifier --model square` (MiniLM-L6
 base, LoRA on every layer + head, on the verification corpus) and shipped in
 resources/square/; see lab/results/square.md for how it was trained and how well it
-does. Over-long inputs are trimmed (question and target kept whole, the
-references cut evenly) and flagged in `details.truncated`.
+does. A long target is read in overlapping windows (`runtime.windows`) and its
+most confident window counts (`details.windows`); references that do not fit
+beside the question and a window are cut evenly (`details.truncated`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric
 from qascore.metrics.options import Option
 from qascore.metrics.device_options import device_option
-from qascore.metrics.verifiers import dtype_field, dtype_option, temperature_field
+from qascore.metrics.verifiers import (dtype_field, dtype_option, temperature_field, window_rule,
+                                      windowed_predict, windows_option)
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256, read_meta
@@ -47,7 +49,7 @@ class Square(Metric):
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore-lab train square`"),
                 "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False),
-                "device": device_option(), "dtype": dtype_option()}
+                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option()}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
@@ -57,14 +59,16 @@ class Square(Metric):
                 raise InputError("needs at least one reference or negative (both are empty)",
                                  source=rec.source, line=rec.line, field="references")
 
-    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         ver = load_verifier(self.options["model"], self.options["device"])
-        cut: list[bool] = []
-        probs = ver.predict(list(records), batch_size=int(self.options["batch_size"]), truncated=cut,
-                            dtype=self.options["dtype"])
-        details: dict[str, Any] = {"correct": [bool(p >= ver.threshold) for p in probs],
+        probs, windows, cut = windowed_predict(ver, list(records),
+                                               reference=lambda r: " ".join([*r.references, *r.negatives]),
+                                               batch_size=int(self.options["batch_size"]),
+                                               dtype=self.options["dtype"], desc=self.name,
+                                               max_windows=int(self.options["max_windows"]))
+        details: dict[str, Any] = {"correct": [bool(p >= ver.threshold) for p in probs], "windows": windows,
                                    long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
-        long_inputs.report(self.name, records, cut, f"{ver.spec.max_len} WordPieces per input")
+        long_inputs.report(self.name, records, cut, window_rule(ver.spec.max_len, self.options["max_windows"]))
         return [float(p) for p in probs], details
 
     def signature_fields(self) -> dict[str, Any]:
@@ -76,4 +80,4 @@ class Square(Metric):
         return {"model": f"{path.stem}@{file_sha256(path) if path.is_file() else 'missing'}",
                 "base": model_id(spec.get("encoder", defaults.ENCODER)),
                 "layout": spec.get("layout", "?"), "max_len": spec.get("max_len", "?"), **temperature_field(meta),
-                **dtype_field(self.options["dtype"])}
+                "windows": int(self.options["max_windows"]), **dtype_field(self.options["dtype"])}

@@ -7,13 +7,16 @@ the probabilities are combined by `aggregate` (mean, as the AVA paper does for
 several references in its system-wise evaluation, or max). `details.correct`
 is 1 where the aggregated probability reaches the model's dev-tuned threshold
 (the point-wise AVA decision); the corpus score is the mean probability and
-`details` also carries the estimated accuracy via `correct`. Inputs longer than
-the model's max_len (a paragraph answer) are trimmed, the question kept whole
-and reference and candidate cut evenly; `details.truncated` says where.
+`details` also carries the estimated accuracy via `correct`. A candidate longer
+than the model's max_len (a paragraph answer) is read in overlapping windows
+(`runtime.windows`, at most `max_windows`) and its most confident window counts;
+`details.windows` says how many were read, `details.truncated` whether some of
+the record's text lay beyond what was read.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, Sequence
 
@@ -45,7 +48,7 @@ class AVA(Metric):
                 "model": Option("str", None, "verifier delta written by `qascore-lab train ava`", none="shipped"),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),
-                "device": device_option(), "dtype": dtype_option()}
+                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option()}
 
     def _path(self) -> Path:
         p = Path(self.options["model"]) if self.options["model"] else AVA_DIR / self.resource
@@ -53,34 +56,28 @@ class AVA(Metric):
             raise FileNotFoundError(f"{self.name}: model file {p} not found (train one with `qascore-lab train ava`)")
         return p
 
-    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
-        from qascore.progress import progress
-
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         ver = load_verifier(self._path(), self.options["device"])
-        flat: list[Record] = []
-        owner: list[int] = []
-        for i, rec in enumerate(records):
-            for ref in rec.references:
-                flat.append(Record(question=rec.question, candidate=rec.candidate, references=[ref]))
-                owner.append(i)
-        probs = np.zeros(len(flat))
-        cut: list[bool] = []
-        chunk = 256
-        for start in progress(range(0, len(flat), chunk), total=(len(flat) + chunk - 1) // chunk,
-                              desc=self.name, min_total=4):
-            probs[start:start + chunk] = ver.predict(flat[start:start + chunk], batch_size=int(self.options["batch_size"]),
-                                                     truncated=cut, dtype=self.options["dtype"])
+        flat = [Record(question=rec.question, candidate=rec.candidate, references=[ref])
+                for rec in records for ref in rec.references]
+        owner = [i for i, rec in enumerate(records) for _ in rec.references]
+        probs, windows, unread = windowed_predict(ver, flat, reference=lambda r: r.references[0],
+                                                  batch_size=int(self.options["batch_size"]),
+                                                  dtype=self.options["dtype"], desc=self.name,
+                                                  max_windows=int(self.options["max_windows"]))
         per: list[list[dict[str, float]]] = [[] for _ in records]
+        read = [0] * len(records)
         truncated = [False] * len(records)
         for k, i in enumerate(owner):
             per[i].append({"ava": float(probs[k])})
-            truncated[i] = truncated[i] or cut[k]
+            read[i] = max(read[i], windows[k])
+            truncated[i] = truncated[i] or unread[k]
         thr = self.options["threshold"]
         thr = float(ver.threshold if thr is None else thr)
         main = [aggregate(p, "ava", self.options["aggregate"])["ava"] for p in per]
-        details: dict[str, Any] = {"ava": main, "correct": [bool(m >= thr) for m in main],
+        details: dict[str, Any] = {"ava": main, "correct": [bool(m >= thr) for m in main], "windows": read,
                                    long_inputs.TRUNCATED: long_inputs.flags_detail(truncated)}
-        long_inputs.report(self.name, records, truncated, f"{ver.spec.max_len} WordPieces per input")
+        long_inputs.report(self.name, records, truncated, window_rule(ver.spec.max_len, self.options["max_windows"]))
         return main, details
 
     def signature_fields(self) -> dict[str, Any]:
@@ -93,7 +90,52 @@ class AVA(Metric):
         return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(meta["spec"]["encoder"]),
                 "layout": meta["spec"]["layout"], "max_len": meta["spec"]["max_len"],
                 "threshold": f"{meta.get('threshold', 0.5) if thr is None else thr:.4f}", **temperature_field(meta),
-                **dtype_field(self.options["dtype"])}
+                "windows": int(self.options["max_windows"]), **dtype_field(self.options["dtype"])}
+
+
+def windowed_predict(ver: Any, records: Sequence[Record], *, reference: Any, batch_size: int, dtype: str | None,
+                     desc: str, max_windows: int) -> tuple[np.ndarray, list[int], list[bool]]:
+    """P(correct) of each record, a long candidate read in overlapping windows (`runtime.windows`) and its
+    most confident window kept; also the windows read and whether some text stayed unread (beyond the
+    last window, or a reference cut to fit beside the question and a window)."""
+    from qascore.progress import progress
+    from qascore.runtime.windows import candidate_windows
+
+    flat: list[Record] = []
+    owner: list[int] = []
+    windows: list[int] = []
+    unread: list[bool] = []
+    for i, rec in enumerate(records):
+        parts, cut = candidate_windows(ver.tokenizer, rec.question, reference(rec), rec.candidate, ver.spec.max_len,
+                                       max_windows)
+        flat.extend(replace(rec, candidate=w) for w in parts)
+        owner.extend([i] * len(parts))
+        windows.append(len(parts))
+        unread.append(cut)
+    probs = np.zeros(len(flat))
+    trimmed: list[bool] = []
+    chunk = 256
+    for start in progress(range(0, len(flat), chunk), total=(len(flat) + chunk - 1) // chunk, desc=desc,
+                          min_total=4):
+        probs[start:start + chunk] = ver.predict(flat[start:start + chunk], batch_size=batch_size, dtype=dtype,
+                                                 truncated=trimmed)
+    best = np.zeros(len(records))
+    if flat:
+        np.maximum.at(best, np.asarray(owner, dtype=int), probs)
+        for k in np.flatnonzero(trimmed):
+            unread[owner[k]] = True
+    return best, windows, unread
+
+
+def windows_option() -> Option:
+    """How many overlapping windows of a long candidate a verifier reads (1: the first, cut to fit)."""
+    return Option("int", 16, "windows of a long candidate read at most (1: the first window only)", min=1,
+                  max=64, signed=False)
+
+
+def window_rule(max_len: int, max_windows: int) -> str:
+    """What a windowed verifier reads, for the long-input report."""
+    return f"{max_len} WordPieces per input, the candidate in at most {int(max_windows)} overlapping windows"
 
 
 def dtype_option() -> Option:

@@ -49,9 +49,7 @@ MAX_PIECES = 2048     # WordPieces of one text the KPQA metrics read (four 512-p
 BATCH_TOKENS = 16384  # padded tokens per tagger batch: 32 full windows (eager attention ~0.4 GB); short answers unaffected
 BERT_SPECIALS = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # weigh 0 whatever the tagger's own specials are
 
-# "kpqa-v1": the first KPQA tagger (top 2 layers, SQuAD + WikiQA), kept because the shipped `judge`
-# was fitted on its `kpqa-rougeL` scores (metrics/judge.py pins it; lab/results/kpqa.md).
-SHIPPED = {"kpqa": "kpqa.safetensors", "kp": "kp.safetensors", "kpqa-v1": "kpqa-v1.safetensors"}
+SHIPPED = {"kpqa": "kpqa.safetensors", "kp": "kp.safetensors"}
 
 
 def shipped_delta(kind: str = "kpqa") -> Path:

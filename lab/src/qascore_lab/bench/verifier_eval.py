@@ -83,7 +83,7 @@ def evaluate_sets(predict: Callable[[list[Record]], np.ndarray], data: str | Pat
 def scorer(judge: str, **options: Any) -> Callable[[list[Record]], np.ndarray]:
     """records -> scores for a judge: `contains`, or a metric spec as `-m` takes it (`ava:model=FILE`)."""
     if judge == "contains":
-        from qascore.metrics.judge import contains
+        from qascore.text.answer_match import contains
 
         return lambda recs: np.array([contains(r.candidate, r.references) for r in recs])
     from qascore.metrics.registry import load_named, parse_metric_spec

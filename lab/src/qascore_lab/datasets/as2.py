@@ -145,3 +145,49 @@ def read_rank(path: str | Path, questions: list[AS2Question]) -> list[list[float
         if any(s is None for s in row):
             raise InputError(f"question {qi + 1} has unscored candidates", source=str(path))
     return scores  # type: ignore[return-value]
+
+
+def read_trecqa_train_all(root: str | Path | None = None) -> list[AS2Question]:
+    """TREC-QA TRAIN-ALL (trecqa/train-all/train-all.jsonl.gz): 1,229 questions, automatic (noisy) labels."""
+    import gzip
+    import json
+
+    from qascore_lab.datasets import benchmark_dir
+
+    path = benchmark_dir("trecqa", root) / "train-all" / "train-all.jsonl.gz"
+    out = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            q = AS2Question(f"all-{n}", item["question"])
+            for k, c in enumerate(item["candidates"]):
+                q.candidates.append(c["sentence"])
+                q.labels.append(int(c["label"]))
+                q.cand_ids.append(str(k))
+            out.append(q)
+    return out
+
+
+def read_selqa(root: str | Path | None = None) -> list[tuple[str, AS2Question]]:
+    """SelQA answer-sentence selection, dev + test files: (group key, question) pairs.
+
+    The group key is the Wikipedia article and section: paraphrased questions ask about the same
+    section, so splitting by it keeps a question and its paraphrase on one side.
+    """
+    import json
+
+    from qascore_lab.datasets import benchmark_dir
+
+    folder = benchmark_dir("selqa", root)
+    out = []
+    for split in ("dev", "test"):
+        items = json.loads((folder / f"selqa-ass-{split}.json").read_text(encoding="utf-8"))
+        for n, item in enumerate(items):
+            answers = set(item["answers"])
+            q = AS2Question(f"{split}-{n}", item["question"], list(item["candidates"]),
+                            [int(k in answers) for k in range(len(item["candidates"]))],
+                            [str(k) for k in range(len(item["candidates"]))])
+            out.append((f"{item['article']}/{item['section']}", q))
+    return out

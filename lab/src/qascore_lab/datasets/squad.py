@@ -98,3 +98,32 @@ def _answers(raw: list, context: str, src: str, qid: str, fld: str) -> tuple[Ans
 
 
 __all__ = ["Answer", "SquadQuestion", "FOLDER", "FILE", "default_path", "load", "passages"]
+
+
+V11_FOLDER = "squad_v1_train"
+V11_FILE = "train-v1.1.jsonl.gz"
+
+
+def load_v11(root: str | os.PathLike[str] | None = None) -> list[SquadQuestion]:
+    """SQuAD 1.1 train (one JSON object per question, gzipped) as `SquadQuestion`s.
+
+    `answer_starts` is the answer's first occurrence in the paragraph; it is checked like v2's offsets.
+    Passages are numbered in file order from 10**6, so they never collide with v2 dev's indices.
+    """
+    import gzip
+
+    src = benchmark_dir(V11_FOLDER, root) / V11_FILE
+    out: list[SquadQuestion] = []
+    index: dict[str, int] = {}
+    with gzip.open(src, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            article, para, _ = item["id"].rsplit("/", 2)
+            pidx = index.setdefault(f"{article}/{para}", 10**6 + len(index))
+            raw = [{"text": t, "answer_start": s} for t, s in zip(item["answers"], item["answer_starts"])]
+            answers = _answers(raw, item["context"], str(src), item["id"], "answers")
+            out.append(SquadQuestion(item["id"], item["title"], pidx, item["context"], item["question"], answers,
+                                     False))
+    return out

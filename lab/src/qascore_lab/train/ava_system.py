@@ -283,7 +283,8 @@ def format_tables(result: dict[str, Any]) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None,
-                   help="AVA model file (default: the shipped `ava` model); .safetensors delta or SVM .json")
+                   help="AVA model file (default: the shipped `ava` model); .safetensors delta or SVM .json; "
+                        "or `judge` for the shipped judge")
     p.add_argument("--data", default=None, help="folder holding wikiqa/ (default: $QASCORE_DATA or ../shared/data)")
     p.add_argument("--out", default="runs/ava", help="folder for the reranker cache and the report")
     p.add_argument("--seed", type=int, default=13)
@@ -299,9 +300,14 @@ def default_systems(data: Path, out: Path, seed: int, threads: int,
 
 
 def model_scorer(model: str | None) -> tuple[Callable[[list[Any]], np.ndarray], str]:
-    """P(correct) for single-reference records from a verifier delta or the SVM JSON."""
+    """P(correct) for single-reference records from a verifier delta, the SVM JSON, or `judge`."""
     from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
 
+    if model == "judge":
+        import qascore
+
+        judge = qascore.load("judge")
+        return (lambda recs: np.asarray(judge.score(recs).scores)), "judge"
     path = Path(model) if model else AVA_DIR / "ava.safetensors"
     if path.suffix == ".json":
         from qascore_lab.train.svm import LinearAVA, features

@@ -1,138 +1,272 @@
-"""`qascore-lab train judge`: fit the stacked correctness judge (`metrics.judge`) on the verification corpus.
+"""`qascore-lab train judge`: fit the `judge` card on the verification corpus dev split, choosing its model there.
 
-Default (`--fit-on dev`): the logistic regression is fitted on the corpus dev
-split, which the verifier never trained on; its dev figures are out-of-fold
-(5 folds by question) and the accuracy-optimal threshold is tuned on those.
-`--fit-on train` fits on a seeded sample of the train split and Platt-scales
-on dev, as first planned; on rows the verifier was trained on, its
-probability looks better than it is, so that regression leans on it too much
-(lab/results/verifiers.md compares the two). The card (JSON) records the
-coefficients, what they stack, the AVA model they were fitted with, and the
-dev figures of the judge and of each feature alone.
+Why the dev split: the verifier was trained on the train split, so its logits there are over-confident;
+on dev they are out-of-sample, as they will be on users' data. Every candidate model (logistic
+regression, a small tree ensemble, and feature-group ablations) is scored out-of-fold on dev (5 folds by
+question); the rule, fixed before any run, keeps the candidate with the highest mean AUROC over the dev
+kinds (short answers: `ae`, `squad`; sentences: `squad-sentref`, `wikiqa`, `selqa`; LLM answers:
+`evouna`), each kind weighing the same. The chosen model is refitted on the whole dev split, Platt-scaled
+on its out-of-fold scores, and its threshold set for accuracy on them. EVOUNA-TQ test and the public
+sets are scored for reporting only.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from qascore.runtime import defaults
 
+KINDS = {"short": ("ae", "squad"), "sentence": ("squad-sentref", "wikiqa", "selqa"), "llm": ("evouna",)}
+GROUPS = {"verifier": ("verifier",), "overlap": ("kpqa_rougeL", "f1", "recall", "contains"),
+          "length": ("log_len", "len_ratio"), "type": ("hedge", "num_gap", "person_gap")}
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", default="runs/verifier-data", help="folder written by `qascore-lab train verifier-data`")
-    p.add_argument("--out", default="runs/judge", help="folder for judge.json")
-    p.add_argument("--fit-on", choices=("dev", "train"), default="dev",
-                   help="dev: fit on the dev split, its figures out-of-fold (5 folds by question); train: fit on a "
-                        "sample of the train split, Platt-calibrate on dev")
-    p.add_argument("--sample", type=int, default=6000, help="with --fit-on train: rows used (seeded sample)")
+    p.add_argument("--out", default="runs/judge", help="folder for judge.json, report.json and feature caches")
+    p.add_argument("--data", default=None, help="data root for the reporting sets (default ../shared/data)")
     p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--C", type=float, default=1.0, help="inverse L2 strength of the regression")
-    p.add_argument("--features", default="ava_logit,kpqa_rougeL",
-                   help="features to stack (comma-separated, of metrics.judge.FEATURES); the default is the subset "
-                        "that beat the verifier alone on every source of the dev split, out-of-fold")
-    p.add_argument("--features-cache", default=None, metavar="NPY",
-                   help="dev feature matrix (all FEATURES) saved by an earlier run with the same ava model")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--ship", action="store_true", help="copy judge.json into the package as the default")
 
 
-def _fit(x: np.ndarray, y: Sequence[int], c: float) -> tuple[Any, np.ndarray, np.ndarray]:
-    """A logistic regression on standardised features: (model, mean, scale)."""
+# -- models -------------------------------------------------------------------------------------
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, c: float = 1.0) -> dict[str, Any]:
     from sklearn.linear_model import LogisticRegression
 
     mean, scale = x.mean(0), x.std(0) + 1e-9
-    return LogisticRegression(C=c, max_iter=1000).fit((x - mean) / scale, list(y)), mean, scale
+    lr = LogisticRegression(C=c, max_iter=2000).fit((x - mean) / scale, y)
+    return {"kind": "logistic", "mean": mean.tolist(), "scale": scale.tolist(), "coef": lr.coef_[0].tolist(),
+            "intercept": float(lr.intercept_[0])}
 
 
-def _card(lr: Any, mean: np.ndarray, scale: np.ndarray, platt: Sequence[float],
-          names: Sequence[str]) -> dict[str, Any]:
-    return {"features": list(names), "mean": mean.tolist(), "scale": scale.tolist(), "coef": lr.coef_[0].tolist(),
-            "intercept": float(lr.intercept_[0]), "platt": [float(platt[0]), float(platt[1])]}
+def fit_trees(x: np.ndarray, y: np.ndarray, n: int = 200, depth: int = 3, rate: float = 0.05,
+              seed: int = 13) -> dict[str, Any]:
+    """Gradient-boosted regression trees (log loss), exported as plain arrays for `metrics.judge.predict`."""
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    gb = GradientBoostingClassifier(n_estimators=n, max_depth=depth, learning_rate=rate, subsample=0.8,
+                                    random_state=seed).fit(x, y)
+    prior = float(np.log(y.mean() / (1 - y.mean())))
+    trees = []
+    for est in gb.estimators_[:, 0]:
+        t = est.tree_
+        trees.append({"feature": t.feature.tolist(), "threshold": t.threshold.tolist(),
+                      "left": t.children_left.tolist(), "right": t.children_right.tolist(),
+                      "value": t.value[:, 0, 0].tolist()})
+    return {"kind": "trees", "init": prior, "learning_rate": rate, "trees": trees}
 
 
-def out_of_fold(x: np.ndarray, y: Sequence[int], groups: Sequence[str], c: float, folds: int = 5) -> np.ndarray:
-    """P(correct) of each row from a regression fitted on the other folds (folds by question)."""
-    from sklearn.model_selection import GroupKFold
+# More overlap, containment or verifier confidence never lowers the judge; a hedge or a missing number never
+# raises it. The length features are free.
+MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "contains": 1, "hedge": -1, "num_gap": -1,
+            "person_gap": -1}
 
+
+def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 200, depth: int = 3,
+                       rate: float = 0.05, seed: int = 13) -> dict[str, Any]:
+    """Histogram gradient boosting with the MONOTONE constraints, exported as plain arrays."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    gb = HistGradientBoostingClassifier(max_iter=n, max_depth=depth, learning_rate=rate, random_state=seed,
+                                        monotonic_cst=[MONOTONE.get(f, 0) for f in names]).fit(x, y)
+    trees = []
+    for (pred,) in gb._predictors:
+        nodes = pred.nodes
+        leaf = nodes["is_leaf"].astype(bool)
+        trees.append({"feature": np.where(leaf, -2, nodes["feature_idx"].astype(np.int64)).tolist(),
+                      "threshold": np.where(leaf, -2.0, nodes["num_threshold"]).tolist(),
+                      "left": np.where(leaf, -1, nodes["left"].astype(np.int64)).tolist(),
+                      "right": np.where(leaf, -1, nodes["right"].astype(np.int64)).tolist(),
+                      "value": nodes["value"].tolist()})
+    # leaf values already carry the learning rate
+    return {"kind": "trees", "init": float(np.ravel(gb._baseline_prediction)[0]), "learning_rate": 1.0,
+            "trees": trees, "monotone": {f: MONOTONE.get(f, 0) for f in names}}
+
+
+def raw_score(model: dict[str, Any], x: np.ndarray) -> np.ndarray:
     from qascore.metrics.judge import predict
 
-    probs = np.zeros(len(y))
-    yy = np.asarray(y)
-    names = [f"f{i}" for i in range(x.shape[1])]
-    for tr, te in GroupKFold(n_splits=folds).split(x, yy, list(groups)):
-        lr, mean, scale = _fit(x[tr], yy[tr], c)
-        probs[te] = predict(_card(lr, mean, scale, (1.0, 0.0), names), x[te])
-    return probs
+    p = predict({"model": model, "platt": [1.0, 0.0]}, x)
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return np.log(p / (1 - p))
+
+
+def out_of_fold(fit: Callable[[np.ndarray, np.ndarray], dict[str, Any]], x: np.ndarray, y: np.ndarray,
+                groups: Sequence[str], folds: int = 5) -> np.ndarray:
+    """Raw scores of each row from a model fitted on the other folds (folds by question)."""
+    from sklearn.model_selection import GroupKFold
+
+    out = np.zeros(len(y))
+    for tr, te in GroupKFold(n_splits=folds).split(x, y, list(groups)):
+        out[te] = raw_score(fit(x[tr], y[tr]), x[te])
+    return out
+
+
+def kind_aurocs(scores: np.ndarray, y: np.ndarray, sources: Sequence[str]) -> dict[str, float]:
+    from qascore.meta.classification import auroc
+
+    out = {}
+    for src in sorted(set(sources)):
+        idx = [i for i, s in enumerate(sources) if s == src]
+        yy = y[idx]
+        if 0 < yy.sum() < len(yy):
+            out[src] = auroc(scores[idx], yy.tolist())
+    return out
+
+
+def rule(per_source: dict[str, float]) -> float:
+    """The pre-registered selection figure: mean over the three kinds of the mean AUROC of their sources."""
+    kinds = [np.mean([per_source[s] for s in srcs if s in per_source]) for srcs in KINDS.values()]
+    return float(np.mean(kinds))
+
+
+def candidates() -> dict[str, tuple[tuple[str, ...], Callable[[np.ndarray, np.ndarray], dict[str, Any]]]]:
+    """name -> (features, fit function): both model kinds on every feature, and each group left out."""
+    from qascore.metrics.judge import FEATURES
+
+    out: dict[str, Any] = {}
+    for kind in ("logistic", "trees", "monotone-trees"):
+        for g, drop in (("all", ()), *((f"-{g}", names) for g, names in GROUPS.items())):
+            names = tuple(f for f in FEATURES if f not in drop)
+            fit = (fit_logistic if kind == "logistic" else fit_trees if kind == "trees" else
+                   (lambda xx, yy, nm=names: fit_monotone_trees(xx, yy, nm)))
+            out[f"{kind}:{g}"] = (names, fit)
+    return out
+
+
+# -- features -----------------------------------------------------------------------------------
+
+def feature_matrix(name: str, recs: Sequence[Any], cache: Path) -> np.ndarray:
+    """Every judge feature of `recs`, the verifier's column cached by the shipped verifier's hash and the
+    others by the shipped tagger's, so a new verifier recomputes only its own column."""
+    from qascore.metrics.judge import FEATURES, features
+    from qascore.runtime.delta import file_sha256
+
+    ava = file_sha256(defaults.RESOURCES / "ava" / "ava.safetensors")
+    kpqa = file_sha256(defaults.RESOURCES / "kpqa" / "kpqa.safetensors")
+    rest = [f for f in FEATURES if f != "verifier"]
+    cols = {}
+    for names, path in ((["verifier"], cache / f"{name}.verifier.{ava}.npy"), (rest, cache / f"{name}.rest.{kpqa}.npy")):
+        if not path.is_file():
+            t0 = time.time()
+            np.save(path, features(recs, names))
+            print(f"{'+'.join(names)[:40]} of {name}: {len(recs)} rows in {time.time() - t0:.0f}s", flush=True)
+        cols.update(zip(names, np.load(path).T))
+    return np.column_stack([cols[f] for f in FEATURES])
+
+
+def reporting_sets(data: str | None) -> dict[str, tuple[list[Any], np.ndarray, str]]:
+    """name -> (records, targets, figure): WikiQA test and TREC-QA clean-dev triples (AUROC), KPQA human
+    sets (Pearson)."""
+    from qascore_lab.bench.verifier_eval import KPQA_SETS, triple_sets
+    from qascore_lab.datasets import data_root, kpqa
+
+    root = data_root(data)
+    out: dict[str, tuple[list[Any], np.ndarray, str]] = {}
+    for name, (recs, labels) in triple_sets(root).items():
+        out[name] = (recs, np.asarray(labels), "auroc")
+    for name in KPQA_SETS:
+        recs = kpqa.load(name, root=root)
+        out[f"kpqa-{name}"] = (recs, np.array([r.extra["human"] for r in recs], dtype=float), "pearson")
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
     import torch
-    from sklearn.linear_model import LogisticRegression
+    from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import FEATURES, features, predict
+    from qascore.metrics.judge import FEATURES, predict
     from qascore.runtime.delta import file_sha256
     from qascore_lab.train import verifier_corpus
-    from qascore_lab.train.verifier_rows import source_groups, to_records
+    from qascore_lab.train.verifier_rows import to_records
 
     torch.set_num_threads(args.threads)
     t0 = time.time()
-    dev_rows = verifier_corpus.read_split(args.corpus, "dev")
-    dev_recs, dev_y = to_records(dev_rows)
-    names = [f.strip() for f in args.features.split(",") if f.strip()]
-    unknown = [f for f in names if f not in FEATURES]
-    if unknown:
-        raise SystemExit(f"--features: unknown {unknown}; known: {', '.join(FEATURES)}")
-    cols = [FEATURES.index(f) for f in names]
-    if args.features_cache and Path(args.features_cache).is_file():
-        dx_all = np.load(args.features_cache)
-    else:
-        print(f"features of {len(dev_recs)} dev rows ({args.threads} thread(s))", flush=True)
-        dx_all = features(dev_recs)
-        if args.features_cache:
-            np.save(args.features_cache, dx_all)
-    dx = dx_all[:, cols]
-    if args.fit_on == "train":
-        rows = random.Random(args.seed).sample(verifier_corpus.read_split(args.corpus, "train"), args.sample)
-        recs, y = to_records(rows)
-        print(f"features of {len(recs)} train rows", flush=True)
-        lr, mean, scale = _fit(features(recs)[:, cols], y, args.C)
-        dev_logit = ((dx - mean) / scale) @ lr.coef_[0] + lr.intercept_[0]
-        platt = LogisticRegression(C=1e6, max_iter=1000).fit(dev_logit[:, None], dev_y)
-        card = _card(lr, mean, scale, (platt.coef_[0][0], platt.intercept_[0]), names)
-        probs = predict(card, dx)
-        how = f"fitted on {len(recs)} train rows, Platt-calibrated on the dev split; dev figures in-sample"
-    else:
-        probs = out_of_fold(dx, dev_y, [r["qid"] for r in dev_rows], args.C)
-        lr, mean, scale = _fit(dx, dev_y, args.C)
-        card = _card(lr, mean, scale, (1.0, 0.0), names)
-        how = "fitted on the dev split; dev figures out-of-fold (5 folds by question)"
-    card["threshold"] = tune_threshold(probs, dev_y, "accuracy")
-    card["ava_model"] = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
-    dev: dict[str, Any] = {}
-    for src, idx in source_groups(dev_rows).items():
-        yy = [dev_y[i] for i in idx]
-        dev[src] = {"judge": {"auroc": auroc(probs[idx], yy),
-                              "accuracy": binary_scores(probs[idx], yy, card["threshold"]).accuracy},
-                    **{f: {"auroc": auroc(dx_all[idx, k], yy)} for k, f in enumerate(FEATURES)}}
-    card.update(fit=how, dev=dev, dev_rows=len(dev_recs), seed=args.seed, C=args.C,
-                command=f"qascore-lab train judge --fit-on {args.fit_on} --features {','.join(names)} --seed {args.seed} --C {args.C}"
-                        + (f" --sample {args.sample}" if args.fit_on == "train" else ""),
-                seconds=round(time.time() - t0, 1))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "judge.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps({k: card[k] for k in ("coef", "intercept", "platt", "threshold", "fit", "dev")}, indent=1))
+    dev_rows = verifier_corpus.read_split(args.corpus, "dev")
+    test_rows = verifier_corpus.read_split(args.corpus, "test")
+    dev_recs, dev_y = to_records(dev_rows)
+    test_recs, test_y = to_records(test_rows)
+    y, ty = np.asarray(dev_y), np.asarray(test_y)
+    x = feature_matrix("dev", dev_recs, out)
+    tx = feature_matrix("test", test_recs, out)
+    sources = [r["source"] for r in dev_rows]
+    groups = [r["qid"] for r in dev_rows]
+    table: dict[str, Any] = {}
+    for name, (names, fit) in candidates().items():
+        cols = [FEATURES.index(f) for f in names]
+        oof = out_of_fold(fit, x[:, cols], y, groups)
+        per = kind_aurocs(oof, y, sources)
+        table[name] = {"rule": rule(per), "dev": per}
+        print(f"{name:22s} rule {table[name]['rule']:.4f}  " + "  ".join(f"{k} {v:.3f}" for k, v in per.items()),
+              flush=True)
+    best = max(table, key=lambda k: table[k]["rule"])
+    names, fit = candidates()[best]
+    cols = [FEATURES.index(f) for f in names]
+    oof = out_of_fold(fit, x[:, cols], y, groups)
+    a, b = platt(oof, y)
+    card: dict[str, Any] = {"features": list(names), "model": fit(x[:, cols], y), "platt": [a, b]}
+    dev_probs = 1 / (1 + np.exp(-(a * oof + b)))
+    card["threshold"] = tune_threshold(dev_probs, dev_y, "accuracy")
+    if "verifier" in names:
+        card["ava_model"] = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
+    report: dict[str, Any] = {"chosen": best, "candidates": table, "threshold": card["threshold"]}
+    test_probs = predict(card, tx[:, cols])
+    report["evouna_test"] = {"n": len(ty), "auroc": auroc(test_probs, test_y),
+                             "accuracy": binary_scores(test_probs, test_y, card["threshold"]).accuracy,
+                             "features": {f: auroc(tx[:, k], test_y) for k, f in enumerate(FEATURES)}}
+    for name, (recs, target, figure) in reporting_sets(args.data).items():
+        fx = feature_matrix(name, recs, out)
+        probs = predict(card, fx[:, cols])
+        score = (lambda s: auroc(s, target.tolist())) if figure == "auroc" else \
+            (lambda s: float(pearsonr(s, target)[0]))
+        report[name] = {"n": len(recs), figure: score(probs),
+                        "features": {f: score(fx[:, k]) for k, f in enumerate(FEATURES)}}
+    card["importance"] = importance(card, x[:, cols], y, args.seed)
+    card.update(seed=args.seed, dev_rows=len(dev_rows),
+                command=f"qascore-lab train judge --corpus {args.corpus} --seed {args.seed} --threads {args.threads}",
+                fit="fitted on the corpus dev split; model and features chosen out-of-fold there (5 folds by "
+                    "question), Platt-scaled and thresholded on the out-of-fold scores",
+                dev=table[best]["dev"], seconds=round(time.time() - t0, 1))
+    (out / "judge.json").write_text(json.dumps(card) + "\n", encoding="utf-8")
+    (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in report.items() if k != "candidates"}, indent=1))
     if args.ship:
         dest = defaults.RESOURCES / "judge" / "judge.json"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+        dest.write_text(json.dumps(card) + "\n", encoding="utf-8")
         print(f"shipped as {dest}")
     return 0
+
+
+def importance(card: dict[str, Any], x: np.ndarray, y: np.ndarray, seed: int) -> dict[str, float]:
+    """Each feature's weight in the model: the drop of dev AUROC when its column is shuffled (in-sample,
+    seeded), which reads the same for a logistic regression and a tree ensemble."""
+    from qascore.meta.classification import auroc
+    from qascore.metrics.judge import predict
+
+    rng = np.random.default_rng(seed)
+    base = auroc(predict(card, x), y.tolist())
+    out = {}
+    for k, name in enumerate(card["features"]):
+        shuffled = x.copy()
+        shuffled[:, k] = rng.permutation(shuffled[:, k])
+        out[name] = round(base - auroc(predict(card, shuffled), y.tolist()), 4)
+    return out
+
+
+def platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Slope and intercept of a logistic fit of the labels on raw scores (unregularised)."""
+    from sklearn.linear_model import LogisticRegression
+
+    lr = LogisticRegression(C=1e6, max_iter=1000).fit(raw[:, None], y)
+    return float(lr.coef_[0][0]), float(lr.intercept_[0])

@@ -47,8 +47,9 @@ from typing import Any, Iterable, Sequence
 
 from qascore_lab.train.ava_data import question_key
 
-SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa")
-DEFAULT_SOURCES = ("ae", "squad", "squad-sentref", "wikiqa")   # TREC-QA stays out: its clean-dev is a zero-shot test
+SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa", "evouna", "selqa", "trecqa-all", "squad11")
+# TREC-QA's small manually judged TRAIN stays out; TRAIN-ALL (noisy automatic labels) is in.
+DEFAULT_SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "evouna", "selqa", "trecqa-all", "squad11")
 DEV_SHARE = 0.10
 
 
@@ -62,6 +63,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="at most N SQuAD questions (seeded sample; default all)")
     p.add_argument("--as2-neg-ratio", type=float, default=2.0,
                    help="negatives per positive in WikiQA/TREC-QA training triples (seeded subsample)")
+    p.add_argument("--squad11-questions", type=int, default=2000, metavar="N",
+                   help="SQuAD 1.1 train questions used (seeded sample; the CPU training budget)")
+    p.add_argument("--as2-max-pos", type=int, default=4, metavar="N",
+                   help="at most N positive triples per question for SelQA and TREC-QA TRAIN-ALL")
 
 
 def in_dev(key: str, seed: int, share: float = DEV_SHARE) -> bool:
@@ -81,9 +86,9 @@ def normalize(text: str) -> str:
 
 
 def row(source: str, kind: str, qid: str, question: str, refs: Sequence[str], candidate: str, label: int,
-        negatives: Sequence[str] = ()) -> dict[str, Any]:
+        negatives: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
     return {"qid": qid, "source": source, "kind": kind, "question": question, "references": list(refs),
-            "negatives": list(negatives), "candidate": candidate, "label": int(label)}
+            "negatives": list(negatives), "candidate": candidate, "label": int(label), **extra}
 
 
 # -- evaluation questions that must stay out ---------------------------------------------------
@@ -150,9 +155,9 @@ def _window(sentence: Any, start: int, end: int, rng: random.Random) -> str | No
 
 
 def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages: set[str],
-               skip_questions: set[str], *, seed: int = 13, kinds: Sequence[str] = ("squad",)
-               ) -> tuple[list[dict[str, Any]], int]:
-    """Rows from SQuAD v2 dev answerable questions, and how many questions were dropped as held out.
+               skip_questions: set[str], *, seed: int = 13, kinds: Sequence[str] = ("squad",),
+               questions: Sequence[Any] | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Rows from SQuAD v2 dev answerable questions (or `questions`), and how many were dropped as held out.
 
     `kinds`: "squad" (span references) and/or "squad-sentref" (holder-sentence references).
     """
@@ -161,7 +166,7 @@ def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages:
 
     ref_rng = random.Random(f"{seed}:sentref")   # its own draws: the `squad` rows stay as they were
 
-    qs = squad.load(root=data, answerable_only=True)
+    qs = list(questions) if questions is not None else squad.load(root=data, answerable_only=True)
     dropped = [q for q in qs if question_key(q.context) in skip_passages or question_key(q.question) in skip_questions]
     qs = [q for q in qs if q not in set(dropped)]
     if limit is not None and len(qs) > limit:
@@ -226,12 +231,13 @@ def squad_rows(data: Path, rng: random.Random, limit: int | None, skip_passages:
     return out, len(dropped)
 
 
-def as2_rows(name: str, questions: Sequence[Any], neg_ratio: float | None, seed: int) -> list[dict[str, Any]]:
+def as2_rows(name: str, questions: Sequence[Any], neg_ratio: float | None, seed: int,
+             max_pos: int | None = None, **extra: Any) -> list[dict[str, Any]]:
     """AVA triples of AS2 questions, with blind negatives (up to 2 incorrect candidates, none a target)."""
     from qascore_lab.train.ava_data import build_triples
 
     by_q = {q.qid: q for q in questions}
-    triples = build_triples(questions, neg_ratio=neg_ratio, seed=seed)
+    triples = build_triples(questions, neg_ratio=neg_ratio, seed=seed, max_pos_per_question=max_pos)
     targets: dict[str, set[str]] = {}
     for t in triples:
         targets.setdefault(t.qid, set()).add(t.target)
@@ -239,16 +245,30 @@ def as2_rows(name: str, questions: Sequence[Any], neg_ratio: float | None, seed:
     for t in triples:
         q = by_q[t.qid]
         negs = [q.candidates[j] for j in q.negatives if q.candidates[j] not in targets[t.qid]][:2]
-        out.append(row(name, name, f"{name}:{t.qid}", t.question, [t.reference], t.target, t.label, negs))
+        out.append(row(name, name, f"{name}:{t.qid}", t.question, [t.reference], t.target, t.label, negs, **extra))
+    return out
+
+
+def evouna_rows(data: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+    """EVOUNA-TQ answers judged by people, split by question into train / dev / test (60 / 20 / 20)."""
+    from qascore_lab.datasets import evouna
+
+    out: dict[str, list[dict[str, Any]]] = {"train": [], "dev": [], "test": []}
+    for q in evouna.load(data):
+        part = out[evouna.split_of(q.question, seed)]
+        for system, text, label in q.answers:
+            part.append(row("evouna", "evouna-fid" if system == "fid" else "evouna-llm", f"evouna:{q.index}",
+                            q.question, q.references, text, label, system=system))
     return out
 
 
 # -- the corpus --------------------------------------------------------------------------------
 
 def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int | None = None,
-          as2_neg_ratio: float | None = 2.0) -> tuple[list[dict], list[dict], dict[str, Any]]:
-    """(train rows, dev rows, report)."""
-    from qascore_lab.datasets.as2 import read_trecqa, read_wikiqa
+          as2_neg_ratio: float | None = 2.0, squad11_questions: int | None = 2000, as2_max_pos: int | None = 4
+          ) -> tuple[list[dict], list[dict], list[dict], dict[str, Any]]:
+    """(train rows, dev rows, test rows, report); only EVOUNA-TQ has test rows (for reporting)."""
+    from qascore_lab.datasets.as2 import read_selqa, read_trecqa, read_trecqa_train_all, read_wikiqa
 
     unknown = [s for s in sources if s not in SOURCES]
     if unknown:
@@ -258,6 +278,7 @@ def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int
     report: dict[str, Any] = {"seed": seed, "sources": list(sources), "held_out_questions": held, "dropped": {}}
     train: list[dict] = []
     dev: list[dict] = []
+    test: list[dict] = []
 
     def split_by_hash(rows: list[dict], name: str) -> None:
         kept = [r for r in rows if question_key(r["question"]) not in skip_q]
@@ -282,20 +303,50 @@ def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int
         train.extend(as2_rows(name, kept, as2_neg_ratio, seed))
     if "wikiqa" in sources:
         dev.extend(as2_rows("wikiqa", read_wikiqa(data / "wikiqa", "dev"), None, seed))
-    dev_q = {question_key(r["question"]) for r in dev}
+    if "squad11" in sources:
+        from qascore_lab.datasets import squad
+
+        rows, gone = squad_rows(data, random.Random(f"{seed}:squad11"), squad11_questions, skip_p, skip_q, seed=seed,
+                                kinds=("squad", "squad-sentref"), questions=squad.load_v11(data))
+        report["dropped"]["squad11"] = gone
+        for r in rows:
+            r["source"], r["qid"] = "squad11", "squad11:" + r["qid"].split(":", 1)[1]
+        train.extend(r for r in rows if question_key(r["question"]) not in skip_q)
+    if "selqa" in sources:
+        groups = read_selqa(data)
+        kept = [(g, q) for g, q in groups if question_key(q.question) not in skip_q]
+        report["dropped"]["selqa"] = len(groups) - len(kept)
+        sel_dev = [q for g, q in kept if in_dev(f"selqa:{g}", seed)]
+        sel_train = [q for g, q in kept if not in_dev(f"selqa:{g}", seed)]
+        train.extend(as2_rows("selqa", sel_train, as2_neg_ratio, seed, as2_max_pos))
+        dev.extend(as2_rows("selqa", sel_dev, None, seed))
+    if "trecqa-all" in sources:
+        qs = read_trecqa_train_all(data)
+        kept = [q for q in qs if question_key(q.question) not in skip_q]
+        report["dropped"]["trecqa-all"] = len(qs) - len(kept)
+        train.extend(as2_rows("trecqa-all", kept, as2_neg_ratio, seed, as2_max_pos, noisy=True))
+    if "evouna" in sources:
+        parts = evouna_rows(data, seed)
+        for name, part in (("train", train), ("dev", dev), ("test", test)):
+            kept = [r for r in parts[name] if question_key(r["question"]) not in skip_q]
+            report["dropped"].setdefault("evouna", 0)
+            report["dropped"]["evouna"] += len({r["qid"] for r in parts[name]}) - len({r["qid"] for r in kept})
+            part.extend(kept)
+    dev_q = {question_key(r["question"]) for r in dev + test}
     clash = [r for r in train if question_key(r["question"]) in dev_q]   # one question in two sources
     train = [r for r in train if question_key(r["question"]) not in dev_q]
+    test_q = {question_key(r["question"]) for r in test}
+    dev = [r for r in dev if question_key(r["question"]) not in test_q or r["source"] == "evouna"]
     report["train_rows_dropped_as_dev_questions"] = len(clash)
     train, dup_t = dedup(train)
     dev, dup_d = dedup(dev)
     report["duplicates_removed"] = {"train": dup_t, "dev": dup_d}
-    check_split(train, dev, skip_q)
-    for i, r in enumerate(train):
-        r["id"] = f"train-{i}"
-    for i, r in enumerate(dev):
-        r["id"] = f"dev-{i}"
-    report["train"], report["dev"] = describe(train), describe(dev)
-    return train, dev, report
+    check_split(train, dev + test, skip_q)
+    for name, part in (("train", train), ("dev", dev), ("test", test)):
+        for i, r in enumerate(part):
+            r["id"] = f"{name}-{i}"
+    report["train"], report["dev"], report["test"] = describe(train), describe(dev), describe(test)
+    return train, dev, test, report
 
 
 def dedup(rows: list[dict]) -> tuple[list[dict], int]:
@@ -353,20 +404,23 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.time()
     data = data_root(args.data)
     sources = [s.strip() for s in args.sources.split(",") if s.strip()]
-    train, dev, report = build(data, sources, args.seed, squad_questions=args.squad_questions,
-                               as2_neg_ratio=args.as2_neg_ratio)
+    train, dev, test, report = build(data, sources, args.seed, squad_questions=args.squad_questions,
+                                     as2_neg_ratio=args.as2_neg_ratio, squad11_questions=args.squad11_questions,
+                                     as2_max_pos=args.as2_max_pos)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, rows in (("train", train), ("dev", dev)):
+    for name, rows in (("train", train), ("dev", dev), ("test", test)):
         with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     report["command"] = (f"qascore-lab train verifier-data --sources {','.join(sources)} --seed {args.seed}"
                          + (f" --squad-questions {args.squad_questions}" if args.squad_questions else "")
-                         + f" --as2-neg-ratio {args.as2_neg_ratio}")
+                         + f" --as2-neg-ratio {args.as2_neg_ratio} --squad11-questions {args.squad11_questions}"
+                         + f" --as2-max-pos {args.as2_max_pos}")
     report["seconds"] = round(time.time() - t0, 1)
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps({k: report[k] for k in ("train", "dev", "dropped", "duplicates_removed")}, indent=1))
-    print(f"wrote {out}/train.jsonl ({len(train)} rows), dev.jsonl ({len(dev)} rows), report.json "
+    print(f"wrote {out}/train.jsonl ({len(train)} rows), dev.jsonl ({len(dev)} rows), test.jsonl ({len(test)} "
+          f"rows), report.json "
           f"in {report['seconds']}s")
     return 0

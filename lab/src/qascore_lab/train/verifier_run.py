@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -32,6 +33,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="runs/verifier", help="folder for the delta and its report")
     p.add_argument("--name", default=None, help="file name of the delta (default: the model name)")
     p.add_argument("--sources", default="", help="train only on rows of these sources (comma-separated; default all)")
+    p.add_argument("--mix", default="", metavar="SRC=N,...",
+                   help="per-source seeded samples of the training split (e.g. 'evouna=all,squad11=4000,ae=2000'); "
+                        "sources not named are dropped")
+    p.add_argument("--init", default=None, metavar="DELTA",
+                   help="start from this verifier delta (same layout and LoRA rank), e.g. the shipped one")
     p.add_argument("--train-rows", type=int, default=None, metavar="N",
                    help="train on a seeded sample of N rows (cheap lever runs, e.g. a larger encoder)")
     p.add_argument("--dev-rows", type=int, default=None, metavar="N", help="select on a seeded sample of N dev rows")
@@ -77,6 +83,23 @@ def sample(rows: list[dict[str, Any]], n: int | None, seed: int) -> list[dict[st
     if n is None or n >= len(rows):
         return rows
     return [rows[i] for i in sorted(random.Random(seed).sample(range(len(rows)), n))]
+
+
+def mix(rows: list[dict[str, Any]], spec: str, seed: int) -> list[dict[str, Any]]:
+    """Rows of the sources named in `spec` ("src=N" or "src=all", comma-separated), each a seeded sample,
+    in corpus order."""
+    want: dict[str, int | None] = {}
+    for part in spec.split(","):
+        name, _, n = part.strip().partition("=")
+        want[name] = None if n in ("", "all") else int(n)
+    keep: list[int] = []
+    for name, n in want.items():
+        idx = [i for i, r in enumerate(rows) if r["source"] == name]
+        if not idx:
+            raise SystemExit(f"--mix: no training rows of source '{name}'")
+        keep.extend(idx if n is None or n >= len(idx) else
+                    random.Random(f"{seed}:{name}").sample(idx, n))
+    return [rows[i] for i in sorted(keep)]
 
 
 def row_key(question: str, reference: str, candidate: str) -> str:
@@ -154,13 +177,15 @@ def run(args: argparse.Namespace) -> int:
     keep = [s.strip() for s in args.sources.split(",") if s.strip()]
     if keep:
         train_rows = [r for r in train_rows if r["source"] in keep]
+    if args.mix:
+        train_rows = mix(train_rows, args.mix, args.seed)
     train_rows, dev_rows = sample(train_rows, args.train_rows, args.seed), sample(dev_rows, args.dev_rows, args.seed)
     layout = MODELS[args.model]
     spec = VerifierSpec(layout=layout, n_views=1, encoder=args.encoder, max_len=args.max_len,
                         train_layers=args.train_layers, lora_rank=args.lora_rank)
     cfg = TrainConfig(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, head_lr=args.head_lr,
                       seed=args.seed, threads=args.threads, select="auroc", bucket=True, device=args.device,
-                      log_every=100, calibrate=True, distill=args.distill if args.teacher else 0.0)
+                      log_every=100, calibrate=True, distill=args.distill if args.teacher else 0.0, init=args.init)
     recs, labels = to_records(train_rows)
     dev_recs, dev_labels = to_records(dev_rows)
     print(f"training {args.model} on {len(recs)} rows ({', '.join(keep) or 'all sources'}), dev {len(dev_recs)}; "
@@ -175,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     command = "qascore-lab train verifier " + " ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items())
         if k in ("model", "sources", "train_rows", "dev_rows", "epochs", "batch_size", "lr", "head_lr", "lora_rank",
-                 "train_layers", "max_len", "seed", "threads") and v not in ("", None)) + (
+                 "train_layers", "max_len", "seed", "threads", "mix", "init") and v not in ("", None)) + (
         f" --encoder {args.encoder}" if args.encoder != defaults.ENCODER else "") + (
         f" --device {args.device}" if args.device != "cpu" else "") + (
         f" --teacher {args.teacher} --distill {args.distill}" if args.teacher else "")
@@ -184,7 +209,8 @@ def run(args: argparse.Namespace) -> int:
                                              "dev": corpus_report.get("dev", {}).get("rows")},
                     sources=keep or "all", device=args.device,
                     **({"teacher": {"path": args.teacher, "sha256": file_sha256(args.teacher)}} if args.teacher else {}),
-                    training_data_license="answer_equivalence: none stated (research-only); SQuAD 2.0: CC BY-SA 4.0; "
+                    training_data_license="answer_equivalence: none stated (research-only); SQuAD 2.0 and 1.1: CC BY-SA 4.0; "
+                                          "EVOUNA-TQ: Apache-2.0; SelQA: Apache-2.0; "
                                           "WikiQA: Microsoft Research Data License (non-commercial research); "
                                           "TREC-QA: none stated, research-only")
     ver.save(path, {"name": name})

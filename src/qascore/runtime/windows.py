@@ -1,0 +1,53 @@
+"""Reading a long candidate in overlapping windows, for cross-encoders with a fixed input length.
+
+A verifier reads (question, reference, candidate) in at most `max_len` WordPieces. A paragraph answer
+does not fit, and cutting it would hide its second half (where an LLM often states the answer). The
+candidate is therefore split, at word boundaries, into windows that each fit beside the question and the
+reference, every window starting halfway through the previous one; the caller scores each window and
+keeps the most confident one. At most `max_windows` windows are read, which bounds the cost of one
+record; what lies beyond them is reported as truncated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_WINDOWS = 16
+
+
+def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: str, max_len: int,
+                      max_windows: int = MAX_WINDOWS) -> tuple[list[str], bool]:
+    """(windows of the candidate, whether some of it was left unread).
+
+    A candidate that fits whole is one window, itself. Otherwise each window holds as many whole words as
+    fit in the room the question and reference leave (at least half of `max_len`), and the next window
+    starts halfway through it.
+    """
+    fixed = len(tokenizer.encode(question, add_special_tokens=False)) + \
+        len(tokenizer.encode(reference, add_special_tokens=False)) + 3
+    room = max(max_len // 2, max_len - fixed)
+    words = candidate.split()
+    words = words[:room * (max_windows + 1)]          # every word costs at least one WordPiece
+    if not words:
+        return [candidate], False
+    enc = tokenizer(words, is_split_into_words=True, add_special_tokens=False)
+    counts = [0] * len(words)
+    for w in enc.word_ids():
+        if w is not None:
+            counts[w] += 1
+    if sum(counts) <= room:
+        return [candidate], len(words) < len(candidate.split())
+    out: list[str] = []
+    start, end = 0, 0
+    while start < len(words) and len(out) < max_windows:
+        end, used = start, 0
+        while end < len(words) and used + counts[end] <= room:
+            used += counts[end]
+            end += 1
+        end = max(end, start + 1)
+        out.append(" ".join(words[start:end]))
+        if end >= len(words):
+            break
+        start += max(1, (end - start) // 2)
+    unread = end < len(words) or len(words) < len(candidate.split())
+    return out, unread

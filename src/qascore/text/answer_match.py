@@ -1,0 +1,87 @@
+"""Cheap answer-matching signals for the `judge` metric: alias-aware containment, token recall, hedges,
+and the question-type / answer-type agreement that makes lexical judges work on long LLM answers.
+
+All functions are pure and work on plain strings, so their tests are tables of inputs and outputs.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Sequence
+
+from qascore.text.squad import normalize_answer
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
+                         "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
+_POSSESSIVE = re.compile(r"(\w)'s\b")
+
+
+def fold(text: str) -> str:
+    """SQuAD normalisation after folding accents, typographic quotes and possessives.
+
+    "Château d’If" and "Chateau d'If" both become "chateau dif"; "Turner's works" becomes "turner works",
+    so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works".
+    """
+    text = unicodedata.normalize("NFKD", text.translate(_QUOTES))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return normalize_answer(_POSSESSIVE.sub(r"\1", text))
+
+
+def contains(candidate: str, references: Sequence[str]) -> float:
+    """1.0 if some folded reference occurs as whole words inside the folded candidate."""
+    c = f" {fold(candidate)} "
+    return float(any(f" {r} " in c for r in (fold(x) for x in references) if r))
+
+
+def token_recall(candidate: str, references: Sequence[str]) -> float:
+    """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds."""
+    have = Counter(fold(candidate).split())
+    best = 0.0
+    for ref in references:
+        want = Counter(fold(ref).split())
+        if want:
+            best = max(best, sum((want & have).values()) / sum(want.values()))
+    return best
+
+
+_HEDGE = re.compile(
+    r"\b(i'?m sorry|i am sorry|i apologi[sz]e|i (do not|don'?t) (know|have)|not sure|uncertain|unclear|"
+    r"(cannot|can'?t|could ?n[o']t|unable to) (find|determine|answer|provide|identify|be sure)|"
+    r"there (is|was|are|were) no|no (information|record|answer|evidence)|not (possible|enough information)|"
+    r"as an ai|i'?m not able)\b")
+
+
+def hedges(candidate: str) -> float:
+    """1.0 if the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no ...")."""
+    return float(bool(_HEDGE.search(candidate.translate(_QUOTES).lower())))
+
+
+_WANTS_NUMBER = re.compile(r"^\s*(how (many|much|old|long|far|tall|high|big|often|fast|deep|large)|"
+                           r"what (number|percentage|year|age|date|decade|century)|in what year|which year|when)\b")
+_WANTS_PERSON = re.compile(r"^\s*(who|whom|whose)\b|\b(which|what) (person|man|woman|actor|actress|singer|writer|"
+                           r"author|artist|player|president|king|queen|composer|painter|poet|director)\b")
+_NUMBER = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+                     r"fifty|hundred|thousand|million|billion|first|second|third|century|decade)\b")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
+
+
+def wants_number(question: str) -> float:
+    """1.0 for questions whose answer is a number or a date (how many, what year, when, ...)."""
+    return float(bool(_WANTS_NUMBER.search(question.lower())))
+
+
+def wants_person(question: str) -> float:
+    """1.0 for questions whose answer is a person (who, which actor, ...)."""
+    return float(bool(_WANTS_PERSON.search(question.lower())))
+
+
+def has_number(candidate: str) -> float:
+    """1.0 if the candidate states a number or a date (digits or number words)."""
+    return float(bool(_NUMBER.search(candidate.lower())))
+
+
+def has_name(candidate: str) -> float:
+    """1.0 if the candidate holds a capitalised word that does not start a sentence (a name, roughly)."""
+    return float(bool(_NAME.search(candidate.strip())))

@@ -1,0 +1,71 @@
+"""The judge's lexical signals: tables of inputs and hand-checked outputs."""
+
+import pytest
+
+from qascore.text import answer_match as am
+
+
+@pytest.mark.parametrize("text, folded", [
+    ("Château d’If", "chateau dif"),
+    ("Chateau d'If", "chateau dif"),
+    ("J.M.W. Turner's works", "jmw turner works"),
+    ("The Great Barrier Reef", "great barrier reef"),
+    ("  ", ""),
+])
+def test_fold(text, folded):
+    assert am.fold(text) == folded
+
+
+@pytest.mark.parametrize("candidate, refs, expected", [
+    ("It was built to house J.M.W. Turner’s works.", ["J.M.W. Turner"], 1.0),
+    ("Edmond Dantès was held in the Château d’If.", ["Isle of If", "Chateau d'If"], 1.0),
+    ("Turnerian painting", ["Turner"], 0.0),            # whole words only
+    ("anything", [""], 0.0),                            # an empty reference never matches
+    ("", ["Paris"], 0.0),
+])
+def test_contains(candidate, refs, expected):
+    assert am.contains(candidate, refs) == expected
+
+
+@pytest.mark.parametrize("candidate, refs, expected", [
+    ("Vince and Dom DiMaggio", ["Dom & Vincent"], 0.5),   # "dom" of {"dom", "vincent"}; "&" is dropped
+    ("Gregor Mendel's work", ["Gregor Johann Mendel", "Mendel"], 1.0),
+    ("the cat sat", ["cat cat"], 0.5),                  # multiplicity counts
+    ("x", [], 0.0),
+])
+def test_token_recall(candidate, refs, expected):
+    assert am.token_recall(candidate, refs) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("candidate, expected", [
+    ("I’m sorry, but I couldn’t find any information about that.", 1.0),
+    ("There is no record of such a newspaper.", 1.0),
+    ("I don't know.", 1.0),
+    ("The capital is Canberra.", 0.0),
+    ("Sorrento is in Italy.", 0.0),
+])
+def test_hedges(candidate, expected):
+    assert am.hedges(candidate) == expected
+
+
+@pytest.mark.parametrize("question, number, person", [
+    ("How many moons does Mars have?", 1.0, 0.0),
+    ("In what year did the war end?", 1.0, 0.0),
+    ("When was the treaty signed?", 1.0, 0.0),
+    ("Who painted the Mona Lisa?", 0.0, 1.0),
+    ("Which actor played Bond in 1962?", 0.0, 1.0),
+    ("What is the capital of France?", 0.0, 0.0),
+])
+def test_question_types(question, number, person):
+    assert (am.wants_number(question), am.wants_person(question)) == (number, person)
+
+
+@pytest.mark.parametrize("candidate, number, name", [
+    ("It ended in 1945.", 1.0, 0.0),
+    ("Two moons.", 1.0, 0.0),
+    ("It was painted by Leonardo da Vinci.", 0.0, 1.0),
+    ("Leonardo.", 0.0, 0.0),                 # a capital that only starts the text is not counted
+    ("no idea", 0.0, 0.0),
+])
+def test_candidate_types(candidate, number, name):
+    assert (am.has_number(candidate), am.has_name(candidate)) == (number, name)
