@@ -108,3 +108,13 @@ def test_stream_bench_predicts_from_the_marginal_rate(measured, n, expected):
 
     got = predict_seconds(measured, n)
     assert got == expected if expected is None else got == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("fast, chosen", [(0.9145, "monotone-trees:-kpqa_rougeL"), (0.9139, "monotone-trees:all")])
+def test_speed_choice_by_hand(fast, chosen):
+    """The judge without the tagger replaces the best candidate only within SPEED_TOLERANCE (0.002) of it."""
+    from qascore_lab.train.judge import choose
+
+    table = {"logistic:all": {"rule": 0.9126}, "monotone-trees:all": {"rule": 0.9160},
+             "monotone-trees:-kpqa_rougeL": {"rule": fast}, "logistic:-kpqa_rougeL": {"rule": 0.9159}}
+    assert choose(table) == chosen
