@@ -58,3 +58,18 @@ def test_prompt_through_the_real_tokenizer():
     assert tok.decode(list(ids)) == ("[CLS] question : who wrote hamlet? target : shakespeare wrote it. "
                                      "pos _ ref : by shakespeare. neg _ ref : marlowe wrote plays. [SEP]")
     assert set(types) == {0}
+
+
+def test_encode_view_of_a_huge_part_keeps_the_same_prefix():
+    """A 20,000-word reference is encoded from its first max_len words: the ids equal those of trimming the
+    whole text's pieces by hand, and the cut is reported."""
+    from qascore.runtime.encoder import load_tokenizer
+    from qascore.runtime.verifier import Part, encode_view
+
+    tok = load_tokenizer()
+    long_text = " ".join(["unbelievably long-winded words,"] * 7000)
+    cut: list[bool] = []
+    ids, _ = encode_view(tok, ([Part("who wrote hamlet?", keep=True)], [Part(long_text)]), 64, cut)
+    q = tok.encode("who wrote hamlet?", add_special_tokens=False)
+    rest = tok.encode(long_text, add_special_tokens=False)[:64 - 3 - len(q)]
+    assert list(ids) == [tok.cls_token_id, *q, tok.sep_token_id, *rest, tok.sep_token_id] and cut == [True]

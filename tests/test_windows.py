@@ -1,8 +1,6 @@
 """Long candidates in overlapping windows (runtime.windows), with a tokenizer whose counts are known:
 every word is one token per started 4 characters."""
 
-from types import SimpleNamespace
-
 from qascore.runtime.windows import candidate_windows
 
 
@@ -14,9 +12,8 @@ class FourCharTokenizer:
     def encode(self, text: str, add_special_tokens: bool = False) -> list[int]:
         return [0] * sum(self._pieces(w) for w in text.split())
 
-    def __call__(self, words: list[str], is_split_into_words: bool, add_special_tokens: bool):
-        ids = [k for k, w in enumerate(words) for _ in range(self._pieces(w))]
-        return SimpleNamespace(word_ids=lambda: ids)
+    def __call__(self, words: list[str], add_special_tokens: bool):
+        return {"input_ids": [[0] * self._pieces(w) for w in words]}
 
 
 TOK = FourCharTokenizer()
@@ -57,3 +54,15 @@ def test_at_most_max_windows_and_the_rest_is_reported_unread():
 def test_a_word_longer_than_the_room_is_a_window_of_its_own():
     wins, unread = candidate_windows(TOK, "q", "r", "x" * 80 + " tail", max_len=16)
     assert wins[0] == "x" * 80 and unread is False
+
+
+def test_real_tokenizer_counts_words_as_in_context():
+    """The per-word piece counts equal the pieces of the whole text (WordPiece splits words alone)."""
+    from transformers import AutoTokenizer
+
+    from qascore.runtime import defaults
+
+    tok = AutoTokenizer.from_pretrained(defaults.resolve(defaults.ENCODER))
+    words = "Röntgen's unbelievably long-winded answer, in 1901: 12,345 photons!".split()
+    counts = [len(ids) for ids in tok(words, add_special_tokens=False)["input_ids"]]
+    assert sum(counts) == len(tok.encode(" ".join(words), add_special_tokens=False))

@@ -142,7 +142,10 @@ def encode_view(tokenizer: Any, v: View, max_len: int, cut: list[bool] | None = 
     """
     seg_a, seg_b = v
     parts = seg_a + seg_b
-    toks = [tokenizer.encode(p.text, add_special_tokens=False) if p.text else [] for p in parts]
+    # A word is at least one WordPiece, so a part's first max_len words hold every piece that can be kept:
+    # a 200,000-word text costs what a 128-word one does, and the kept prefix is the same.
+    toks = [tokenizer.encode(" ".join(p.text.split()[:max_len]), add_special_tokens=False) if p.text else []
+            for p in parts]
     budget = max_len - (3 if seg_b else 2)
     lens = fit_lengths([len(t) for t in toks], [p.keep for p in parts], budget)
     if cut is not None:

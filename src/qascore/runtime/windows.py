@@ -23,18 +23,14 @@ def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: 
     fit in the room the question and reference leave (at least half of `max_len`), and the next window
     starts halfway through it.
     """
-    fixed = len(tokenizer.encode(question, add_special_tokens=False)) + \
-        len(tokenizer.encode(reference, add_special_tokens=False)) + 3
+    fixed = _pieces(tokenizer, question, max_len) + _pieces(tokenizer, reference, max_len) + 3
     room = max(max_len // 2, max_len - fixed)
     words = candidate.split()
     words = words[:room * (max_windows + 1)]          # every word costs at least one WordPiece
     if not words:
         return [candidate], False
-    enc = tokenizer(words, is_split_into_words=True, add_special_tokens=False)
-    counts = [0] * len(words)
-    for w in enc.word_ids():
-        if w is not None:
-            counts[w] += 1
+    # Each word on its own (WordPiece splits a word the same in or out of context): no sequence-length limit.
+    counts = [len(ids) for ids in tokenizer(words, add_special_tokens=False)["input_ids"]]
     if sum(counts) <= room:
         return [candidate], len(words) < len(candidate.split())
     out: list[str] = []
@@ -51,3 +47,9 @@ def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: 
         start += max(1, (end - start) // 2)
     unread = end < len(words) or len(words) < len(candidate.split())
     return out, unread
+
+
+def _pieces(tokenizer: Any, text: str, cap: int) -> int:
+    """WordPieces of `text`, counted only up to about `cap` (a word is at least one piece), so a huge
+    reference costs no more than a short one."""
+    return len(tokenizer.encode(" ".join(text.split()[:cap]), add_special_tokens=False))
