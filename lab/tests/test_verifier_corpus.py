@@ -99,7 +99,8 @@ def test_corpus_build_on_shared_data(tmp_path):
         data = data_root(None)
     except DataNotFound as err:
         pytest.skip(f"no ../shared/data: {err}")
-    train, dev, report = vc.build(data, ["ae", "squad", "wikiqa"], 13, squad_questions=60)
+    train, dev, test, report = vc.build(data, ["ae", "squad", "wikiqa"], 13, squad_questions=60)
+    assert test == []  # only EVOUNA-TQ has a test part
     assert {x["source"] for x in train} == {"ae", "squad", "wikiqa"}
     held, _passages, _counts = vc.held_out(data)
     vc.check_split(train, dev, held)

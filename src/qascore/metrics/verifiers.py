@@ -37,7 +37,8 @@ class AVA(Metric):
     name: ClassVar[str] = "ava"
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
     description: ClassVar[str] = ("AVA verifier A1((r, q∘t)), MiniLM-L6 with LoRA on every layer, trained on the "
-                                  "verification corpus (AE pairs, SQuAD, WikiQA): P(candidate correct | question, reference)")
+                                  "verification corpus (AE pairs, SQuAD, WikiQA, SelQA, TREC-QA, EVOUNA-TQ LLM answers): "
+                                  "P(candidate correct | question, reference); long candidates in windows")
     resource: ClassVar[str] = "ava.safetensors"
 
     @classmethod
