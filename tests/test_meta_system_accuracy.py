@@ -37,3 +37,21 @@ def test_meta_system_flag_by_hand(tmp_path, capsys):
     assert sy["estimated"] == {"a": 1.0, "b": 0.25} and sy["human"] == {"a": 0.5, "b": 0.25}
     assert sy["rmse"] == pytest.approx(math.sqrt(0.5 ** 2 / 2))
     assert sy["kendall"] == pytest.approx(1.0)
+
+
+def test_classification_table_mixes_rows_with_and_without_a_threshold(capsys):
+    """A metric judged at its stored threshold beside one with none: both rows print, the second says why it
+    has no accuracy (the table used to end in `error: threshold`)."""
+    from types import SimpleNamespace
+
+    from qascore.cli.meta import _print_classification
+
+    res = {"label": "label", "n_test": 4, "n_dev": 0, "objective": None, "metrics": {
+        "ava": {"auroc": 0.75, "threshold": 0.5, "accuracy": 0.5, "precision": 1.0, "recall": 0.5, "f1": 2 / 3,
+                "threshold_from": "stored with the model"},
+        "f1": {"auroc": 1.0}}}
+    args = SimpleNamespace(format="table", threshold=None, system=None, input="x")
+    assert _print_classification(res, None, args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].split()[:3] == ["ava", "0.750", "0.5"]
+    assert out[3].split()[:3] == ["f1", "1.000", "-"] and "no stored threshold" in out[3]

@@ -344,9 +344,11 @@ def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: arg
     print(f"{'metric':<{width}}  {'AUROC':>6}" + ("  threshold  accuracy  precision  recall      F1" if has_thr else ""))
     for name, r in res["metrics"].items():
         line = f"{name:<{width}}  " + (f"{r['auroc']:6.3f}" if r["auroc"] is not None else f"{'n/a':>6}")
-        if has_thr:
+        if "threshold" in r:
             line += (f"  {r['threshold']:9.4g}  {r['accuracy']:8.3f}  {r['precision']:9.3f}  {r['recall']:6.3f}"
                      f"  {r['f1']:6.3f}")
+        elif has_thr:
+            line += f"  {'-':>9}  (no stored threshold: give --threshold or --split)"
         print(line)
     for r in res["metrics"].values():
         if r.get("auroc_error"):
