@@ -9,10 +9,12 @@ Two recipes, one loop:
   the lower layers' output is computed once (no grad) and cached, the top
   `--train-layers` layers and the head train over that cache.
 
-Data (`--sources`, any of squad, wikiqa, ae; `train/kpqa_data.py`): the train/dev
+Data (`--sources`, any of squad, wikiqa, ae, squad11; `train/kpqa_data.py`): the train/dev
 split is made over every source in `--sources` and `--dev-sources` together and
 then filtered, so a group is on the same side whichever sources train, and the dev
-figures of different source mixes are on the same dev examples. The epoch with the
+figures of different source mixes are on the same dev examples. squad11 (SQuAD 1.1
+train, a seeded sample of `--squad11-questions`) only ever trains: the dev split with
+it is the dev split without it. The epoch with the
 lowest dev loss is kept (paper, appendix C: "the minimum evaluation loss"), the loss
 over the dev examples of `--select-on` (default squad,wikiqa: the dev split the
 first taggers were chosen and reported on), never the derived yes/no examples
@@ -70,6 +72,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dev-percent", type=int, default=10, help="share of passages/questions held out (default 10)")
     p.add_argument("--sources", default=DEFAULT_SOURCES,
                    help=f"training sources, comma-separated, of {','.join(kpqa_data.SOURCES)} (default {DEFAULT_SOURCES})")
+    p.add_argument("--squad11-questions", type=int, default=kpqa_data.SQUAD11_QUESTIONS, metavar="N",
+                   help=f"SQuAD 1.1 train questions for the squad11 source (default {kpqa_data.SQUAD11_QUESTIONS}): "
+                        "the first N by a salted hash of the question id, after dropping QGEval passages, "
+                        "evaluation and verifier-dev questions and the other sources' questions; train only")
     p.add_argument("--dev-sources", default=DEFAULT_SOURCES,
                    help="sources whose dev examples are scored (figures per source in the card)")
     p.add_argument("--select-on", default=SELECT_ON,
@@ -146,7 +152,8 @@ def load_data(args: argparse.Namespace) -> tuple[list[kpqa_data.Example], list[k
     train_src, dev_src = _names(getattr(args, "sources", "squad,wikiqa")), _names(getattr(args, "dev_sources", ""))
     wanted = [s for s in kpqa_data.SOURCES if s in train_src or s in dev_src]
     report: dict[str, Any] = {}
-    examples = kpqa_data.load_examples(args.data_root, sources=wanted, polar_share=_polar_share(args), report=report)
+    examples = kpqa_data.load_examples(args.data_root, sources=wanted, polar_share=_polar_share(args), report=report,
+                                       squad11_questions=getattr(args, "squad11_questions", kpqa_data.SQUAD11_QUESTIONS))
     if args.limit:
         examples = examples[:args.limit]
     train_all, dev_all = kpqa_data.split(examples, args.dev_percent, args.split_seed)
@@ -173,7 +180,8 @@ def train(args: argparse.Namespace, command: str = "") -> dict[str, Any]:
     train_enc = kpqa_data.encode_all(tok, train_ex, max_len=args.max_len, use_question=use_q)
     dev_enc = kpqa_data.encode_all(tok, dev_ex, max_len=args.max_len, use_question=use_q)
     print(f"data: {len(train_enc)} train / {len(dev_enc)} dev encoded examples; train by source "
-          f"{_count(train_ex)}, dev by source {_count(dev_ex)}; AE {data_report.get('ae', 'not used')}",
+          f"{_count(train_ex)}, dev by source {_count(dev_ex)}; AE {data_report.get('ae', 'not used')}"
+          + (f"; SQuAD 1.1 {data_report['squad11']}" if "squad11" in data_report else ""),
           file=sys.stderr, flush=True)
 
     model = KeyphraseTagger(load_encoder(base))
@@ -316,6 +324,8 @@ def _save(model: KeyphraseTagger, names: list[str], best_state: dict[str, torch.
         meta.update(head_lr=args.head_lr)
     if _names(getattr(args, "sources", "squad,wikiqa")) != ["squad", "wikiqa"]:
         meta.update(sources=getattr(args, "sources"))
+    if "squad11" in _names(getattr(args, "sources", "")):
+        meta.update(squad11_questions=args.squad11_questions)
     if _names(getattr(args, "select_on", SELECT_ON)) != _names(SELECT_ON):
         meta.update(select_on=args.select_on)
     if args.device != "cpu":   # where it trained (a GPU run is not bit-reproducible on the CPU)

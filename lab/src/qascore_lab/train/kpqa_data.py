@@ -18,10 +18,25 @@ Answer-equivalence pairs (`qascore_lab.train.kpqa_ae`): a candidate sentence tha
 holds its reference (normalised whole-token match) gives (question, candidate,
 reference span); both correct and incorrect pairs; evaluation-set questions out.
 
+SQuAD 1.1 train (`squad11`, `squad.load_v11`, CC BY-SA 4.0): the same builder as SQuAD 2.0
+dev (`from_squad`: the first answer's span inside its answer sentence), source "squad11",
+group = its paragraph ("squad11:<passage index>"). Dropped before sampling: the questions of
+QGEval's 2 SQuAD passages (a paragraph counts as a QGEval passage when it holds half or more of
+the QGEval passage's word 8-grams, `same_passage`: the two differ by revision, so exact equality
+finds neither), evaluation-set
+questions (`verifier_corpus.held_out`), questions of the verification corpus's dev split
+(`kpqa_ae.VERIFIER_DEV_SEED`, as for AE: SQuAD 1.1 questions are most of AE's), and questions
+(normalised text) of any example of the other sources. Of the rest, `squad11_questions`
+(default 10,000) are kept: the first in the order of the SHA-1 of "squad11:<question id>"
+(fixed salt, independent of the training seed; a larger N keeps every question of a smaller one),
+then put back in file order. They feed neither the polar examples nor the AE deduplication, and
+they always go to TRAIN (`TRAIN_ONLY`), so adding them leaves the dev split exactly as it was.
+
 Splits are by group (SQuAD passage, WikiQA question, AE question or the SQuAD
 passage of the same question), so no question and no
 passage is in both train and dev: dev = groups whose salted hash falls in the
-first `dev_percent` of 100 buckets. Deterministic for a given `split_seed`.
+first `dev_percent` of 100 buckets (sources in `TRAIN_ONLY` excepted: always train).
+Deterministic for a given `split_seed`.
 """
 
 from __future__ import annotations
@@ -36,7 +51,7 @@ from typing import Any, Callable, Iterable, Sequence
 from qascore_lab.datasets import benchmark_dir, squad
 from qascore.progress import progress
 from qascore.records import InputError
-from qascore_lab.train import polar
+from qascore_lab.train import kpqa_ae, polar
 from qascore_lab.train.kpqa_example import Example
 from qascore.weights.kpw_model import IGNORE, answer_room, layout
 
@@ -82,7 +97,8 @@ def answer_sentence(context: str, start: int, end: int) -> tuple[str, int] | Non
     return context[s:e], s
 
 
-def from_squad(questions: Iterable[squad.SquadQuestion]) -> list[Example]:
+def from_squad(questions: Iterable[squad.SquadQuestion], source: str = "squad") -> list[Example]:
+    """One example per answerable question: its first answer inside its answer sentence; group = passage."""
     out = []
     for q in questions:
         if not q.answers:
@@ -92,8 +108,8 @@ def from_squad(questions: Iterable[squad.SquadQuestion]) -> list[Example]:
         if found is None:
             continue
         sent, off = found
-        out.append(Example(q.question, sent, ((a.start - off, a.end - off),), "squad",
-                           f"squad:{q.passage_index}", q.id))
+        out.append(Example(q.question, sent, ((a.start - off, a.end - off),), source,
+                           f"{source}:{q.passage_index}", q.id))
     return out
 
 
@@ -140,15 +156,20 @@ POLAR_RECIPE = 0.12
 POLAR_SALT = "polar"
 
 
-SOURCES = ("squad", "wikiqa", "ae")
+SOURCES = ("squad", "wikiqa", "ae", "squad11")
+TRAIN_ONLY = frozenset({"squad11"})   # never in dev: the dev split stays the one earlier taggers were chosen on
+SQUAD11_QUESTIONS = 10000
+SQUAD11_SALT = "squad11"
 
 
 def load_examples(root: str | os.PathLike[str] | None = None, *, sources: Sequence[str] = ("squad", "wikiqa"),
-                  polar_share: float = POLAR_SHARE, report: dict[str, Any] | None = None) -> list[Example]:
-    """Examples of `sources` (any of SOURCES), in a fixed order: SQuAD, WikiQA, AE, then polar ones.
+                  polar_share: float = POLAR_SHARE, report: dict[str, Any] | None = None,
+                  squad11_questions: int = SQUAD11_QUESTIONS) -> list[Example]:
+    """Examples of `sources` (any of SOURCES), in a fixed order: SQuAD, WikiQA, AE, SQuAD 1.1, then polar ones.
 
     Polar examples are derived from the SQuAD and WikiQA examples only (as when they were made).
-    `report`, when given, receives the AE counts (`kpqa_ae.AEReport`) under "ae".
+    `report`, when given, receives the AE counts (`kpqa_ae.AEReport`) under "ae" and the SQuAD 1.1
+    counts (`squad11_select`) under "squad11".
     """
     unknown = [s for s in sources if s not in SOURCES]
     if unknown:
@@ -162,13 +183,111 @@ def load_examples(root: str | os.PathLike[str] | None = None, *, sources: Sequen
     if "wikiqa" in sources:
         out += read_wikiqa(benchmark_dir("wikiqa", root) / WIKIQA_FILE)
     polar_ex = add_polar(out, polar_share) if polar_share > 0 else []
+    held = None
+    if "ae" in sources or "squad11" in sources:
+        from qascore_lab.datasets import data_root
+        from qascore_lab.train.verifier_corpus import held_out
+
+        held = held_out(data_root(root))
     if "ae" in sources:
-        out += load_ae(root, squad_ex, out, report)
+        out += load_ae(root, squad_ex, out, report, held=held)
+    if "squad11" in sources:
+        assert held is not None
+        rep11: dict[str, int] = {}
+        from qascore_lab.datasets import data_root, qgeval
+
+        qg_passages = sorted({r.context for r in qgeval.load(data_root(root), with_metrics=False)})
+        out += squad11_select(squad.load_v11(root), squad11_questions, held_questions=held[0],
+                              held_passages=qg_passages, other=out, report=rep11)
+        if report is not None:
+            report["squad11"] = rep11
     return out + polar_ex
 
 
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def word_grams(text: str, n: int = 8) -> set[tuple[str, ...]]:
+    """Case-folded word n-grams of `text` (one, the whole text, when it is shorter than n words)."""
+    w = _WORDS.findall(text.casefold())
+    return {tuple(w[i:i + n]) for i in range(max(1, len(w) - n + 1))}
+
+
+def same_passage(passages: Iterable[str], share: float = 0.5, n: int = 8) -> Callable[[str], bool]:
+    """A test: does a text hold at least `share` of the word n-grams of one of `passages`?
+
+    QGEval's SQuAD passages are other revisions of SQuAD 1.1 paragraphs (a clause moved, a phrase
+    added), so equality misses them; the two true matches hold 86% and 93% of their QGEval passage's
+    8-grams, the next paragraph (shared boilerplate: "According to the United States Census Bureau,
+    the city has a total area of") 6%.
+    """
+    grams = [word_grams(p, n) for p in passages]
+    index: dict[tuple[str, ...], set[int]] = {}
+    for i, g in enumerate(grams):
+        for x in g:
+            index.setdefault(x, set()).add(i)
+
+    def test(text: str) -> bool:
+        hits: dict[int, int] = {}
+        for x in word_grams(text, n):
+            for i in index.get(x, ()):
+                hits[i] = hits.get(i, 0) + 1
+        return any(k / len(grams[i]) >= share for i, k in hits.items())
+    return test
+
+
+def squad11_select(questions: Sequence[squad.SquadQuestion], n: int = SQUAD11_QUESTIONS, *,
+                   held_questions: Iterable[str] = (), held_passages: Iterable[str] = (),
+                   other: Sequence[Example] = (), report: dict[str, int] | None = None,
+                   verifier_dev_seed: int | None = kpqa_ae.VERIFIER_DEV_SEED, salt: str = SQUAD11_SALT
+                   ) -> list[Example]:
+    """SQuAD 1.1 examples (module doc): drops, then the first `n` by salted hash of the question id.
+
+    `held_questions`: question keys (`question_key`) of evaluation sets; `held_passages`: passages
+    (text) whose paragraphs are dropped (`same_passage`);
+    `other`: examples of the other sources, whose questions are dropped here; `verifier_dev_seed`:
+    questions of that verification-corpus dev split are dropped (None: kept).
+    `report`, when given, receives the counts of each drop and of what is kept.
+    """
+    from qascore_lab.train.ava_data import question_key
+    from qascore_lab.train.verifier_corpus import in_dev
+
+    held_q, other_q = set(held_questions), {question_key(e.question) for e in other}
+    is_held_passage = same_passage(held_passages)
+    rep = {"questions": len(questions), "qgeval_passages": 0, "qgeval_passage_questions": 0, "eval_question": 0,
+           "verifier_dev_question": 0, "other_source_question": 0, "no_sentence": 0, "candidates": 0, "kept": 0,
+           "kept_passages": 0}
+    passage_held: dict[int, bool] = {}
+    keep: list[squad.SquadQuestion] = []
+    for q in questions:
+        if q.passage_index not in passage_held:
+            passage_held[q.passage_index] = is_held_passage(q.context)
+            rep["qgeval_passages"] += passage_held[q.passage_index]
+        qk = question_key(q.question)
+        if passage_held[q.passage_index]:
+            rep["qgeval_passage_questions"] += 1
+        elif qk in held_q:
+            rep["eval_question"] += 1
+        elif verifier_dev_seed is not None and in_dev(qk, verifier_dev_seed):
+            rep["verifier_dev_question"] += 1
+        elif qk in other_q:
+            rep["other_source_question"] += 1
+        else:
+            keep.append(q)
+    ex = from_squad(keep, source="squad11")
+    rep["no_sentence"] = len(keep) - len(ex)
+    rep["candidates"] = len(ex)
+    chosen = sorted(polar.hash_order([e.id for e in ex], salt)[:max(0, n)])
+    out = [ex[i] for i in chosen]
+    rep["kept"], rep["kept_passages"] = len(out), len({e.group for e in out})
+    if report is not None:
+        report.update(rep)
+    return out
+
+
 def load_ae(root: str | os.PathLike[str] | None, squad_ex: Sequence[Example], others: Sequence[Example],
-            report: dict[str, Any] | None = None) -> list[Example]:
+            report: dict[str, Any] | None = None,
+            held: tuple[set[str], set[str], dict[str, int]] | None = None) -> list[Example]:
     """AE examples (`train.kpqa_ae`): evaluation-set questions out, SQuAD groups shared, repeats dropped.
 
     The SQuAD grouping is used whether or not SQuAD itself trains, so the split never moves
@@ -181,11 +300,11 @@ def load_ae(root: str | os.PathLike[str] | None, squad_ex: Sequence[Example], ot
     from qascore_lab.train.ava_data import question_key
     from qascore_lab.train.verifier_corpus import held_out
 
-    held, _, _ = held_out(data_root(root))
+    held_q = (held if held is not None else held_out(data_root(root)))[0]
     groups: dict[str, str] = {}
     for e in squad_ex:
         groups.setdefault(question_key(e.question), e.group)
-    ex, rep = kpqa_ae.from_pairs(answer_equivalence.load(root), held_out=held, squad_groups=groups,
+    ex, rep = kpqa_ae.from_pairs(answer_equivalence.load(root), held_out=held_q, squad_groups=groups,
                                  seen=kpqa_ae.seen_keys(others))
     if report is not None:
         report["ae"] = asdict(rep)
@@ -224,10 +343,15 @@ def add_polar(examples: Sequence[Example], share: float = POLAR_RECIPE, *, salt:
 
 def split(examples: Sequence[Example], dev_percent: int = 10, split_seed: int = 0
           ) -> tuple[list[Example], list[Example]]:
-    """(train, dev) by group: all examples of a passage/question land on the same side."""
+    """(train, dev) by group: all examples of a passage/question land on the same side.
+
+    Examples of a `TRAIN_ONLY` source (and the polar ones derived from it) always train; each
+    other example's side depends on its group alone, so adding such a source moves nothing.
+    """
     train, dev = [], []
     for ex in examples:
-        (dev if polar.salted_bucket(split_seed, ex.group, 100) < dev_percent else train).append(ex)
+        always = ex.source.removesuffix("-polar") in TRAIN_ONLY
+        (dev if not always and polar.salted_bucket(split_seed, ex.group, 100) < dev_percent else train).append(ex)
     return train, dev
 
 
@@ -256,5 +380,5 @@ def encode_all(tokenizer: Any, examples: Sequence[Example], **kw: Any) -> list[E
     return [e for e in out if e is not None]
 
 
-__all__ = ["Example", "Encoded", "SOURCES", "sentence_bounds", "answer_sentence", "from_squad", "read_wikiqa",
-           "load_examples", "load_ae", "add_polar", "split", "encode", "encode_all"]
+__all__ = ["Example", "Encoded", "SOURCES", "TRAIN_ONLY", "SQUAD11_QUESTIONS", "sentence_bounds", "answer_sentence",
+           "from_squad", "read_wikiqa", "load_examples", "load_ae", "squad11_select", "add_polar", "split", "encode", "encode_all"]
