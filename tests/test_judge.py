@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from qascore.metrics.judge import lexical_features, model_references, predict, tree_values
+from qascore.metrics.judge import lexical_features, predict, tree_values
+from qascore.text.answer_match import best_references
 
 
 def test_logistic_card_by_hand():
@@ -55,7 +56,7 @@ def test_lexical_features_by_hand():
     assert f["len_ratio"] == pytest.approx(math.log(7 / 2))       # shortest reference: one word
 
 
-def test_model_references_keep_the_best_matching_ones_in_order():
+def test_best_references_keep_the_best_matching_ones_in_order():
     refs = ["alpha", "beta gamma", "delta", "beta", "epsilon", "gamma"]
-    assert model_references("beta gamma delta", refs, k=3) == ["beta gamma", "delta", "beta"]
-    assert model_references("x", refs[:2], k=3) == refs[:2]
+    assert best_references("beta gamma delta", refs, k=3) == ["beta gamma", "delta", "beta"]
+    assert best_references("x", refs[:2], k=3) == refs[:2]

@@ -73,3 +73,21 @@ def test_encode_view_of_a_huge_part_keeps_the_same_prefix():
     q = tok.encode("who wrote hamlet?", add_special_tokens=False)
     rest = tok.encode(long_text, add_special_tokens=False)[:64 - 3 - len(q)]
     assert list(ids) == [tok.cls_token_id, *q, tok.sep_token_id, *rest, tok.sep_token_id] and cut == [True]
+
+
+@needs_model
+@pytest.mark.slow
+def test_an_alias_list_is_cut_to_the_best_matching_references():
+    """Twelve aliases: `square` reads the 4 with the largest token recall (the same score as giving only
+    those), marks the record truncated, and `max_references=12` reads them all (another score)."""
+    import qascore
+
+    aliases = [f"alias number {i}" for i in range(10)] + ["Paris", "City of Paris"]
+    rec = {"question": QUESTION, "candidate": "The capital of France is Paris.", "references": aliases}
+    # "Paris" (recall 1), "City of Paris" (2/3), then the first two zero-recall aliases; kept in file order
+    best = ["alias number 0", "alias number 1", "Paris", "City of Paris"]
+    res = qascore.load("square").score([rec, {**rec, "references": best}])
+    assert res.scores[0] == pytest.approx(res.scores[1], abs=1e-6)
+    assert res.details["truncated"] == [True, False] and "refs:4" in res.signature
+    full = qascore.load("square:max_references=12").score([rec])
+    assert full.scores[0] != pytest.approx(res.scores[0], abs=1e-4)

@@ -55,14 +55,6 @@ def lexical_features(question: str, candidate: str, references: Sequence[str]) -
             "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate))}
 
 
-def model_references(candidate: str, references: Sequence[str], k: int = MODEL_REFS) -> list[str]:
-    """The `k` references with the largest token recall in the candidate (ties: file order)."""
-    if len(references) <= k:
-        return list(references)
-    ranked = sorted(range(len(references)), key=lambda i: -am.token_recall(candidate, [references[i]]))
-    return [references[i] for i in sorted(ranked[:k])]
-
-
 def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = 32,
              dtype: str | None = None, device: str | None = None,
              truncated: list[bool] | None = None) -> np.ndarray:
@@ -73,7 +65,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
     short = [Record(id=r.id, question=r.question, candidate=r.candidate,
-                    references=model_references(r.candidate, r.references)) for r in records]
+                    references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names:
         res = load("ava", aggregate="max", batch_size=batch_size, dtype=dtype, device=device).score(short)
         p = np.clip(np.asarray(res.scores), 1e-6, 1 - 1e-6)

@@ -8,11 +8,15 @@ base, LoRA on every layer + head, on the verification corpus) and shipped in
 resources/square/; see lab/results/square.md for how it was trained and how well it
 does. A long target is read in overlapping windows (`runtime.windows`) and its
 most confident window counts (`details.windows`); references that do not fit
-beside the question and a window are cut evenly (`details.truncated`).
+beside the question and a window are cut evenly (`details.truncated`). Of a long
+list of positive references (aliases) only the `max_references` with the largest
+token recall in the target are read, a departure from the paper (whose records
+hold a few references): every reference costs a marker the input never trims.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -25,8 +29,12 @@ from qascore.metrics.verifiers import (dtype_field, dtype_option, temperature_fi
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256, read_meta
+from qascore.text.answer_match import best_references
 
 DEFAULT_MODEL = defaults.RESOURCES / "square" / "square.safetensors"
+# Every positive reference gets its own never-trimmed "Pos_Ref:" marker: a dozen aliases fill the 128
+# WordPieces with markers alone. Four is the judge's reference budget, not tuned for `square`.
+MAX_REFERENCES = 4
 
 
 
@@ -49,7 +57,10 @@ class Square(Metric):
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore-lab train square`"),
                 "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False),
-                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option()}
+                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option(),
+                "max_references": Option("int", MAX_REFERENCES, "positive references read at most: those with the "
+                                         "largest token recall in the target (an alias list overflows the input)",
+                                         min=1, signed=False)}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
@@ -61,14 +72,19 @@ class Square(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         ver = load_verifier(self.options["model"], self.options["device"])
-        probs, windows, cut = windowed_predict(ver, list(records),
+        k = int(self.options["max_references"])
+        capped = [replace(r, references=best_references(r.candidate, r.references, k)) for r in records]
+        probs, windows, cut = windowed_predict(ver, capped,
                                                reference=lambda r: " ".join([*r.references, *r.negatives]),
                                                batch_size=int(self.options["batch_size"]),
                                                dtype=self.options["dtype"], desc=self.name,
                                                max_windows=int(self.options["max_windows"]))
         details: dict[str, Any] = {"correct": [bool(p >= ver.threshold) for p in probs], "windows": windows,
                                    long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
-        long_inputs.report(self.name, records, cut, window_rule(ver.spec.max_len, self.options["max_windows"]))
+        cut = [c or len(r.references) > k for c, r in zip(cut, records)]  # left-out references were not read
+        details[long_inputs.TRUNCATED] = long_inputs.flags_detail(cut)
+        long_inputs.report(self.name, records, cut, window_rule(ver.spec.max_len, self.options["max_windows"])
+                           + f", at most {k} positive references")
         return [float(p) for p in probs], details
 
     def signature_fields(self) -> dict[str, Any]:
@@ -80,4 +96,5 @@ class Square(Metric):
         return {"model": f"{path.stem}@{file_sha256(path) if path.is_file() else 'missing'}",
                 "base": model_id(spec.get("encoder", defaults.ENCODER)),
                 "layout": spec.get("layout", "?"), "max_len": spec.get("max_len", "?"), **temperature_field(meta),
-                "windows": int(self.options["max_windows"]), **dtype_field(self.options["dtype"])}
+                "windows": int(self.options["max_windows"]), "refs": int(self.options["max_references"]),
+                **dtype_field(self.options["dtype"])}

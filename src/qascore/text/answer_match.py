@@ -46,6 +46,15 @@ def token_recall(candidate: str, references: Sequence[str]) -> float:
     return best
 
 
+def best_references(candidate: str, references: Sequence[str], k: int) -> list[str]:
+    """The `k` references with the largest token recall in the candidate, in their file order (ties: file
+    order). For cross-encoders whose fixed input cannot hold a long list of aliases."""
+    if len(references) <= k:
+        return list(references)
+    ranked = sorted(range(len(references)), key=lambda i: -token_recall(candidate, [references[i]]))
+    return [references[i] for i in sorted(ranked[:k])]
+
+
 _HEDGE = re.compile(
     r"\b(i'?m sorry|i am sorry|i apologi[sz]e|i (do not|don'?t) (know|have)|not sure|uncertain|unclear|"
     r"(cannot|can'?t|could ?n[o']t|unable to) (find|determine|answer|provide|identify|be sure)|"
