@@ -86,7 +86,8 @@ def test_an_alias_list_is_cut_to_the_best_matching_references():
     rec = {"question": QUESTION, "candidate": "The capital of France is Paris.", "references": aliases}
     # "Paris" (recall 1), "City of Paris" (2/3), then the first two zero-recall aliases; kept in file order
     best = ["alias number 0", "alias number 1", "Paris", "City of Paris"]
-    res = qascore.load("square").score([rec, {**rec, "references": best}])
+    with pytest.warns(UserWarning, match="at most 4 positive references"):
+        res = qascore.load("square").score([rec, {**rec, "references": best}])
     assert res.scores[0] == pytest.approx(res.scores[1], abs=1e-6)
     assert res.details["truncated"] == [True, False] and "refs:4" in res.signature
     full = qascore.load("square:max_references=12").score([rec])
