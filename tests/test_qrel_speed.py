@@ -139,6 +139,36 @@ def test_last_positions_equal_full_logits(tiny_lm, max_tokens):
         np.testing.assert_allclose(p, hand[len(hand) - n:], atol=1e-5)
 
 
+@pytest.mark.parametrize("workers", [2, 3])
+def test_cpu_workers_give_the_same_numbers(tiny_lm, workers):
+    """Batches shared out to threads (one intra-op thread each) give the loop's numbers (the same
+    batches; only how one product is split over threads differs) and the by-hand log-softmax, and
+    torch's thread count is restored afterwards."""
+    seqs = _seqs()
+    before = torch.get_num_threads()
+    alone = tiny_lm.token_logprobs(seqs, max_tokens=40, workers=1)
+    shared = tiny_lm.token_logprobs(seqs, max_tokens=40, workers=workers)
+    assert torch.get_num_threads() == before
+    for seq, a, b in zip(seqs, alone, shared):
+        np.testing.assert_allclose(a, b, atol=1e-6)
+        np.testing.assert_allclose(b, _by_hand(tiny_lm.model, seq), atol=1e-5)
+
+
+def test_a_failing_batch_stops_the_workers(tiny_lm, monkeypatch):
+    """An error in one batch reaches the caller; the thread count is restored."""
+    before = torch.get_num_threads()
+    calls = []
+
+    def boom(*args, **kwargs):
+        calls.append(1)
+        raise RuntimeError("batch failed")
+
+    monkeypatch.setattr(tiny_lm, "_batch_logprobs", boom)
+    with pytest.raises(RuntimeError, match="batch failed"):
+        tiny_lm.token_logprobs(_seqs(), max_tokens=1, workers=2)
+    assert torch.get_num_threads() == before and len(calls) <= 2
+
+
 def test_last_out_of_range_rejected(tiny_lm):
     with pytest.raises(ValueError):
         tiny_lm.token_logprobs([[1, 5, 6]], last=[3])

@@ -10,9 +10,10 @@ by the file's hash; later loads read that copy in well under a second.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 import torch
@@ -89,10 +90,9 @@ class CausalLM:
     def encode(self, text: str) -> list[int]:
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    @torch.inference_mode()
     def token_logprobs(self, sequences: Sequence[Sequence[int]], *, max_tokens: int = 8192,
                        progress_desc: str = "", last: Sequence[int] | None = None,
-                       dtype: str | torch.dtype | None = None) -> list[np.ndarray]:
+                       dtype: str | torch.dtype | None = None, workers: int | None = None) -> list[np.ndarray]:
         """log p(s_t | s_<t) of the last `last[i]` tokens of every id sequence (default: every t >= 1).
 
         Sequences are sorted by length and packed into right-padded batches of
@@ -103,6 +103,13 @@ class CausalLM:
         positions that predict a scored token (`logits_to_keep`). `dtype`
         bf16/fp16 runs the forward under autocast (weights stay fp32; the
         log-softmax is taken in fp32); None/fp32 is plain fp32.
+
+        On a CPU the batches are shared out to `workers` threads (default:
+        torch's intra-op thread count), each running one batch at a time on one
+        intra-op thread: SmolLM2's matrices are too small for two threads to
+        split one product well (measured 1.14x over intra-op threads on 2
+        cores, docs/qrelscore.md). The batches are the same either way, and so
+        are the numbers.
         """
         from qascore.progress import progress
 
@@ -111,48 +118,100 @@ class CausalLM:
             if not 0 <= n <= len(seq) - 1:
                 raise ValueError(f"cannot score the last {n} tokens of a {len(seq)}-token sequence")
         out: list[np.ndarray | None] = [None] * len(sequences)
-        order = sorted(range(len(sequences)), key=lambda i: -len(sequences[i]))
-        batches: list[list[int]] = []
-        cur: list[int] = []
-        for i in order:
-            width = len(sequences[cur[0]]) if cur else len(sequences[i])
-            if cur and width * (len(cur) + 1) > max_tokens:
-                batches.append(cur)
-                cur = []
-            cur.append(i)
-        if cur:
-            batches.append(cur)
+        for i, n in enumerate(want):
+            if n == 0:
+                out[i] = np.zeros(0)
+        batches = _length_batches([len(s) for s in sequences], want, max_tokens)
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        with autocast(self.device, dtype):  # one context: fp32 weights are cast to bf16 once per call, not per pass
-            for batch in progress(batches, desc=progress_desc or "causal LM", min_total=8):
-                live = [i for i in batch if want[i] > 0]
-                for i in batch:
-                    if want[i] == 0:
-                        out[i] = np.zeros(0)
-                if not live:
-                    continue
-                width = max(len(sequences[i]) for i in live)
-                ids = torch.full((len(live), width), pad, dtype=torch.long)
-                mask = torch.zeros((len(live), width), dtype=torch.long)
-                for r, i in enumerate(live):
-                    seq = sequences[i]
-                    ids[r, :len(seq)] = torch.tensor(list(seq), dtype=torch.long)
-                    mask[r, :len(seq)] = 1
-                # hidden position t predicts token t+1; keep the span every row of the batch needs
-                lo = min(len(sequences[i]) - 1 - want[i] for i in live)
-                hi = max(len(sequences[i]) - 1 for i in live)  # exclusive
-                ids, mask = ids.to(self.device), mask.to(self.device)
-                logits = self.model(input_ids=ids, attention_mask=mask, use_cache=False,
-                                    logits_to_keep=torch.arange(lo, hi, device=self.device)).logits
-                logits = logits.float()
-                # gather - logsumexp: one pass over the (batch x kept positions x vocab) logits
-                target = logits.gather(-1, ids[:, lo + 1:hi + 1].unsqueeze(-1)).squeeze(-1)
-                picked = (target - torch.logsumexp(logits, dim=-1)).cpu().numpy()
-                del logits
-                for r, i in enumerate(live):
-                    end = len(sequences[i]) - 1 - lo
-                    out[i] = picked[r, end - want[i]:end].astype(np.float64)
+
+        def run(batch: list[int]) -> None:
+            with torch.inference_mode(), autocast(self.device, dtype):  # both are per thread
+                for i, logp in zip(batch, self._batch_logprobs([sequences[i] for i in batch],
+                                                               [want[i] for i in batch], pad)):
+                    out[i] = logp
+
+        n_workers = torch.get_num_threads() if workers is None else workers
+        todo = progress(batches, desc=progress_desc or "causal LM", min_total=8)
+        if n_workers <= 1 or len(batches) <= 1 or not str(self.device).startswith("cpu"):
+            for batch in todo:
+                run(batch)
+        else:
+            _share_out(todo, run, n_workers)
         return [o if o is not None else np.zeros(0) for o in out]
+
+    def _batch_logprobs(self, seqs: Sequence[Sequence[int]], want: Sequence[int], pad: int) -> list[np.ndarray]:
+        """One right-padded forward pass: the last `want[r]` token log-probabilities of each sequence."""
+        width = max(len(s) for s in seqs)
+        ids = torch.full((len(seqs), width), pad, dtype=torch.long)
+        mask = torch.zeros((len(seqs), width), dtype=torch.long)
+        for r, seq in enumerate(seqs):
+            ids[r, :len(seq)] = torch.tensor(list(seq), dtype=torch.long)
+            mask[r, :len(seq)] = 1
+        # hidden position t predicts token t+1; keep the span every row of the batch needs
+        lo = min(len(s) - 1 - n for s, n in zip(seqs, want))
+        hi = max(len(s) - 1 for s in seqs)  # exclusive
+        ids, mask = ids.to(self.device), mask.to(self.device)
+        logits = self.model(input_ids=ids, attention_mask=mask, use_cache=False,
+                            logits_to_keep=torch.arange(lo, hi, device=self.device)).logits
+        logits = logits.float()
+        # gather - logsumexp: one pass over the (batch x kept positions x vocab) logits
+        target = logits.gather(-1, ids[:, lo + 1:hi + 1].unsqueeze(-1)).squeeze(-1)
+        picked = (target - torch.logsumexp(logits, dim=-1)).cpu().numpy()
+        del logits
+        result = []
+        for r, (s, n) in enumerate(zip(seqs, want)):
+            end = len(s) - 1 - lo
+            result.append(picked[r, end - n:end].astype(np.float64))
+        return result
+
+
+def _length_batches(lengths: Sequence[int], want: Sequence[int], max_tokens: int) -> list[list[int]]:
+    """Indices with something to score, longest first, packed into batches of <= max_tokens padded tokens."""
+    batches: list[list[int]] = []
+    cur: list[int] = []
+    for i in sorted((i for i in range(len(lengths)) if want[i] > 0), key=lambda i: -lengths[i]):
+        width = lengths[cur[0]] if cur else lengths[i]
+        if cur and width * (len(cur) + 1) > max_tokens:
+            batches.append(cur)
+            cur = []
+        cur.append(i)
+    if cur:
+        batches.append(cur)
+    return batches
+
+
+def _share_out(batches: Iterable[list[int]], run: Callable[[list[int]], None], n_workers: int) -> None:
+    """Run batches on `n_workers` threads with one intra-op thread each, taking the next batch when free."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    lock = threading.Lock()
+    stop = threading.Event()  # set on an error or an interrupt: the other workers end after their batch
+    feed = iter(batches)
+
+    def worker() -> None:
+        while not stop.is_set():
+            with lock:
+                batch = next(feed, None)
+            if batch is None:
+                return
+            try:
+                run(batch)
+            except BaseException:
+                stop.set()
+                raise
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with ThreadPoolExecutor(n_workers) as pool:
+            jobs = [pool.submit(worker) for _ in range(n_workers)]
+            try:
+                for job in jobs:
+                    job.result()
+            finally:
+                stop.set()
+    finally:
+        torch.set_num_threads(threads)
 
 
 def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,
