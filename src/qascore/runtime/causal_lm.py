@@ -20,6 +20,7 @@ import numpy as np
 import torch
 
 from qascore.runtime import defaults
+from qascore.runtime.batching import length_batches
 from qascore.runtime.cache import cache_root, shared
 from qascore.runtime.delta import base_hash, file_sha256
 from qascore.runtime.encoder import autocast, pick_device, pick_dtype
@@ -122,7 +123,9 @@ class CausalLM:
         for i, n in enumerate(want):
             if n == 0:
                 out[i] = np.zeros(0)
-        batches = _length_batches([len(s) for s in sequences], want, max_tokens)
+        live = [i for i, n in enumerate(want) if n > 0]
+        batches = [[live[j] for j in b] for b in length_batches([len(sequences[i]) for i in live],
+                                                                  max(1, len(live)), max_tokens)]
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
 
         def run(batch: list[int]) -> None:
@@ -172,21 +175,6 @@ class CausalLM:
             end = len(s) - 1 - lo
             result.append(picked[r, end - n:end].astype(np.float64))
         return result
-
-
-def _length_batches(lengths: Sequence[int], want: Sequence[int], max_tokens: int) -> list[list[int]]:
-    """Indices with something to score, longest first, packed into batches of <= max_tokens padded tokens."""
-    batches: list[list[int]] = []
-    cur: list[int] = []
-    for i in sorted((i for i in range(len(lengths)) if want[i] > 0), key=lambda i: -lengths[i]):
-        width = lengths[cur[0]] if cur else lengths[i]
-        if cur and width * (len(cur) + 1) > max_tokens:
-            batches.append(cur)
-            cur = []
-        cur.append(i)
-    if cur:
-        batches.append(cur)
-    return batches
 
 
 def _share_out(batches: Iterable[list[int]], run: Callable[[list[int]], None], n_workers: int,
