@@ -204,6 +204,7 @@ def test_real_server_on_loopback(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stderr.close()
 
 
 def test_a_batch_scores_each_metric_only_on_the_requests_that_ask_for_it():

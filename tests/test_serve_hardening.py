@@ -156,3 +156,4 @@ def test_serve_prints_its_url_when_it_starts(tmp_path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stderr.close()
