@@ -118,3 +118,12 @@ def test_speed_choice_by_hand(fast, chosen):
     table = {"logistic:all": {"rule": 0.9126}, "monotone-trees:all": {"rule": 0.9160},
              "monotone-trees:-kpqa_rougeL": {"rule": fast}, "logistic:-kpqa_rougeL": {"rule": 0.9159}}
     assert choose(table) == chosen
+
+
+def test_only_monotone_trees_can_be_chosen():
+    """A higher-scoring unconstrained or logistic candidate is reported, not chosen."""
+    from qascore_lab.train.judge import choose
+
+    table = {"trees:-length": {"rule": 0.9157}, "logistic:all": {"rule": 0.9170},
+             "monotone-trees:all": {"rule": 0.9151}, "monotone-trees:-type": {"rule": 0.9149}}
+    assert choose(table) == "monotone-trees:all"

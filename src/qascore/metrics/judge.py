@@ -1,7 +1,7 @@
 """`judge`: one calibrated answer-correctness probability, for short spans, sentences and LLM paragraphs.
 
-A small model over signals that carry from one kind of answer to another; a card uses a subset of
-them, named in its `features` (the shipped card: all but the two length features):
+A small model over signals that carry from one kind of answer to another (their names are the card's
+`features`):
 - `verifier`: logit of the `ava` verifier's probability, the best reference and the best window
   (a long candidate is read in overlapping windows, `runtime.windows`);
 - `kpqa_rougeL`: keyphrase-weighted ROUGE-L with the shipped tagger, best reference;
@@ -136,8 +136,8 @@ class Judge(Metric):
     name: ClassVar[str] = "judge"
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
     description: ClassVar[str] = ("calibrated P(answer correct): a small model over the AVA verifier (long answers "
-                                  "in windows), KPQA ROUGE-L, token F1 and recall, alias containment, hedges "
-                                  "and answer-type agreement")
+                                  "in windows), KPQA ROUGE-L, token F1 and recall, alias containment, length, "
+                                  "hedges and answer-type agreement")
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
