@@ -23,7 +23,11 @@ pytestmark = [pytest.mark.slow,
 def coco_meteor():
     scorer = meteor_mod.Meteor()
     yield scorer
-    del scorer
+    proc = getattr(scorer, "meteor_p", None)
+    del scorer  # the reference's own clean-up stops the jar but leaves its pipes open
+    for pipe in (proc.stdin, proc.stdout, proc.stderr) if proc is not None else ():
+        if pipe is not None and not pipe.closed:
+            pipe.close()
 
 
 def _coco(scorer, records, refs_of):

@@ -84,6 +84,7 @@ class MeteorProcess:
         return [x.strip() for x in out[:expect]]
 
     def close(self) -> None:
+        """Stop the jar and close both pipes (an open pipe is a ResourceWarning at exit)."""
         if self._proc.poll() is None:
             try:
                 assert self._proc.stdin is not None
@@ -92,6 +93,12 @@ class MeteorProcess:
                 pass
             self._proc.kill()
             self._proc.wait()
+        for pipe in (self._proc.stdin, self._proc.stdout):
+            if pipe is not None and not pipe.closed:
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
 
 
 def _clean(text: str) -> str:

@@ -74,6 +74,8 @@ def run_score(path: Path, out: Path, metrics: list[str], chunk_size: int, engine
     sampler.join()
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.stderr:
+        proc.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"qascore score failed on {path}:\n{err}")
     return wall, usage.ru_maxrss / 1024.0  # Linux: KiB
