@@ -5,9 +5,9 @@ on dev they are out-of-sample, as they will be on users' data. Every candidate m
 regression, a small tree ensemble, and feature-group ablations) is scored out-of-fold on dev (5 folds by
 question); the rule keeps the monotone-tree candidate with the highest mean AUROC over the dev kinds
 (short answers: `ae`, `squad`; sentences: `squad-sentref`, `wikiqa`, `selqa`; LLM answers: `evouna`),
-each kind weighing the same; the other kinds are fitted and reported as ablations (`choose`). The chosen model is refitted on the whole dev split, Platt-scaled
-on its out-of-fold scores, and its threshold set for accuracy on them. EVOUNA-TQ test and the public
-sets are scored for reporting only.
+each kind weighing the same; the other kinds are fitted and reported as ablations (`choose`). The
+chosen model is refitted on the whole dev split, Platt-scaled on its out-of-fold scores, and its
+threshold set for accuracy on them. EVOUNA-TQ test and the public sets are scored for reporting only.
 """
 
 from __future__ import annotations
