@@ -79,10 +79,9 @@ class Square(Metric):
                                                batch_size=int(self.options["batch_size"]),
                                                dtype=self.options["dtype"], desc=self.name,
                                                max_windows=int(self.options["max_windows"]))
+        cut = [c or len(r.references) > k for c, r in zip(cut, records)]  # left-out references were not read
         details: dict[str, Any] = {"correct": [bool(p >= ver.threshold) for p in probs], "windows": windows,
                                    long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
-        cut = [c or len(r.references) > k for c, r in zip(cut, records)]  # left-out references were not read
-        details[long_inputs.TRUNCATED] = long_inputs.flags_detail(cut)
         long_inputs.report(self.name, records, cut, window_rule(ver.spec.max_len, self.options["max_windows"])
                            + f", at most {k} positive references")
         return [float(p) for p in probs], details

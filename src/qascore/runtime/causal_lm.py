@@ -14,7 +14,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -119,10 +119,7 @@ class CausalLM:
         for seq, n in zip(sequences, want):
             if not 0 <= n <= len(seq) - 1:
                 raise ValueError(f"cannot score the last {n} tokens of a {len(seq)}-token sequence")
-        out: list[np.ndarray | None] = [None] * len(sequences)
-        for i, n in enumerate(want):
-            if n == 0:
-                out[i] = np.zeros(0)
+        out: list[np.ndarray | None] = [None] * len(sequences)  # None: nothing to score, an empty array
         live = [i for i, n in enumerate(want) if n > 0]
         batches = [[live[j] for j in b] for b in length_batches([len(sequences[i]) for i in live],
                                                                   max(1, len(live)), max_tokens)]
@@ -133,13 +130,12 @@ class CausalLM:
                                                            [want[i] for i in batch], pad)):
                 out[i] = logp
 
-        def context() -> contextlib.ExitStack:
+        @contextlib.contextmanager
+        def context() -> Iterator[None]:
             """inference mode and autocast, both per thread; one autocast per thread casts the
             fp32 weights to bf16 once, not once per batch."""
-            stack = contextlib.ExitStack()
-            stack.enter_context(torch.inference_mode())
-            stack.enter_context(autocast(self.device, dtype))
-            return stack
+            with torch.inference_mode(), autocast(self.device, dtype):
+                yield
 
         n_workers = torch.get_num_threads() if workers is None else workers
         todo = progress(batches, desc=progress_desc or "causal LM", min_total=8)

@@ -185,7 +185,7 @@ def load_examples(root: str | os.PathLike[str] | None = None, *, sources: Sequen
     polar_ex = add_polar(out, polar_share) if polar_share > 0 else []
     held = None
     if "ae" in sources or "squad11" in sources:
-        from qascore_lab.datasets import data_root
+        from qascore_lab.datasets import data_root, qgeval
         from qascore_lab.train.verifier_corpus import held_out
 
         held = held_out(data_root(root))
@@ -194,8 +194,6 @@ def load_examples(root: str | os.PathLike[str] | None = None, *, sources: Sequen
     if "squad11" in sources:
         assert held is not None
         rep11: dict[str, int] = {}
-        from qascore_lab.datasets import data_root, qgeval
-
         qg_passages = sorted({r.context for r in qgeval.load(data_root(root), with_metrics=False)})
         out += squad11_select(squad.load_v11(root), squad11_questions, held_questions=held[0],
                               held_passages=qg_passages, other=out, report=rep11)
