@@ -60,3 +60,25 @@ def test_best_references_keep_the_best_matching_ones_in_order():
     refs = ["alpha", "beta gamma", "delta", "beta", "epsilon", "gamma"]
     assert best_references("beta gamma delta", refs, k=3) == ["beta gamma", "delta", "beta"]
     assert best_references("x", refs[:2], k=3) == refs[:2]
+
+
+@pytest.mark.parametrize("key", ["ava_model", "kpqa_model"])
+def test_a_card_fitted_with_another_model_is_refused(tmp_path, key):
+    """A card's trees read the outputs of the verifier and tagger it was fitted with: with another one
+    installed (or none recorded) it must refuse before any model is loaded."""
+    import json
+
+    from qascore import Record, load
+    from qascore.metrics.judge import installed_ava, installed_tagger
+
+    card = {"features": ["verifier", "kpqa_rougeL"], "platt": [1.0, 0.0], "threshold": 0.5,
+            "model": {"kind": "logistic", "mean": [0, 0], "scale": [1, 1], "coef": [1, 1], "intercept": 0},
+            "ava_model": installed_ava(), "kpqa_model": installed_tagger()}
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(card))
+    assert load(f"judge:model={good}").signature_fields()["kpqa"] == installed_tagger()
+    for value in ("other@000000000000", None):
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({**card, key: value} if value else {k: v for k, v in card.items() if k != key}))
+        with pytest.raises(ValueError, match="was fitted with"):
+            load(f"judge:model={bad}").score([Record(id="1", question="q?", candidate="a", references=["a"])])

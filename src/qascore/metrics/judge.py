@@ -118,6 +118,16 @@ def tree_values(tree: dict[str, list], x: np.ndarray) -> np.ndarray:
         node = np.where(inner, np.where(go_left, left[node], right[node]), node)
 
 
+def installed_ava() -> str:
+    """The shipped verifier's name@hash, as a card's `ava_model` records it."""
+    return f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
+
+
+def installed_tagger() -> str:
+    """The shipped keyphrase tagger's name@hash, as a card's `kpqa_model` records it."""
+    return f"kpqa@{file_sha256(defaults.RESOURCES / 'kpqa' / 'kpqa.safetensors')}"
+
+
 @lru_cache(maxsize=8)
 def read_card(path: str) -> dict[str, Any]:
     p = Path(path)
@@ -149,12 +159,14 @@ class Judge(Metric):
         return Path(self.options["model"]) if self.options["model"] else DEFAULT_MODEL
 
     def _card(self) -> dict[str, Any]:
+        """The card, refused when a model it was fitted with is not the installed one: its trees read that
+        model's outputs, and another model's would be judged on thresholds learned for the first."""
         card = read_card(str(self._model()))
-        if "verifier" in card["features"]:
-            ava = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
-            if card.get("ava_model") != ava:
-                raise ValueError(f"judge: the card {self._model()} was fitted with {card.get('ava_model')}, but the "
-                                 f"installed verifier is {ava}; refit it with `qascore-lab train judge`")
+        for feature, key, installed in (("verifier", "ava_model", installed_ava()),
+                                        ("kpqa_rougeL", "kpqa_model", installed_tagger())):
+            if feature in card["features"] and card.get(key) != installed:
+                raise ValueError(f"judge: the card {self._model()} was fitted with {card.get(key)}, but the "
+                                 f"installed model is {installed}; refit it with `qascore-lab train judge`")
         return card
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
@@ -169,8 +181,7 @@ class Judge(Metric):
     def signature_fields(self) -> dict[str, Any]:
         path = self._model()
         card = self._card()
-        tagger = defaults.RESOURCES / "kpqa" / "kpqa.safetensors"
         return {"model": f"{path.stem}@{file_sha256(path)}", "features": "+".join(card["features"]),
                 "kind": card["model"]["kind"], "ava": card.get("ava_model", "none"),
-                "kpqa": f"kpqa@{file_sha256(tagger)}", "threshold": f"{card['threshold']:.4f}",
+                "kpqa": installed_tagger(), "threshold": f"{card['threshold']:.4f}",
                 **dtype_field(self.options["dtype"])}

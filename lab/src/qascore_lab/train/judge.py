@@ -75,9 +75,11 @@ MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "contains": 1
             "person_gap": -1}
 
 
-def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 200, depth: int = 3,
+def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 400, depth: int = 3,
                        rate: float = 0.05, seed: int = 13) -> dict[str, Any]:
-    """Histogram gradient boosting with the MONOTONE constraints, exported as plain arrays."""
+    """Histogram gradient boosting with the MONOTONE constraints, exported as plain arrays. The settings
+    (400 trees of depth 3, rate 0.05) were chosen on dev from depth 2-4 x 100-400 trees x rate 0.05/0.1
+    (lab/results/judge.md)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     gb = HistGradientBoostingClassifier(max_iter=n, max_depth=depth, learning_rate=rate, random_state=seed,
@@ -201,8 +203,7 @@ def run(args: argparse.Namespace) -> int:
     from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import FEATURES, predict
-    from qascore.runtime.delta import file_sha256
+    from qascore.metrics.judge import FEATURES, installed_ava, installed_tagger, predict
     from qascore_lab.train import verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
@@ -236,7 +237,9 @@ def run(args: argparse.Namespace) -> int:
     dev_probs = 1 / (1 + np.exp(-(a * oof + b)))
     card["threshold"] = tune_threshold(dev_probs, dev_y, "accuracy")
     if "verifier" in names:
-        card["ava_model"] = f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
+        card["ava_model"] = installed_ava()
+    if "kpqa_rougeL" in names:
+        card["kpqa_model"] = installed_tagger()
     report: dict[str, Any] = {"chosen": best, "best_by_rule": max(table, key=lambda k: table[k]["rule"]),
                               "candidates": table, "threshold": card["threshold"]}
     test_probs = predict(card, tx[:, cols])
