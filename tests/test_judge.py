@@ -82,3 +82,31 @@ def test_a_card_fitted_with_another_model_is_refused(tmp_path, key):
         bad.write_text(json.dumps({**card, key: value} if value else {k: v for k, v in card.items() if k != key}))
         with pytest.raises(ValueError, match="was fitted with"):
             load(f"judge:model={bad}").score([Record(id="1", question="q?", candidate="a", references=["a"])])
+
+
+def test_the_shipped_card_never_moves_against_its_declared_directions():
+    """More verifier confidence or overlap never lowers the shipped judge; a hedge or a missing number or
+    name never raises it (the card's `monotone` field), checked on random rows over each feature's range."""
+    from qascore.metrics.judge import DEFAULT_MODEL, read_card
+
+    card = read_card(str(DEFAULT_MODEL))
+    names, signs = card["features"], card["model"]["monotone"]
+    thresholds: dict[int, list[float]] = {}
+    for tree in card["model"]["trees"]:
+        for f, t in zip(tree["feature"], tree["threshold"]):
+            if f >= 0:
+                thresholds.setdefault(f, []).append(t)
+    rng = np.random.default_rng(0)
+    lo = np.array([min(thresholds.get(k, [0.0])) - 1 for k in range(len(names))])
+    hi = np.array([max(thresholds.get(k, [1.0])) + 1 for k in range(len(names))])
+    x = lo + rng.random((2000, len(names))) * (hi - lo)
+    base = predict(card, x)
+    assert any(signs.values())
+    for k, name in enumerate(names):
+        if not signs.get(name):
+            continue
+        for step in (0.01, 0.1, 1.0):
+            moved = x.copy()
+            moved[:, k] += step
+            change = (predict(card, moved) - base) * signs[name]
+            assert change.min() >= -1e-12, (name, step)
