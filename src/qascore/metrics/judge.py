@@ -118,13 +118,16 @@ def tree_values(tree: dict[str, list], x: np.ndarray) -> np.ndarray:
         node = np.where(inner, np.where(go_left, left[node], right[node]), node)
 
 
+@lru_cache(maxsize=1)
 def installed_ava() -> str:
-    """The shipped verifier's name@hash, as a card's `ava_model` records it."""
+    """The shipped verifier's name@hash, as a card's `ava_model` records it (hashed once per process:
+    every `score` call checks the card against it)."""
     return f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
 
 
+@lru_cache(maxsize=1)
 def installed_tagger() -> str:
-    """The shipped keyphrase tagger's name@hash, as a card's `kpqa_model` records it."""
+    """The shipped keyphrase tagger's name@hash, as a card's `kpqa_model` records it (hashed once)."""
     return f"kpqa@{file_sha256(defaults.RESOURCES / 'kpqa' / 'kpqa.safetensors')}"
 
 
