@@ -60,13 +60,22 @@ def fit_trees(x: np.ndarray, y: np.ndarray, n: int = 200, depth: int = 3, rate: 
     gb = GradientBoostingClassifier(n_estimators=n, max_depth=depth, learning_rate=rate, subsample=0.8,
                                     random_state=seed).fit(x, y)
     prior = float(np.log(y.mean() / (1 - y.mean())))
-    trees = []
-    for est in gb.estimators_[:, 0]:
-        t = est.tree_
-        trees.append({"feature": t.feature.tolist(), "threshold": t.threshold.tolist(),
-                      "left": t.children_left.tolist(), "right": t.children_right.tolist(),
-                      "value": t.value[:, 0, 0].tolist()})
+    trees = [export_tree(t.children_left == -1, t.feature, t.threshold, t.children_left, t.children_right,
+                         t.value[:, 0, 0]) for t in (est.tree_ for est in gb.estimators_[:, 0])]
     return {"kind": "trees", "init": prior, "learning_rate": rate, "trees": trees}
+
+
+def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, left: np.ndarray,
+                right: np.ndarray, value: np.ndarray) -> dict[str, list]:
+    """One regression tree as the plain lists `metrics.judge.tree_values` reads. Leaves are marked as it
+    expects (feature -2, threshold -2.0, children -1), and only they keep a value: inner nodes' values are
+    never read, so they are written as 0.0 and the card stays small."""
+    leaf = np.asarray(leaf, dtype=bool)
+    return {"feature": np.where(leaf, -2, np.asarray(feature, dtype=np.int64)).tolist(),
+            "threshold": np.where(leaf, -2.0, threshold).tolist(),
+            "left": np.where(leaf, -1, np.asarray(left, dtype=np.int64)).tolist(),
+            "right": np.where(leaf, -1, np.asarray(right, dtype=np.int64)).tolist(),
+            "value": np.where(leaf, value, 0.0).tolist()}
 
 
 # More overlap, containment or verifier confidence never lowers the judge; a hedge or a missing number never
@@ -84,15 +93,8 @@ def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: in
 
     gb = HistGradientBoostingClassifier(max_iter=n, max_depth=depth, learning_rate=rate, random_state=seed,
                                         monotonic_cst=[MONOTONE.get(f, 0) for f in names]).fit(x, y)
-    trees = []
-    for (pred,) in gb._predictors:
-        nodes = pred.nodes
-        leaf = nodes["is_leaf"].astype(bool)
-        trees.append({"feature": np.where(leaf, -2, nodes["feature_idx"].astype(np.int64)).tolist(),
-                      "threshold": np.where(leaf, -2.0, nodes["num_threshold"]).tolist(),
-                      "left": np.where(leaf, -1, nodes["left"].astype(np.int64)).tolist(),
-                      "right": np.where(leaf, -1, nodes["right"].astype(np.int64)).tolist(),
-                      "value": nodes["value"].tolist()})
+    trees = [export_tree(nodes["is_leaf"], nodes["feature_idx"], nodes["num_threshold"], nodes["left"],
+                         nodes["right"], nodes["value"]) for nodes in (pred.nodes for (pred,) in gb._predictors)]
     # leaf values already carry the learning rate
     return {"kind": "trees", "init": float(np.ravel(gb._baseline_prediction)[0]), "learning_rate": 1.0,
             "trees": trees, "monotone": {f: MONOTONE.get(f, 0) for f in names}}
@@ -259,12 +261,13 @@ def run(args: argparse.Namespace) -> int:
                 fit="fitted on the corpus dev split; model and features chosen out-of-fold there (5 folds by "
                     "question), Platt-scaled and thresholded on the out-of-fold scores",
                 dev=table[best]["dev"], seconds=round(time.time() - t0, 1))
-    (out / "judge.json").write_text(json.dumps(card) + "\n", encoding="utf-8")
+    text = json.dumps(card, separators=(",", ":")) + "\n"
+    (out / "judge.json").write_text(text, encoding="utf-8")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in report.items() if k != "candidates"}, indent=1))
     if args.ship:
         dest = defaults.RESOURCES / "judge" / "judge.json"
-        dest.write_text(json.dumps(card) + "\n", encoding="utf-8")
+        dest.write_text(text, encoding="utf-8")
         print(f"shipped as {dest}")
     return 0
 
