@@ -99,19 +99,25 @@ def test_score_pairs_bf16_close_but_not_identical(tiny_bert):
 
 
 # ---------------------------------------------------------------- tiny causal LM: scored positions only
-@pytest.fixture(scope="module")
-def tiny_lm():
-    from types import SimpleNamespace
-
+def _tiny_llama():
     from transformers import LlamaConfig, LlamaForCausalLM
-
-    from qascore.runtime.causal_lm import CausalLM
 
     torch.manual_seed(0)
     cfg = LlamaConfig(vocab_size=50, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128)
-    model = LlamaForCausalLM(cfg).eval()
-    return CausalLM(model, SimpleNamespace(pad_token_id=0, bos_token_id=1, eos_token_id=2), "tiny", "cpu")
+    return LlamaForCausalLM(cfg).eval()
+
+
+@pytest.fixture(scope="module", params=[0, 7], ids=["own-head", "split-head"])
+def tiny_lm(request):
+    """The tiny LM through its own head, and through the head split into 7-row vocabulary chunks (the last
+    chunk short: 50 = 7 x 7 + 1), as `load_causal_lm` sets up for models that pass `split_head_applies`."""
+    from types import SimpleNamespace
+
+    from qascore.runtime.causal_lm import CausalLM
+
+    return CausalLM(_tiny_llama(), SimpleNamespace(pad_token_id=0, bos_token_id=1, eos_token_id=2), "tiny", "cpu",
+                    request.param)
 
 
 def _seqs(seed: int = 0) -> list[list[int]]:
@@ -167,6 +173,49 @@ def test_a_failing_batch_stops_the_workers(tiny_lm, monkeypatch):
     with pytest.raises(RuntimeError, match="batch failed"):
         tiny_lm.token_logprobs(_seqs(), max_tokens=1, workers=2)
     assert torch.get_num_threads() == before and len(calls) <= 2
+
+
+def test_split_head_equals_log_softmax():
+    """Chunked head == log_softmax of the whole head at the targets, for chunk sizes that divide the
+    vocabulary, do not, and exceed it; a bias is added chunk by chunk."""
+    from qascore.runtime.causal_lm import split_head_logprobs
+
+    torch.manual_seed(3)
+    head = torch.nn.Linear(16, 23)
+    hidden = torch.randn(2, 5, 16)
+    targets = torch.randint(0, 23, (2, 5))
+    with torch.inference_mode():
+        want = torch.log_softmax(head(hidden).double(), -1).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+        for chunk in (1, 4, 23, 64):
+            got = split_head_logprobs(hidden, head, targets, chunk)
+            np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-5)
+
+
+def test_split_head_applies_only_where_logits_are_the_plain_head():
+    """A Llama-type model passes the probe; one that scales its logits (as some architectures do) or has
+    no separate base model does not, so it keeps its own head."""
+    from qascore.runtime.causal_lm import split_head_applies
+
+    model = _tiny_llama()
+    assert split_head_applies(model)
+
+    class Scaled(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+            self.base_model = inner.base_model
+
+        def get_output_embeddings(self):
+            return self.inner.get_output_embeddings()
+
+        def forward(self, **kw):
+            out = self.inner(**kw)
+            out.logits = out.logits * 0.5
+            return out
+
+    assert not split_head_applies(Scaled(model))
+    model.get_output_embeddings = lambda: torch.nn.Identity()
+    assert not split_head_applies(model)
 
 
 def test_last_out_of_range_rejected(tiny_lm):

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 from qascore.runtime import defaults
 from qascore.runtime.batching import length_batches
@@ -73,6 +74,7 @@ class CausalLM:
     tokenizer: Any
     name: str
     device: str
+    head_chunk: int = 0  # > 0: the LM head runs over this many vocabulary rows at a time (split_head_applies)
 
     @property
     def bos_id(self) -> int:
@@ -102,7 +104,8 @@ class CausalLM:
         and, with right padding, positions are those of an unpadded run, so
         a batched result equals the one-by-one result (tested). The LM head
         (hidden x vocabulary, ~15 % of SmolLM2's compute) runs only at the
-        positions that predict a scored token (`logits_to_keep`). `dtype`
+        positions that predict a scored token, and where `head_chunk` is set it
+        runs over the vocabulary in chunks (`split_head_logprobs`). `dtype`
         bf16/fp16 runs the forward under autocast (weights stay fp32; the
         log-softmax is taken in fp32); None/fp32 is plain fp32.
 
@@ -159,18 +162,64 @@ class CausalLM:
         lo = min(len(s) - 1 - n for s, n in zip(seqs, want))
         hi = max(len(s) - 1 for s in seqs)  # exclusive
         ids, mask = ids.to(self.device), mask.to(self.device)
-        logits = self.model(input_ids=ids, attention_mask=mask, use_cache=False,
-                            logits_to_keep=torch.arange(lo, hi, device=self.device)).logits
-        logits = logits.float()
-        # gather - logsumexp: one pass over the (batch x kept positions x vocab) logits
-        target = logits.gather(-1, ids[:, lo + 1:hi + 1].unsqueeze(-1)).squeeze(-1)
-        picked = (target - torch.logsumexp(logits, dim=-1)).cpu().numpy()
-        del logits
+        targets = ids[:, lo + 1:hi + 1]
+        if self.head_chunk > 0:
+            hidden = self.model.base_model(input_ids=ids, attention_mask=mask, use_cache=False).last_hidden_state
+            picked = split_head_logprobs(hidden[:, lo:hi], self.model.get_output_embeddings(), targets,
+                                         self.head_chunk).cpu().numpy()
+        else:
+            logits = self.model(input_ids=ids, attention_mask=mask, use_cache=False,
+                                logits_to_keep=torch.arange(lo, hi, device=self.device)).logits.float()
+            target = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+            picked = (target - torch.logsumexp(logits, dim=-1)).cpu().numpy()
+            del logits
         result = []
         for r, (s, n) in enumerate(zip(seqs, want)):
             end = len(s) - 1 - lo
             result.append(picked[r, end - n:end].astype(np.float64))
         return result
+
+
+# Vocabulary rows per LM-head product. SmolLM2's whole head over a 1,600-position batch is a 315 MB
+# matrix; allocated afresh each batch it cost a CPU run more in page faults than it saved (docs/qrelscore.md).
+HEAD_CHUNK = 4096
+
+
+def split_head_logprobs(hidden: torch.Tensor, head: torch.nn.Linear, targets: torch.Tensor,
+                        chunk: int = HEAD_CHUNK) -> torch.Tensor:
+    """log-softmax(head(hidden)) read at `targets`, the head applied `chunk` vocabulary rows at a time.
+
+    Each chunk's logits give their log-sum-exp and the target logits that fall in them; the per-chunk
+    log-sum-exps are combined at the end. The target logits are the ones the whole head would give;
+    only the combining of the sums differs in rounding (about 1e-7 of a log-probability)."""
+    weight, bias = head.weight, head.bias
+    picked = torch.zeros(targets.shape, dtype=torch.float32, device=hidden.device)
+    sums = []
+    for j in range(0, weight.shape[0], chunk):
+        logits = F.linear(hidden, weight[j:j + chunk], None if bias is None else bias[j:j + chunk]).float()
+        sums.append(torch.logsumexp(logits, dim=-1))
+        width = logits.shape[-1]
+        got = logits.gather(-1, (targets - j).clamp(0, width - 1).unsqueeze(-1)).squeeze(-1)
+        picked = torch.where((targets >= j) & (targets < j + width), got, picked)
+    return picked - torch.logsumexp(torch.stack(sums, dim=-1), dim=-1)
+
+
+def split_head_applies(model: Any) -> bool:
+    """Whether the model's logits are its output embedding applied to its base model's last hidden state,
+    so `split_head_logprobs` may stand in for the model's own head. True of GPT-2 and Llama-type models;
+    false for a model that scales or caps its logits, or has no such parts. Checked on one short input."""
+    head = model.get_output_embeddings()
+    if not isinstance(head, torch.nn.Linear) or model.base_model is model:
+        return False
+    device = head.weight.device
+    ids = torch.arange(1, min(9, head.weight.shape[0]), device=device).unsqueeze(0)
+    try:
+        with torch.inference_mode():
+            own = model(input_ids=ids, use_cache=False).logits.float()
+            split = head(model.base_model(input_ids=ids, use_cache=False).last_hidden_state).float()
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return own.shape == split.shape and bool(torch.allclose(own, split, rtol=1e-4, atol=1e-4))
 
 
 def _share_out(batches: Iterable[list[int]], run: Callable[[list[int]], None], n_workers: int,
@@ -222,7 +271,7 @@ def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,
         path = local_path(spec)
         tok = AutoTokenizer.from_pretrained(path)
         model = AutoModelForCausalLM.from_pretrained(path, dtype=dt).to(dev).eval()  # type: ignore[arg-type]
-        return CausalLM(model, tok, name, dev)
+        return CausalLM(model, tok, name, dev, HEAD_CHUNK if split_head_applies(model) else 0)
 
     return shared(("causal_lm", spec, dev, str(dt)), make)
 
