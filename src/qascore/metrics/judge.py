@@ -55,7 +55,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str]) -
             "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate))}
 
 
-def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = 32,
+def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = defaults.VERIFIER_BATCH,
              dtype: str | None = None, device: str | None = None,
              truncated: list[bool] | None = None) -> np.ndarray:
     """The (n, len(names)) feature matrix; model features are computed only when named. `truncated`,
@@ -155,7 +155,7 @@ class Judge(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", None, "judge card written by `qascore-lab train judge`", none="shipped"),
-                "batch_size": Option("int", 32, "pairs per verifier batch", min=1, signed=False),
+                "batch_size": Option("int", defaults.VERIFIER_BATCH, "pairs per verifier batch", min=1, signed=False),
                 "device": device_option(), "dtype": dtype_option()}
 
     def _model(self) -> Path:

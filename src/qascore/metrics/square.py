@@ -56,7 +56,7 @@ class Square(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore-lab train square`"),
-                "batch_size": Option("int", 32, "inputs per model batch", min=1, signed=False),
+                "batch_size": Option("int", defaults.VERIFIER_BATCH, "inputs per model batch", min=1, signed=False),
                 "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option(),
                 "max_references": Option("int", MAX_REFERENCES, "positive references read at most: those with the "
                                          "largest token recall in the target (an alias list overflows the input)",

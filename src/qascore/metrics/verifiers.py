@@ -28,6 +28,7 @@ from qascore.metrics.base import Metric, aggregate
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
 from qascore.records import Record
+from qascore.runtime import defaults
 from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
 from qascore.runtime.delta import file_sha256
 from qascore.runtime.encoder import DTYPES, pick_dtype
@@ -45,7 +46,7 @@ class AVA(Metric):
     def option_specs(cls) -> dict[str, Option]:
         return {"aggregate": Option("choice", "mean", "several references: mean or max probability",
                                     choices=("mean", "max")),
-                "batch_size": Option("int", 32, "pairs per model batch", min=1, signed=False),
+                "batch_size": Option("int", defaults.VERIFIER_BATCH, "pairs per model batch", min=1, signed=False),
                 "model": Option("str", None, "verifier delta written by `qascore-lab train ava`", none="shipped"),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),

@@ -168,7 +168,7 @@ class Encoder:
     num_layers = last; negative counts from the end; default last).
     all_layers / attentions: also return every layer's states / attentions.
     batch_size: sequences per forward pass (texts are sorted by length first);
-    max_tokens: optionally also cap padded tokens per batch (memory on long inputs).
+    max_tokens: also cap padded tokens per batch (default: defaults.CPU_BATCH_TOKENS on a CPU, none elsewhere).
     max_length: token limit (default: the smaller of the tokenizer's and the
     model's position limit). Longer inputs are cut and reported.
     """
@@ -188,7 +188,9 @@ class Encoder:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         self.batch_size = batch_size
-        self.max_tokens = max_tokens
+        # on a CPU, batches are also capped in padded tokens by default (defaults.CPU_BATCH_TOKENS)
+        cpu_cap = defaults.CPU_BATCH_TOKENS if str(self.device).startswith("cpu") else None
+        self.max_tokens = max_tokens if max_tokens is not None else cpu_cap
         self.all_layers = all_layers
         self.attentions = attentions
         limits = [getattr(self.model.config, "max_position_embeddings", None),

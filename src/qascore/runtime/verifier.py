@@ -301,7 +301,7 @@ class Verifier:
         return (self.spec.encoder, len(self.model.lower.layers))
 
     @torch.no_grad()
-    def logits(self, records: Sequence[Record], *, batch_size: int = 32, chunk: int = 512,
+    def logits(self, records: Sequence[Record], *, batch_size: int = defaults.VERIFIER_BATCH, chunk: int = 512,
                cache: StateCache | None = None, tick: Callable[[int], None] | None = None,
                truncated: list[bool] | None = None, dtype: str | None = None) -> np.ndarray:
         """Raw logits (float32, before the temperature) per record. Views are de-duplicated and run

@@ -46,7 +46,7 @@ from qascore.weights.base import TokenWeighter
 from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, load_encoder, pad
 
 MAX_PIECES = 2048     # WordPieces of one text the KPQA metrics read (four 512-position windows)
-BATCH_TOKENS = 16384  # padded tokens per tagger batch: 32 full windows (eager attention ~0.4 GB); short answers unaffected
+BATCH_TOKENS = 16384  # padded tokens per tagger batch off a CPU: 32 full windows (eager attention ~0.4 GB)
 BERT_SPECIALS = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # weigh 0 whatever the tagger's own specials are
 
 SHIPPED = {"kpqa": "kpqa.safetensors", "kp": "kp.safetensors"}
@@ -136,7 +136,8 @@ class Tagger:
         out = [np.zeros(len(ids), dtype=np.float64) for _, ids in pairs]
         from qascore.runtime.encoder import autocast
 
-        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size, max_tokens=BATCH_TOKENS):
+        cap = defaults.CPU_BATCH_TOKENS if str(self.device).startswith("cpu") else BATCH_TOKENS
+        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size, max_tokens=cap):
             rows = [jobs[i][2] for i in b]
             batch_ids = pad([r.input_ids for r in rows], 0).to(self.device)
             types = pad([r.token_type_ids for r in rows], 0).to(self.device)
