@@ -1,4 +1,4 @@
-"""Batching helpers shared by every model runner: de-duplication and length-sorted batches.
+"""Batching helpers shared by every model runner: de-duplication, length-sorted batches, the CPU token cap.
 
 Sorting by length keeps padding (wasted compute) small; de-duplication means
 a reference shared by many candidates, or a candidate repeated across
@@ -10,6 +10,17 @@ from __future__ import annotations
 from typing import Hashable, Sequence, TypeVar
 
 K = TypeVar("K", bound=Hashable)
+
+
+# Padded tokens per encoder and keyphrase-tagger batch on a CPU. Larger batches (64 short texts) allocated
+# their attention maps and feed-forward states in fresh pages every batch and ran 1.4-2.3x slower on
+# 2 cores (lab/results/speed.md); GPUs keep large batches.
+CPU_BATCH_TOKENS = 1024
+
+
+def token_cap(device: str, elsewhere: int | None) -> int | None:
+    """Padded tokens per batch for a model on `device`: CPU_BATCH_TOKENS on a CPU, `elsewhere` otherwise."""
+    return CPU_BATCH_TOKENS if str(device).startswith("cpu") else elsewhere
 
 
 def dedup(items: Sequence[K]) -> tuple[list[K], list[int]]:

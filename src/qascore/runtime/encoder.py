@@ -22,7 +22,7 @@ from typing import Any, Iterator, Sequence
 import torch
 
 from qascore.runtime import defaults
-from qascore.runtime.batching import dedup, length_batches
+from qascore.runtime.batching import dedup, length_batches, token_cap
 from qascore.runtime.cache import shared
 from qascore.runtime.delta import base_hash
 
@@ -168,7 +168,7 @@ class Encoder:
     num_layers = last; negative counts from the end; default last).
     all_layers / attentions: also return every layer's states / attentions.
     batch_size: sequences per forward pass (texts are sorted by length first);
-    max_tokens: also cap padded tokens per batch (default: defaults.CPU_BATCH_TOKENS on a CPU, none elsewhere).
+    max_tokens: also cap padded tokens per batch (default: batching.CPU_BATCH_TOKENS on a CPU, none elsewhere).
     max_length: token limit (default: the smaller of the tokenizer's and the
     model's position limit). Longer inputs are cut and reported.
     """
@@ -188,9 +188,7 @@ class Encoder:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         self.batch_size = batch_size
-        # on a CPU, batches are also capped in padded tokens by default (defaults.CPU_BATCH_TOKENS)
-        cpu_cap = defaults.CPU_BATCH_TOKENS if str(self.device).startswith("cpu") else None
-        self.max_tokens = max_tokens if max_tokens is not None else cpu_cap
+        self.max_tokens = max_tokens if max_tokens is not None else token_cap(self.device, None)
         self.all_layers = all_layers
         self.attentions = attentions
         limits = [getattr(self.model.config, "max_position_embeddings", None),

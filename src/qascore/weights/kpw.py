@@ -38,7 +38,7 @@ import numpy as np
 import torch
 
 from qascore.runtime import defaults
-from qascore.runtime.batching import dedup, length_batches
+from qascore.runtime.batching import dedup, length_batches, token_cap
 from qascore.runtime.cache import shared
 from qascore.runtime.devices import pick_device
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
@@ -136,8 +136,8 @@ class Tagger:
         out = [np.zeros(len(ids), dtype=np.float64) for _, ids in pairs]
         from qascore.runtime.encoder import autocast
 
-        cap = defaults.CPU_BATCH_TOKENS if str(self.device).startswith("cpu") else BATCH_TOKENS
-        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size, max_tokens=cap):
+        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size,
+                                max_tokens=token_cap(self.device, BATCH_TOKENS)):
             rows = [jobs[i][2] for i in b]
             batch_ids = pad([r.input_ids for r in rows], 0).to(self.device)
             types = pad([r.token_type_ids for r in rows], 0).to(self.device)
