@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from qascore.runtime import defaults
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a retired AVA delta timed beside the shipped one, e.g. ava-wikiqa.safetensors (module docstring)")
     p.add_argument("--data", default=None, help="folder with wikiqa/ (default: $QASCORE_DATA or ../shared/data; synthetic text if absent)")
     p.add_argument("-n", "--n", type=int, default=256, help="number of (q, r, t) triples")
-    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--batch-size", type=int, default=defaults.VERIFIER_BATCH,
+                   help=f"pairs per batch (default {defaults.VERIFIER_BATCH}, the metrics' default)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--dtype", default=None, choices=("bf16", "fp16"),
