@@ -110,3 +110,26 @@ def test_the_shipped_card_never_moves_against_its_declared_directions():
             moved[:, k] += step
             change = (predict(card, moved) - base) * signs[name]
             assert change.min() >= -1e-12, (name, step)
+
+
+def test_a_tree_card_round_trips_through_its_safetensors_file(tmp_path):
+    """write_card puts the trees beside the card; read_card gives back the same probabilities, and refuses
+    trees that are not the ones the card recorded."""
+    from qascore.metrics.judge import read_card, write_card
+
+    trees = [{"feature": [0, -2, -2], "threshold": [0.25, -2.0, -2.0], "left": [1, -1, -1], "right": [2, -1, -1],
+              "value": [0.0, -1.5, 2.0]},
+             {"feature": [1, -2, -2], "threshold": [0.5, -2.0, -2.0], "left": [1, -1, -1], "right": [2, -1, -1],
+              "value": [0.0, 0.1, 0.3]}]
+    card = {"features": ["f1", "recall"], "platt": [1.0, 0.0], "threshold": 0.5,
+            "model": {"kind": "trees", "init": 0.0, "learning_rate": 1.0, "trees": trees}}
+    write_card(card, tmp_path / "c.json")
+    assert (tmp_path / "c.safetensors").is_file()
+    x = np.array([[0.2, 0.4], [0.3, 0.9], [0.25, 0.5]])
+    # hand-computed: raw = tree 1 (x0 <= 0.25: -1.5, else 2.0) + tree 2 (x1 <= 0.5: 0.1, else 0.3)
+    expected = 1 / (1 + np.exp(-np.array([-1.4, 2.3, -1.4])))
+    assert np.allclose(predict(read_card(str(tmp_path / "c.json")), x), expected, atol=1e-12)
+    (tmp_path / "d.json").write_text((tmp_path / "c.json").read_text())
+    (tmp_path / "c.safetensors").write_bytes((tmp_path / "c.safetensors").read_bytes()[:-8] + b"\0" * 8)
+    with pytest.raises(ValueError, match="not the trees its card was written with"):
+        read_card(str(tmp_path / "d.json"))

@@ -20,7 +20,7 @@ from qascore.runtime.defaults import MODEL_PACKAGES, RESOURCES, ModelPackage, re
 SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, explain, judge",
            "kpqa/kp.safetensors": "kp-bleu1, kp-rougeL, kp-bertscore",
            "ava/ava.safetensors": "ava, judge", "square/square.safetensors": "square",
-           "judge/judge.json": "judge"}
+           "judge/judge.json": "judge", "judge/judge.safetensors": "judge"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -104,7 +104,7 @@ def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-(a * raw + b)))
 
 
-def tree_values(tree: dict[str, list], x: np.ndarray) -> np.ndarray:
+def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
     """Leaf values of one regression tree (arrays: feature, threshold, left, right, value; leaf: left == -1)."""
     feature, threshold = np.asarray(tree["feature"]), np.asarray(tree["threshold"])
     left, right, value = np.asarray(tree["left"]), np.asarray(tree["right"]), np.asarray(tree["value"])
@@ -133,6 +133,7 @@ def installed_tagger() -> str:
 
 @lru_cache(maxsize=8)
 def read_card(path: str) -> dict[str, Any]:
+    """A judge card; a tree ensemble's arrays are read from the safetensors file the card names."""
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"judge: model file {p} not found (fit one with `qascore-lab train judge`)")
@@ -142,7 +143,45 @@ def read_card(path: str) -> dict[str, Any]:
         raise ValueError(f"judge: model file {p} is not a judge card (JSON): {exc}") from None
     if not isinstance(card, dict) or not {"features", "model", "platt", "threshold"} <= set(card):
         raise ValueError(f"judge: model file {p} is not a judge card (needs features, model, platt, threshold)")
+    trees = card["model"].get("trees")
+    if isinstance(trees, str):
+        card["model"]["trees"] = read_trees(p.parent / trees, card["model"].get("trees_sha256"))
     return card
+
+
+TREE_ARRAYS = {"feature": np.int16, "threshold": np.float64, "left": np.int16, "right": np.int16,
+               "value": np.float64}
+
+
+def read_trees(path: Path, sha256: str | None) -> list[dict[str, np.ndarray]]:
+    """A tree ensemble stored as in `write_card`: each of TREE_ARRAYS concatenated over the trees, and
+    `offsets` where each tree starts. The card records the file's hash, so the card's own hash (the one in
+    the signature) stands for the trees too."""
+    from safetensors.numpy import load_file
+
+    if not path.is_file():
+        raise FileNotFoundError(f"judge: the card's trees {path} are missing")
+    if sha256 is not None and file_sha256(path) != sha256:
+        raise ValueError(f"judge: {path} is not the trees its card was written with (sha256 {sha256})")
+    arrays = load_file(str(path))
+    cuts = arrays["offsets"]
+    return [{k: arrays[k][a:b] for k in TREE_ARRAYS} for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def write_card(card: dict[str, Any], path: Path) -> None:
+    """Write a card as JSON at `path`; a tree ensemble's arrays go beside it as `<stem>.safetensors`
+    (weights, not text), named in the card with their hash."""
+    from safetensors.numpy import save_file
+
+    card = {**card, "model": dict(card["model"])}
+    trees = card["model"].get("trees")
+    if isinstance(trees, list):
+        weights = path.with_suffix(".safetensors")
+        arrays = {k: np.concatenate([np.asarray(t[k], dtype=dt) for t in trees]) for k, dt in TREE_ARRAYS.items()}
+        arrays["offsets"] = np.cumsum([0] + [len(t["feature"]) for t in trees]).astype(np.int64)
+        save_file(arrays, str(weights))
+        card["model"].update(trees=weights.name, trees_sha256=file_sha256(weights))
+    path.write_text(json.dumps(card, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 class Judge(Metric):

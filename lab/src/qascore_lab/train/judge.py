@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", default=None, help="data root for the reporting sets (default ../shared/data)")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--ship", action="store_true", help="copy judge.json into the package as the default")
+    p.add_argument("--ship", action="store_true", help="write the card (judge.json, judge.safetensors) into the package as the default")
 
 
 # -- models -------------------------------------------------------------------------------------
@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import FEATURES, installed_ava, installed_tagger, predict
+    from qascore.metrics.judge import FEATURES, installed_ava, installed_tagger, predict, write_card
     from qascore_lab.train import verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
@@ -261,14 +261,13 @@ def run(args: argparse.Namespace) -> int:
                 fit="fitted on the corpus dev split; model and features chosen out-of-fold there (5 folds by "
                     "question), Platt-scaled and thresholded on the out-of-fold scores",
                 dev=table[best]["dev"], seconds=round(time.time() - t0, 1))
-    text = json.dumps(card, separators=(",", ":")) + "\n"
-    (out / "judge.json").write_text(text, encoding="utf-8")
+    write_card(card, out / "judge.json")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in report.items() if k != "candidates"}, indent=1))
     if args.ship:
         dest = defaults.RESOURCES / "judge" / "judge.json"
-        dest.write_text(text, encoding="utf-8")
-        print(f"shipped as {dest}")
+        write_card(card, dest)
+        print(f"shipped as {dest} and {dest.with_suffix('.safetensors').name}")
     return 0
 
 
