@@ -141,3 +141,25 @@ def test_sentence_reference_rows_leave_the_squad_rows_alone():
         if x["kind"] == "squad-sentref-window":
             ref = " ".join(x["references"][0].split())   # the window joins words with single spaces
             assert x["candidate"] in ref and len(x["candidate"]) < len(ref)
+
+
+@pytest.mark.slow
+def test_number_swaps_are_appended_and_leave_the_other_rows_alone():
+    """`numswap` only adds rows: each an incorrect twin of a correct training row of the same question."""
+    from qascore_lab.datasets import DataNotFound, data_root
+
+    try:
+        data = data_root(None)
+    except DataNotFound as err:
+        pytest.skip(f"no ../shared/data: {err}")
+    base, base_dev, _, _ = vc.build(data, ["ae", "squad"], 13, squad_questions=60)
+    train, dev, _, report = vc.build(data, ["ae", "squad", "numswap"], 13, squad_questions=60)
+    assert train[:len(base)] == base and dev == base_dev
+    swaps = train[len(base):]
+    assert swaps and report["train"]["by_source"]["numswap"] == len(swaps)
+    by_id = {x["id"]: x for x in base}
+    for x in swaps:
+        twin = by_id[x["id"].removesuffix("-ns")]
+        assert x["source"] == "numswap" and x["label"] == 0 and twin["label"] == 1
+        assert x["question"] == twin["question"] and x["references"] == twin["references"]
+        assert x["candidate"] != twin["candidate"]

@@ -22,6 +22,9 @@ tag, split by question into train and dev:
   A separate seeded generator draws them, so the `squad` rows stay the same.
 - `wikiqa` / `trecqa`: AVA triples (AVA-Pos/Neg, `train.ava_data`) from the
   train split; WikiQA dev triples form the `wikiqa` part of the dev split.
+- `numswap` (off by default): for each training row labelled correct whose question asks for a
+  number, the candidate with that number changed, labelled incorrect (`train.number_swaps`); the
+  dev rows' pairs go to `numswap-probe.jsonl`, outside the dev split.
 
 SQuArE reads `negatives` too. They are "blind" (the same for every row of a
 question), so their number never gives a row's label away: for SQuAD, spans
@@ -45,9 +48,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from qascore_lab.train import number_swaps
 from qascore_lab.train.ava_data import question_key
 
-SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa", "evouna", "selqa", "trecqa-all", "squad11")
+SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa", "evouna", "selqa", "trecqa-all", "squad11", "numswap")
 # TREC-QA's small manually judged TRAIN stays out; TRAIN-ALL (noisy automatic labels) is in.
 DEFAULT_SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "evouna", "selqa", "trecqa-all", "squad11")
 DEV_SHARE = 0.10
@@ -345,6 +349,8 @@ def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int
     for name, part in (("train", train), ("dev", dev), ("test", test)):
         for i, r in enumerate(part):
             r["id"] = f"{name}-{i}"
+    if "numswap" in sources:  # derived from the other sources' training rows, so it comes last
+        train.extend(neg for _, neg in number_swaps.swap_pairs(train, random.Random(seed)))
     report["train"], report["dev"], report["test"] = describe(train), describe(dev), describe(test)
     return train, dev, test, report
 
@@ -409,7 +415,11 @@ def run(args: argparse.Namespace) -> int:
                                      as2_max_pos=args.as2_max_pos)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, rows in (("train", train), ("dev", dev), ("test", test)):
+    files = {"train": train, "dev": dev, "test": test}
+    if "numswap" in sources:  # dev rows and their swaps, outside the dev split: a probe of the error it targets
+        files["numswap-probe"] = [r for pair in number_swaps.swap_pairs(dev, random.Random(f"{args.seed}:probe"))
+                                  for r in pair]
+    for name, rows in files.items():
         with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
