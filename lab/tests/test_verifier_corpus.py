@@ -8,6 +8,17 @@ from qascore_lab.datasets.as2 import AS2Question
 from qascore_lab.train import verifier_corpus as vc
 
 
+@pytest.fixture
+def data():
+    """The shared data root, or a skip that says why it is missing."""
+    from qascore_lab.datasets import DataNotFound, data_root
+
+    try:
+        return data_root(None)
+    except DataNotFound as err:
+        pytest.skip(f"no ../shared/data: {err}")
+
+
 def r(q, ref, cand, label, source="ae"):
     return vc.row(source, source, f"{source}:{q}", q, [ref], cand, label)
 
@@ -91,14 +102,8 @@ def test_sentence_window(span, k, expected):
 
 
 @pytest.mark.slow
-def test_corpus_build_on_shared_data(tmp_path):
+def test_corpus_build_on_shared_data(data):
     """A small real build: sources tagged, splits disjoint by question, no evaluation question in train."""
-    from qascore_lab.datasets import DataNotFound, data_root
-
-    try:
-        data = data_root(None)
-    except DataNotFound as err:
-        pytest.skip(f"no ../shared/data: {err}")
     train, dev, test, report = vc.build(data, ["ae", "squad", "wikiqa"], 13, squad_questions=60)
     assert test == []  # only EVOUNA-TQ has a test part
     assert {x["source"] for x in train} == {"ae", "squad", "wikiqa"}
@@ -115,16 +120,9 @@ def test_corpus_build_on_shared_data(tmp_path):
 
 
 @pytest.mark.slow
-def test_sentence_reference_rows_leave_the_squad_rows_alone():
+def test_sentence_reference_rows_leave_the_squad_rows_alone(data):
     """`squad-sentref` adds rows whose reference is the holder sentence; the `squad` rows do not move."""
     import random
-
-    from qascore_lab.datasets import DataNotFound, data_root
-
-    try:
-        data = data_root(None)
-    except DataNotFound as err:
-        pytest.skip(f"no ../shared/data: {err}")
 
     def rows(kinds):
         return vc.squad_rows(data, random.Random(13), 30, set(), set(), seed=13, kinds=kinds)[0]
@@ -144,14 +142,8 @@ def test_sentence_reference_rows_leave_the_squad_rows_alone():
 
 
 @pytest.mark.slow
-def test_number_swaps_are_appended_and_leave_the_other_rows_alone():
+def test_number_swaps_are_appended_and_leave_the_other_rows_alone(data):
     """`numswap` only adds rows: each an incorrect twin of a correct training row of the same question."""
-    from qascore_lab.datasets import DataNotFound, data_root
-
-    try:
-        data = data_root(None)
-    except DataNotFound as err:
-        pytest.skip(f"no ../shared/data: {err}")
     base, base_dev, _, _ = vc.build(data, ["ae", "squad"], 13, squad_questions=60)
     train, dev, _, report = vc.build(data, ["ae", "squad", "numswap"], 13, squad_questions=60)
     assert train[:len(base)] == base and dev == base_dev
