@@ -59,20 +59,36 @@ def test_chunked_checks_the_output_before_scoring(tmp_path, capsys):
     assert "does not exist" in err
 
 
-def test_chunked_output_appears_only_when_complete_and_a_failure_keeps_the_part(tmp_path, capsys):
+def test_a_record_a_metric_refuses_stops_the_run_before_any_output(tmp_path, capsys):
     rows = make_rows(6)
-    rows[4] = {"id": "bad", "candidate": "x"}  # no references: fails in the third chunk
+    rows[4] = {"id": "bad", "candidate": "x"}  # no references, in the third chunk
     src = write(tmp_path / "in.jsonl", rows)
     out = tmp_path / "out.jsonl"
-    assert main(["score", str(src), "-m", "f1", "-o", str(out), *CHUNK]) == 2
-    err = capsys.readouterr().err
-    assert err.splitlines()[0].startswith("qascore: warning: ") and "Traceback" not in err
+    err = _fail(["score", str(src), "-m", "f1", "-o", str(out), *CHUNK], capsys)
     assert f"qascore: error: {src}:5: field 'references'" in err
-    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]  # no FILE, no FILE.part
+
+
+def test_chunked_output_appears_only_when_complete_and_a_stop_keeps_the_part(tmp_path, monkeypatch, capsys):
+    import qascore.stream as stream
+
+    src = write(tmp_path / "in.jsonl", make_rows(6))
+    out = tmp_path / "out.jsonl"
+    real, calls = stream.score_chunk, []
+
+    def stop_at_third(records, metrics):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(records, metrics)
+
+    monkeypatch.setattr(stream, "score_chunk", stop_at_third)
+    assert main(["score", str(src), "-m", "f1", "-o", str(out), *CHUNK]) == 130
+    err = capsys.readouterr().err
+    assert not out.exists() and "Traceback" not in err
     part = tmp_path / "out.jsonl.part"
     assert len(part.read_text().splitlines()) == 4 and "--resume continues" in err
-    rows[4] = make_rows(6)[4]
-    write(src, rows)
+    monkeypatch.setattr(stream, "score_chunk", real)
     assert main(["score", str(src), "-m", "f1", "-o", str(out), *CHUNK, "--resume"]) == 0
     assert "scored 2 records (4 kept from the output)" in capsys.readouterr().err
     assert not part.exists()

@@ -297,8 +297,11 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
         return iter_records(path, mapping=mapping, fmt=fmt, source=source)
 
     ids = IdCheck(strict=strict, fail_fast=True)
-    for rec in read():  # every record checked (and ids seen) before the first line is written anywhere
-        ids.see(rec)
+    for batch in chunks(read(), chunk_size):  # every record checked (ids, each metric's fields) before
+        for rec in batch:                     # the first line is written anywhere: a refused run writes nothing
+            ids.see(rec)
+        for _, m in metrics:
+            m.validate(batch)
     states = prepare(metrics, read)
     summaries = [Summary(label, m.signature) for label, m in metrics]
     out = Path(output) if output is not None and not to_stdout else None
