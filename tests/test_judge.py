@@ -54,6 +54,8 @@ def test_lexical_features_by_hand():
     assert f["num_gap"] == 1.0 and f["person_gap"] == 0.0
     assert f["log_len"] == pytest.approx(math.log(1 + 6))
     assert f["len_ratio"] == pytest.approx(math.log(7 / 2))       # shortest reference: one word
+    assert f["n_refs"] == pytest.approx(math.log(2))
+    assert lexical_features("Who?", "Ada", ["Ada Lovelace"])["n_refs"] == 0.0
 
 
 def test_best_references_keep_the_best_matching_ones_in_order():

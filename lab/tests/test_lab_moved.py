@@ -20,8 +20,51 @@ def test_out_of_fold_scores():
     informative = y + rng.normal(0, 0.3, n)           # separates the classes in every fold
     x = np.column_stack([informative, rng.normal(size=n)])
     groups = [f"q{i // 4}" for i in range(n)]
-    raw = out_of_fold(fit_logistic, x, y, groups)
+    raw, _ = out_of_fold(fit_logistic, x, y, groups)
     assert auroc(raw, list(y)) > 0.95 and np.isfinite(raw).all()
+
+
+def test_out_of_fold_views_stay_in_their_questions_fold():
+    """A view of a row (a copy with fewer references) trains only the models that do not score its question,
+    and a matrix in `also` is scored by the model that held its question out."""
+    from qascore_lab.train.judge import fit_logistic, out_of_fold
+
+    rng = np.random.default_rng(1)
+    n, per_q = 200, 4
+    q = np.arange(n) // per_q
+    x = np.column_stack([q, rng.normal(size=n)])
+    y = rng.integers(0, 2, n)
+    seen: list[set[int]] = []
+
+    def spy(xx: np.ndarray, yy: np.ndarray) -> dict:
+        seen.append(set(xx[:, 0].astype(int)))
+        return fit_logistic(xx, yy)
+
+    groups = [str(v) for v in q]
+    views = (x.copy(), y.copy(), np.asarray(groups))
+    _, (also,) = out_of_fold(spy, x, y, groups, views=views, also=[(x, np.asarray(groups))])
+    assert [len(s) for s in seen] == [n // per_q * 4 // 5] * 5     # each fit sees its 40 training questions only
+    assert np.allclose(also, out_of_fold(fit_logistic, x, y, groups, views=views)[0])
+
+
+def test_sparse_views_draw_per_question():
+    from qascore.records import Record
+    from qascore_lab.train.judge import first_reference, sparse_views
+
+    refs = ["Wilhelm Röntgen", "Röntgen", "W. C. Röntgen", "Wilhelm Conrad Röntgen"]
+    rows = [{"source": "evouna", "qid": "q1"}, {"source": "squad", "qid": "q2"}, {"source": "evouna", "qid": "q1"},
+            {"source": "evouna", "qid": "q3"}]
+    recs = [Record(id=str(i), question="Who?", candidate=f"answer {i}", references=refs if i != 3 else ["one"])
+            for i in range(4)]
+    views = sparse_views(rows, recs, seed=13)
+    assert [idx for idx, _ in views] == [[0, 2, 3]] * 3
+    for (_, vr), k in zip(views, (1, 1, 2)):
+        assert vr[0].references == vr[1].references                   # one draw per question
+        assert len(vr[0].references) == k and set(vr[0].references) <= set(refs)
+        assert vr[2].references == ["one"]
+        assert [r.candidate for r in vr] == ["answer 0", "answer 2", "answer 3"]
+    assert sparse_views(rows, recs, seed=13)[2][1][0].references == views[2][1][0].references
+    assert [r.references for r in first_reference(recs[:1])] == [["Wilhelm Röntgen"]]
 
 
 def _toy(n: int = 300, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:

@@ -8,6 +8,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `f1`, `recall`: token F1, and the share of a reference's tokens found in the candidate, best reference;
 - `contains`: a reference, accent-, quote- and possessive-folded, occurs inside the candidate;
 - `log_len`, `len_ratio`: log(1 + candidate words), log((1 + candidate words) / (1 + shortest reference words));
+- `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
+  with them, so overlap says less than with a full alias list;
 - `hedge`: the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no");
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none.
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
@@ -39,8 +41,8 @@ from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
-FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "hedge", "num_gap",
-            "person_gap")
+FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
+            "num_gap", "person_gap")
 MODEL_REFS = 4
 
 
@@ -50,6 +52,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str]) -
     shortest = min((len(r.split()) for r in references), default=0)
     return {"recall": am.token_recall(candidate, references), "contains": am.contains(candidate, references),
             "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
+            "n_refs": math.log(max(1, len(references))),
             "hedge": am.hedges(candidate),
             "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
             "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate))}
@@ -189,7 +192,7 @@ class Judge(Metric):
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
     description: ClassVar[str] = ("calibrated P(answer correct): a small model over the AVA verifier (long answers "
                                   "in windows), KPQA ROUGE-L, token F1 and recall, alias containment, length, "
-                                  "hedges and answer-type agreement")
+                                  "the number of gold answers, hedges and answer-type agreement")
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
