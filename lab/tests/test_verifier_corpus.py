@@ -155,3 +155,18 @@ def test_number_swaps_are_appended_and_leave_the_other_rows_alone(data):
         assert x["source"] == "numswap" and x["label"] == 0 and twin["label"] == 1
         assert x["question"] == twin["question"] and x["references"] == twin["references"]
         assert x["candidate"] != twin["candidate"]
+
+
+def test_alias_copies_draw_one_other_alias_per_question():
+    refs = ["Wilhelm Röntgen", "Röntgen", "W. C. Röntgen", "Roentgen"]
+    rows = [{**vc.row("evouna", "evouna", "evouna:q1", "Who?", refs, cand, label), "id": f"train-{i}"}
+            for i, (cand, label) in enumerate([("Röntgen", 1), ("Lorentz", 0)])]
+    rows.append({**vc.row("evouna", "evouna", "evouna:q2", "Where?", ["Paris"], "Paris", 1), "id": "train-2"})
+    rows.append({**vc.row("ae", "ae", "ae:q3", "Who?", refs, "Röntgen", 1), "id": "train-3"})
+    copies = vc.alias_copies(rows, 13)
+    assert [c["id"] for c in copies] == ["train-0-alias", "train-1-alias"]   # one-answer and other sources: none
+    assert copies[0]["references"] == copies[1]["references"] != [refs[0]]
+    assert copies[0]["references"][0] in refs[1:] and len(copies[0]["references"]) == 1
+    assert [(c["source"], c["label"], c["candidate"]) for c in copies] == [("evouna-alias", 1, "Röntgen"),
+                                                                          ("evouna-alias", 0, "Lorentz")]
+    assert vc.alias_copies(rows, 13) == copies

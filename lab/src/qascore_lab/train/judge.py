@@ -290,14 +290,15 @@ def run(args: argparse.Namespace) -> int:
                                          "accuracy": binary_scores(first, y[sparse].tolist(), cut).accuracy}}
 
     table: dict[str, Any] = {}
+    oofs: dict[str, np.ndarray] = {}
     for name, (names, fit) in candidates().items():
-        table[name] = score(names, fit)[1]
+        oofs[name], table[name] = score(names, fit)
         print(f"{name:22s} rule {table[name]['rule']:.4f}  " + "  ".join(f"{k} {v:.3f}" for k, v in table[name]["dev"].items())
               + f"  first-reference {table[name]['first_reference']['auroc']:.3f}", flush=True)
     best = choose(table)
     names, fit = candidates()[best]
     cols = [FEATURES.index(f) for f in names]
-    oof = score(names, fit)[0]
+    oof = oofs[best]
     a, b = platt(oof, y)
     card: dict[str, Any] = {"features": list(names), "model": fit(np.vstack([x[:, cols], vx[:, cols]]),
                                                                    np.concatenate([y, y[view_idx]])),

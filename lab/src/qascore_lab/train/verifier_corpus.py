@@ -25,6 +25,9 @@ tag, split by question into train and dev:
 - `numswap` (off by default): for each training row labelled correct whose question asks for a
   number, the candidate with that number changed, labelled incorrect (`train.number_swaps`); the
   dev rows' pairs go to `numswap-probe.jsonl`, outside the dev split.
+- `evouna-alias` (off by default): each EVOUNA-TQ training row whose question has two or more gold
+  answers, copied with one other alias as its only reference (`alias_copies`): the verifier reads a
+  row's first reference only, so without them it meets one arbitrary alias per question.
 
 SQuArE reads `negatives` too. They are "blind" (the same for every row of a
 question), so their number never gives a row's label away: for SQuAD, spans
@@ -51,7 +54,8 @@ from typing import Any, Iterable, Sequence
 from qascore_lab.train import number_swaps
 from qascore_lab.train.ava_data import question_key
 
-SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa", "evouna", "selqa", "trecqa-all", "squad11", "numswap")
+SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "trecqa", "evouna", "selqa", "trecqa-all", "squad11", "numswap",
+           "evouna-alias")
 # TREC-QA's small manually judged TRAIN stays out; TRAIN-ALL (noisy automatic labels) is in.
 DEFAULT_SOURCES = ("ae", "squad", "squad-sentref", "wikiqa", "evouna", "selqa", "trecqa-all", "squad11")
 DEV_SHARE = 0.10
@@ -351,8 +355,18 @@ def build(data: Path, sources: Sequence[str], seed: int, *, squad_questions: int
             r["id"] = f"{name}-{i}"
     if "numswap" in sources:  # derived from the other sources' training rows, so it comes last
         train.extend(neg for _, neg in number_swaps.swap_pairs(train, random.Random(seed)))
+    if "evouna-alias" in sources:
+        train.extend(alias_copies(train, seed))
     report["train"], report["dev"], report["test"] = describe(train), describe(dev), describe(test)
     return train, dev, test, report
+
+
+def alias_copies(rows: Sequence[dict], seed: int) -> list[dict]:
+    """Each EVOUNA-TQ row with 2+ gold answers, once more with one alias other than its first as its only
+    reference; the alias is drawn per question, so every answer to it is judged against the same one."""
+    return [{**r, "references": [random.Random(f"{seed}:alias:{r['qid']}").choice(r["references"][1:])],
+             "source": "evouna-alias", "id": f"{r['id']}-alias"}
+            for r in rows if r["source"] == "evouna" and len(r["references"]) >= 2]
 
 
 def dedup(rows: list[dict]) -> tuple[list[dict], int]:
