@@ -6,8 +6,8 @@ regression, a small tree ensemble, and feature-group ablations) is scored out-of
 question); the rule keeps the monotone-tree candidate with the highest mean AUROC over the dev kinds
 (short answers: `ae`, `squad`; sentences: `squad-sentref`, `wikiqa`, `selqa`; LLM answers: `evouna`),
 each kind weighing the same; the other kinds are fitted and reported as ablations (`choose`). The
-chosen model is refitted on the whole dev split, Platt-scaled on its out-of-fold scores, and its
-threshold set for accuracy on them. EVOUNA-TQ test and the public sets are scored for reporting only.
+chosen model is refitted on the whole dev split (with the views below), Platt-scaled on its out-of-fold
+scores, and its threshold set for accuracy on them. EVOUNA-TQ test and the public sets are scored for reporting only.
 
 Sparse-gold views: EVOUNA-TQ's gold answers are TriviaQA alias lists (often ten or more), while users and
 other LLM-answer sets often give one or two gold answers, where a correct answer may share no word with
