@@ -275,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     views = sparse_views(dev_rows, dev_recs, args.seed)
     view_idx = np.concatenate([idx for idx, _ in views])
     vx = np.vstack([feature_matrix(f"dev-sparse{k}", recs, out) for k, (_, recs) in enumerate(views)])
-    sparse = np.asarray([i for i, s in enumerate(sources) if s == SPARSE_SOURCE])
+    sparse = np.asarray(views[0][0])  # the SPARSE_SOURCE rows, as every view holds them
     fx1 = feature_matrix("dev-first", first_reference([dev_recs[i] for i in sparse]), out)
 
     def score(names: Sequence[str], fit: Callable, with_views: bool = True) -> tuple[np.ndarray, dict[str, Any]]:
