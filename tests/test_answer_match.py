@@ -69,3 +69,17 @@ def test_question_types(question, number, person):
 ])
 def test_candidate_types(candidate, number, name):
     assert (am.has_number(candidate), am.has_name(candidate)) == (number, name)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("who wrote hamlet", "who wrote hamlet?"),                   # NQ / WikiQA / MS MARCO query
+    ("  how many moons does mars have  ", "how many moons does mars have?"),
+    ("what is the boiling point of water (celsius)", "what is the boiling point of water (celsius)?"),
+    ("who wrote hamlet?", "who wrote hamlet?"),                  # already a question
+    ("Who wrote Hamlet", "Who wrote Hamlet"),                    # a capital: written prose, left alone
+    ("name the first man on the moon.", "name the first man on the moon."),  # closing punctuation kept
+    ('"how many planets are there?"', '"how many planets are there?"'),
+    ("", ""),
+])
+def test_as_question(question, expected):
+    assert am.as_question(question) == expected

@@ -64,25 +64,25 @@ def test_best_references_keep_the_best_matching_ones_in_order():
     assert best_references("x", refs[:2], k=3) == refs[:2]
 
 
-@pytest.mark.parametrize("key", ["ava_model", "kpqa_model"])
+@pytest.mark.parametrize("key", ["ava_model", "kpqa_model", "model_inputs"])
 def test_a_card_fitted_with_another_model_is_refused(tmp_path, key):
     """A card's trees read the outputs of the verifier and tagger it was fitted with: with another one
     installed (or none recorded) it must refuse before any model is loaded."""
     import json
 
     from qascore import Record, load
-    from qascore.metrics.judge import installed_ava, installed_tagger
+    from qascore.metrics.judge import MODEL_INPUTS, installed_ava, installed_tagger
 
     card = {"features": ["verifier", "kpqa_rougeL"], "platt": [1.0, 0.0], "threshold": 0.5,
             "model": {"kind": "logistic", "mean": [0, 0], "scale": [1, 1], "coef": [1, 1], "intercept": 0},
-            "ava_model": installed_ava(), "kpqa_model": installed_tagger()}
+            "ava_model": installed_ava(), "kpqa_model": installed_tagger(), "model_inputs": MODEL_INPUTS}
     good = tmp_path / "good.json"
     good.write_text(json.dumps(card))
     assert load(f"judge:model={good}").signature_fields()["kpqa"] == installed_tagger()
     for value in ("other@000000000000", None):
         bad = tmp_path / "bad.json"
         bad.write_text(json.dumps({**card, key: value} if value else {k: v for k, v in card.items() if k != key}))
-        with pytest.raises(ValueError, match="was fitted with"):
+        with pytest.raises(ValueError, match="was fitted with"):  # before any model loads: no weights needed
             load(f"judge:model={bad}").score([Record(id="1", question="q?", candidate="a", references=["a"])])
 
 
@@ -135,3 +135,29 @@ def test_a_tree_card_round_trips_through_its_safetensors_file(tmp_path):
     (tmp_path / "c.safetensors").write_bytes((tmp_path / "c.safetensors").read_bytes()[:-8] + b"\0" * 8)
     with pytest.raises(ValueError, match="not the trees its card was written with"):
         read_card(str(tmp_path / "d.json"))
+
+
+def test_the_models_read_a_query_style_question_with_its_question_mark(monkeypatch):
+    """`features` hands the verifier and the tagger `as_question`'s form of the question and the lexical
+    features the question as given (their question-type rules are case- and punctuation-blind)."""
+    from qascore import Record
+    from qascore.metrics import judge, registry
+
+    seen: dict[str, list[str]] = {}
+
+    class Fake:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def score(self, records):
+            from types import SimpleNamespace
+
+            seen[self.name] = [r.question for r in records]
+            return SimpleNamespace(scores=[0.5] * len(records), details={})
+
+    monkeypatch.setattr(registry, "load", lambda name, **_: Fake(name))
+    recs = [Record(id="1", question="who wrote hamlet", candidate="William Shakespeare", references=["William Shakespeare"]),
+            Record(id="2", question="Who wrote Hamlet", candidate="a play by nobody", references=["William Shakespeare"])]
+    x = judge.features(recs, ["verifier", "kpqa_rougeL", "person_gap"])
+    assert seen == {"ava": ["who wrote hamlet?", "Who wrote Hamlet"], "kpqa-rougeL": ["who wrote hamlet?", "Who wrote Hamlet"]}
+    assert x[:, 2].tolist() == [0.0, 1.0]  # a name in the first answer, none in the second

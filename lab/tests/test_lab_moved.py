@@ -170,3 +170,19 @@ def test_only_monotone_trees_can_be_chosen():
     table = {"trees:-length": {"rule": 0.9157}, "logistic:all": {"rule": 0.9170},
              "monotone-trees:all": {"rule": 0.9151}, "monotone-trees:-type": {"rule": 0.9149}}
     assert choose(table) == "monotone-trees:all"
+
+
+@pytest.mark.parametrize("name", ["logistic:all", "monotone-trees:-nothing"])
+def test_a_candidate_that_cannot_ship_is_refused_before_any_work(tmp_path, name):
+    """`--candidate` names a monotone candidate; anything else stops before the corpus is read."""
+    import argparse
+
+    from qascore_lab.train.judge import add_arguments, run
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--corpus", str(tmp_path / "missing"), "--out", str(tmp_path / "out"),
+                              "--candidate", name])
+    with pytest.raises(SystemExit, match="monotone-trees:all"):
+        run(args)
+    assert not (tmp_path / "out").exists()

@@ -13,7 +13,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `hedge`: the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no");
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none.
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
-token recall; `details.truncated` is true where one of them did not read all of a text. The card
+token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
+gets its question mark); `details.truncated` is true where one of them did not read all of a text. The card
 (JSON, written by `qascore-lab train judge`) holds the model: a logistic regression or a small
 ensemble of regression trees over these features, then a Platt scaling; `details.correct` compares
 the probability with the card's dev-tuned threshold. No scikit-learn is needed here: the card is
@@ -44,6 +45,7 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap")
 MODEL_REFS = 4
+MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question"  # how `features` forms the models' inputs; lab caches key on it
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str]) -> dict[str, float]:
@@ -67,7 +69,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
 
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
-    short = [Record(id=r.id, question=r.question, candidate=r.candidate,
+    short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names:
         res = load("ava", aggregate="max", batch_size=batch_size, dtype=dtype, device=device).score(short)
@@ -212,6 +214,10 @@ class Judge(Metric):
             if feature in card["features"] and card.get(key) != installed:
                 raise ValueError(f"judge: the card {self._model()} was fitted with {card.get(key)}, but the "
                                  f"installed model is {installed}; refit it with `qascore-lab train judge`")
+        if {"verifier", "kpqa_rougeL"} & set(card["features"]) and card.get("model_inputs") != MODEL_INPUTS:
+            raise ValueError(f"judge: the card {self._model()} was fitted with the models' inputs formed as "
+                             f"{card.get('model_inputs', 'before this was recorded')}, but this qascore forms them "
+                             f"as {MODEL_INPUTS}; refit it with `qascore-lab train judge`")
         return card
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:

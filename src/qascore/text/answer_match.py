@@ -55,6 +55,17 @@ def best_references(candidate: str, references: Sequence[str], k: int) -> list[s
     return [references[i] for i in sorted(ranked[:k])]
 
 
+
+def as_question(question: str) -> str:
+    """A search-query-style question (no upper-case letter, no closing punctuation, as in NQ, WikiQA and
+    MS MARCO) with a question mark added: "who wrote hamlet" -> "who wrote hamlet?". The judge's encoders
+    were trained mostly on questions that end in one and read queries without it measurably worse; any
+    other question is returned stripped, as it is."""
+    q = question.strip()
+    if q and (q[-1].isalnum() or q[-1] == ")") and q == q.lower():
+        return q + "?"
+    return q
+
 _HEDGE = re.compile(
     r"\b(i'?m sorry|i am sorry|i apologi[sz]e|i (do not|don'?t) (know|have)|not sure|uncertain|unclear|"
     r"(cannot|can'?t|could ?n[o']t|unable to) (find|determine|answer|provide|identify|be sure)|"

@@ -47,6 +47,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", default=None, help="data root for the reporting sets (default ../shared/data)")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--candidate", default=None,
+                   help="fit this candidate (e.g. monotone-trees:all) instead of the dev rule's choice; the report says so")
     p.add_argument("--ship", action="store_true", help="write the card (judge.json, judge.safetensors) into the package as the default")
 
 
@@ -194,8 +196,9 @@ def candidates() -> dict[str, tuple[tuple[str, ...], Callable[[np.ndarray, np.nd
 
 def feature_matrix(name: str, recs: Sequence[Any], cache: Path) -> np.ndarray:
     """Every judge feature of `recs`, the verifier's column cached by the shipped verifier's hash and the
-    others by the shipped tagger's, so a new verifier recomputes only its own column."""
-    from qascore.metrics.judge import FEATURES, features
+    others by the shipped tagger's (both also by the judge's `MODEL_INPUTS`), so a new verifier recomputes
+    only its own column."""
+    from qascore.metrics.judge import FEATURES, MODEL_INPUTS, features
     from qascore.runtime.delta import file_sha256
 
     ava = file_sha256(defaults.RESOURCES / "ava" / "ava.safetensors")
@@ -203,8 +206,9 @@ def feature_matrix(name: str, recs: Sequence[Any], cache: Path) -> np.ndarray:
     rest = [f for f in FEATURES if f != "verifier"]
     cols = {}
     rest_key = hashlib.sha256(",".join(rest).encode()).hexdigest()[:8]  # a new feature list is recomputed
-    for names, path in ((["verifier"], cache / f"{name}.verifier.{ava}.npy"),
-                        (rest, cache / f"{name}.rest.{kpqa}.{rest_key}.npy")):
+    inputs = hashlib.sha256(MODEL_INPUTS.encode()).hexdigest()[:6]  # so is a new way of forming the inputs
+    for names, path in ((["verifier"], cache / f"{name}.verifier.{ava}.{inputs}.npy"),
+                        (rest, cache / f"{name}.rest.{kpqa}.{rest_key}.{inputs}.npy")):
         if not path.is_file():
             t0 = time.time()
             np.save(path, features(recs, names))
@@ -255,10 +259,13 @@ def run(args: argparse.Namespace) -> int:
     from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import FEATURES, installed_ava, installed_tagger, predict, write_card
+    from qascore.metrics.judge import FEATURES, MODEL_INPUTS, installed_ava, installed_tagger, predict, write_card
     from qascore_lab.train import verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
+    shippable = sorted(k for k in candidates() if k.startswith(SHIPPABLE))
+    if args.candidate is not None and args.candidate not in shippable:
+        raise SystemExit(f"train judge: --candidate must be one of {', '.join(shippable)}, not {args.candidate!r}")
     torch.set_num_threads(args.threads)
     t0 = time.time()
     out = Path(args.out)
@@ -295,7 +302,7 @@ def run(args: argparse.Namespace) -> int:
         oofs[name], table[name] = score(names, fit)
         print(f"{name:22s} rule {table[name]['rule']:.4f}  " + "  ".join(f"{k} {v:.3f}" for k, v in table[name]["dev"].items())
               + f"  first-reference {table[name]['first_reference']['auroc']:.3f}", flush=True)
-    best = choose(table)
+    best = args.candidate or choose(table)
     names, fit = candidates()[best]
     cols = [FEATURES.index(f) for f in names]
     oof = oofs[best]
@@ -309,8 +316,11 @@ def run(args: argparse.Namespace) -> int:
         card["ava_model"] = installed_ava()
     if "kpqa_rougeL" in names:
         card["kpqa_model"] = installed_tagger()
+    if {"verifier", "kpqa_rougeL"} & set(names):
+        card["model_inputs"] = MODEL_INPUTS
     no_views = score(names, fit, with_views=False)[1]
-    report: dict[str, Any] = {"chosen": best, "best_by_rule": max(table, key=lambda k: table[k]["rule"]),
+    report: dict[str, Any] = {"chosen": best, "chosen_by": "--candidate" if args.candidate else "the dev rule",
+                              "best_by_rule": max(table, key=lambda k: table[k]["rule"]),
                               "candidates": table, "threshold": card["threshold"],
                               "chosen_without_sparse_views": no_views}
     test_probs = predict(card, tx[:, cols])
@@ -330,9 +340,11 @@ def run(args: argparse.Namespace) -> int:
                         "features": {f: measure(fx[:, k]) for k, f in enumerate(FEATURES)}}
     card["importance"] = importance(card, x[:, cols], y, args.seed)
     card.update(seed=args.seed, dev_rows=len(dev_rows),
-                command=f"qascore-lab train judge --corpus {args.corpus} --seed {args.seed} --threads {args.threads}",
+                command=f"qascore-lab train judge --corpus {args.corpus} --seed {args.seed} --threads {args.threads}"
+                        + (f" --candidate {args.candidate}" if args.candidate else ""),
                 fit="fitted on the corpus dev split and three sparse-gold copies of its EVOUNA-TQ rows; model and "
-                    "features chosen out-of-fold there (5 folds by question), Platt-scaled and thresholded on the "
+                    "features " + ("named by --candidate, measured" if args.candidate else "chosen") +
+                    " out-of-fold there (5 folds by question), Platt-scaled and thresholded on the "
                     "out-of-fold scores of the dev rows",
                 dev=table[best]["dev"], seconds=round(time.time() - t0, 1))
     write_card(card, out / "judge.json")
