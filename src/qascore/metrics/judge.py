@@ -215,9 +215,9 @@ class Judge(Metric):
                 raise ValueError(f"judge: the card {self._model()} was fitted with {card.get(key)}, but the "
                                  f"installed model is {installed}; refit it with `qascore-lab train judge`")
         if {"verifier", "kpqa_rougeL"} & set(card["features"]) and card.get("model_inputs") != MODEL_INPUTS:
-            raise ValueError(f"judge: the card {self._model()} was fitted with the models' inputs formed as "
-                             f"{card.get('model_inputs', 'before this was recorded')}, but this qascore forms them "
-                             f"as {MODEL_INPUTS}; refit it with `qascore-lab train judge`")
+            formed = card.get("model_inputs", "an older form (not recorded)")
+            raise ValueError(f"judge: the card {self._model()} was fitted with model inputs {formed!r}, but this "
+                             f"qascore forms them as {MODEL_INPUTS!r}; refit it with `qascore-lab train judge`")
         return card
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:

@@ -55,7 +55,6 @@ def best_references(candidate: str, references: Sequence[str], k: int) -> list[s
     return [references[i] for i in sorted(ranked[:k])]
 
 
-
 def as_question(question: str) -> str:
     """A search-query-style question (no upper-case letter, no closing punctuation, as in NQ, WikiQA and
     MS MARCO) with a question mark added: "who wrote hamlet" -> "who wrote hamlet?". The judge's encoders
@@ -65,6 +64,7 @@ def as_question(question: str) -> str:
     if q and (q[-1].isalnum() or q[-1] == ")") and q == q.lower():
         return q + "?"
     return q
+
 
 _HEDGE = re.compile(
     r"\b(i'?m sorry|i am sorry|i apologi[sz]e|i (do not|don'?t) (know|have)|not sure|uncertain|unclear|"
