@@ -45,6 +45,7 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap")
 MODEL_REFS = 4
+MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question"  # how `features` forms the models' inputs; lab caches key on it
 
 
@@ -214,7 +215,7 @@ class Judge(Metric):
             if feature in card["features"] and card.get(key) != installed:
                 raise ValueError(f"judge: the card {self._model()} was fitted with {card.get(key)}, but the "
                                  f"installed model is {installed}; refit it with `qascore-lab train judge`")
-        if {"verifier", "kpqa_rougeL"} & set(card["features"]) and card.get("model_inputs") != MODEL_INPUTS:
+        if MODEL_FEATURES.intersection(card["features"]) and card.get("model_inputs") != MODEL_INPUTS:
             formed = card.get("model_inputs", "an older form (not recorded)")
             raise ValueError(f"judge: the card {self._model()} was fitted with model inputs {formed!r}, but this "
                              f"qascore forms them as {MODEL_INPUTS!r}; refit it with `qascore-lab train judge`")

@@ -259,7 +259,8 @@ def run(args: argparse.Namespace) -> int:
     from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import FEATURES, MODEL_INPUTS, installed_ava, installed_tagger, predict, write_card
+    from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, installed_ava, installed_tagger, predict,
+                                       write_card)
     from qascore_lab.train import verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
@@ -316,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
         card["ava_model"] = installed_ava()
     if "kpqa_rougeL" in names:
         card["kpqa_model"] = installed_tagger()
-    if {"verifier", "kpqa_rougeL"} & set(names):
+    if MODEL_FEATURES.intersection(names):
         card["model_inputs"] = MODEL_INPUTS
     no_views = score(names, fit, with_views=False)[1]
     report: dict[str, Any] = {"chosen": best, "chosen_by": "--candidate" if args.candidate else "the dev rule",
