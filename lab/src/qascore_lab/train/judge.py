@@ -7,12 +7,13 @@ question); the rule keeps the monotone-tree candidate with the highest mean AURO
 (short answers: `ae`, `squad`; sentences: `squad-sentref`, `wikiqa`, `selqa`; LLM answers: `evouna`),
 each kind weighing the same; the other kinds are fitted and reported as ablations (`choose`). The
 chosen model is refitted on the whole dev split (with the views below), Platt-scaled on its out-of-fold
-scores, and its threshold set for accuracy on them. EVOUNA-TQ test and the public sets are scored for reporting only.
+scores (dev rows and views), and its threshold set for accuracy on them. EVOUNA-TQ test and the public sets are scored for reporting only.
 
 Sparse-gold views: EVOUNA-TQ's gold answers are TriviaQA alias lists (often ten or more), while users and
 other LLM-answer sets often give one or two gold answers, where a correct answer may share no word with
 them. Each EVOUNA-TQ dev row is therefore also fitted in three copies with fewer references (`sparse_views`),
-kept in its question's fold; the rule, the Platt scaling and the threshold read the ordinary dev rows only.
+kept in its question's fold. The rule reads the ordinary dev rows only; the Platt scaling and the threshold
+also read the copies' out-of-fold scores, so the stored threshold holds where a user gives one gold answer.
 """
 
 from __future__ import annotations
@@ -286,16 +287,21 @@ def run(args: argparse.Namespace) -> int:
     sparse = np.asarray(views[0][0])  # the SPARSE_SOURCE rows, as every view holds them
     fx1 = feature_matrix("dev-first", first_reference([dev_recs[i] for i in sparse]), out)
 
+    fit_y = np.concatenate([y, y[view_idx]])  # what the Platt scaling and the threshold read: dev rows, then views
+
     def score(names: Sequence[str], fit: Callable, with_views: bool = True) -> tuple[np.ndarray, dict[str, Any]]:
+        """Out-of-fold raw scores of the dev rows then of the views, and the candidate's dev figures."""
         cols = [FEATURES.index(f) for f in names]
-        oof, (first,) = out_of_fold(fit, x[:, cols], y, groups,
-                                    views=(vx[:, cols], y[view_idx], groups[view_idx]) if with_views else None,
-                                    also=[(fx1[:, cols], groups[sparse])])
+        oof, (vo, first) = out_of_fold(fit, x[:, cols], y, groups,
+                                       views=(vx[:, cols], y[view_idx], groups[view_idx]) if with_views else None,
+                                       also=[(vx[:, cols], groups[view_idx]), (fx1[:, cols], groups[sparse])])
         per = kind_aurocs(oof, y, sources)
-        cut = tune_threshold(oof, dev_y, "accuracy")  # the threshold the card would get, on the raw scale
-        return oof, {"rule": rule(per), "dev": per,
-                     "first_reference": {"auroc": auroc(first, y[sparse].tolist()),
-                                         "accuracy": binary_scores(first, y[sparse].tolist(), cut).accuracy}}
+        both = np.concatenate([oof, vo])
+        cut = tune_threshold(both, fit_y.tolist(), "accuracy")  # the threshold the card would get, on the raw scale
+        return both, {"rule": rule(per), "dev": per,
+                      "dev_accuracy": binary_scores(oof, dev_y, cut).accuracy,
+                      "first_reference": {"auroc": auroc(first, y[sparse].tolist()),
+                                          "accuracy": binary_scores(first, y[sparse].tolist(), cut).accuracy}}
 
     table: dict[str, Any] = {}
     oofs: dict[str, np.ndarray] = {}
@@ -307,12 +313,10 @@ def run(args: argparse.Namespace) -> int:
     names, fit = candidates()[best]
     cols = [FEATURES.index(f) for f in names]
     oof = oofs[best]
-    a, b = platt(oof, y)
-    card: dict[str, Any] = {"features": list(names), "model": fit(np.vstack([x[:, cols], vx[:, cols]]),
-                                                                   np.concatenate([y, y[view_idx]])),
+    a, b = platt(oof, fit_y)
+    card: dict[str, Any] = {"features": list(names), "model": fit(np.vstack([x[:, cols], vx[:, cols]]), fit_y),
                             "platt": [a, b]}
-    dev_probs = 1 / (1 + np.exp(-(a * oof + b)))
-    card["threshold"] = tune_threshold(dev_probs, dev_y, "accuracy")
+    card["threshold"] = tune_threshold(1 / (1 + np.exp(-(a * oof + b))), fit_y.tolist(), "accuracy")
     if "verifier" in names:
         card["ava_model"] = installed_ava()
     if "kpqa_rougeL" in names:
@@ -346,7 +350,7 @@ def run(args: argparse.Namespace) -> int:
                 fit="fitted on the corpus dev split and three sparse-gold copies of its EVOUNA-TQ rows; model and "
                     "features " + ("named by --candidate, measured" if args.candidate else "chosen") +
                     " out-of-fold there (5 folds by question), Platt-scaled and thresholded on the "
-                    "out-of-fold scores of the dev rows",
+                    "out-of-fold scores of the dev rows and the copies",
                 dev=table[best]["dev"], seconds=round(time.time() - t0, 1))
     write_card(card, out / "judge.json")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
