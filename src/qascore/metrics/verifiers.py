@@ -2,12 +2,13 @@
 
 `ava` loads the shipped verifier (resources/ava/ava.safetensors); `model=PATH`
 loads any delta written by `qascore-lab train ava`. A search-query-style question
-("who wrote hamlet") is read with its question mark (`answer_match.as_question`). Each reference is judged separately and
-the probabilities are combined by `aggregate` (mean, as the AVA paper does for
-several references in its system-wise evaluation, or max). `details.correct`
-is 1 where the aggregated probability reaches the model's dev-tuned threshold
-(the point-wise AVA decision); the corpus score is the mean probability and
-`details` also carries the estimated accuracy via `correct`. A candidate longer
+("who wrote hamlet") is read with its question mark (`answer_match.as_question`).
+Each reference is judged separately and the probabilities are combined by
+`aggregate` (mean, as the AVA paper does for several references in its
+system-wise evaluation, or max). `details.correct` is 1 where the aggregated
+probability reaches the model's dev-tuned threshold (the point-wise AVA
+decision); the corpus score is the mean probability and `details` also carries
+the estimated accuracy via `correct`. A candidate longer
 than the model's max_len (a paragraph answer) is read in overlapping windows
 (`runtime.windows`, at most `max_windows`) and its most confident window counts;
 `details.windows` says how many were read, `details.truncated` whether some of
