@@ -201,3 +201,43 @@ def test_a_successful_ray_run_is_quiet(tmp_path: Path) -> None:
                           env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", done.stderr  # the old run printed core_worker's error-level actor line and a warning
+
+
+# -- a blank reference, for a metric whose model reads the reference's text -------------------------
+class ReadsReferences(Constant):
+    """Constant, for a metric whose model reads each reference; records the references it is handed."""
+
+    name: ClassVar[str] = "reads-references"
+    needs_reference_text: ClassVar[bool] = True
+    refs: ClassVar[list[list[str]]] = []
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
+        ReadsReferences.refs.extend(list(r.references) for r in records)
+        return super()._score(records)
+
+
+@pytest.mark.parametrize("references, handed", [
+    (["Paris", ""], ["Paris"]),
+    (["  ", "Paris", "\n"], ["Paris"]),
+    (["Paris", "Lutetia"], ["Paris", "Lutetia"]),
+])
+def test_blank_references_are_left_out_before_the_model(references: list[str], handed: list[str]) -> None:
+    ReadsReferences.refs = []
+    assert ReadsReferences().score([{"candidate": "Paris", "references": references}]).scores == [0.7]
+    assert ReadsReferences.refs == [handed]
+
+
+def test_only_blank_references_are_an_error_naming_the_line_unless_the_candidate_is_empty(tmp_path) -> None:
+    with pytest.raises(InputError, match="every reference is blank") as err:
+        ReadsReferences().score([Record(candidate="Paris", references=["", " "], source="a.jsonl", line=3)])
+    assert "a.jsonl:3" in str(err.value) and "references" in str(err.value)
+    ReadsReferences.refs = []
+    assert ReadsReferences().score([{"candidate": "", "references": [""]}]).scores == [0.0] and ReadsReferences.refs == []
+    # the metrics that read references with a model declare it; overlap metrics keep SQuAD's empty-reference rule
+    assert all(qascore.metrics.registry.metric_class(n).needs_reference_text for n in ("ava", "judge"))
+    assert not qascore.metrics.registry.metric_class("f1").needs_reference_text
+    path = tmp_path / "blank.jsonl"
+    path.write_text(json.dumps({"question": "who?", "candidate": "Paris", "references": [""]}) + "\n")
+    rc, _, err_text = run_cli(["score", str(path), "-m", "judge"])
+    assert rc != 0 and "blank.jsonl:1: field 'references': every reference is blank" in err_text
+    assert "Traceback" not in err_text

@@ -47,6 +47,25 @@ class MetricResult:
         return {k: v[i] for k, v in self.details.items()}
 
 
+def without_blank_references(records: Sequence[Record], name: str) -> list[Record]:
+    """The records with their blank references left out; a record with a candidate and only blank references
+    is an InputError naming it (`Metric.needs_reference_text`). An empty candidate is left as it is: it scores
+    0.0 without a model."""
+    from dataclasses import replace
+
+    out = []
+    for rec in records:
+        kept = [r for r in rec.references if r.strip()]
+        if not rec.candidate.strip():
+            kept = list(rec.references)
+        elif rec.references and not kept:
+            raise InputError(f"every reference is blank, and '{name}' judges a candidate against gold text "
+                             "(for an unanswerable question, em and f1 score an empty answer as SQuAD does)",
+                             source=rec.source, line=rec.line, field="references")
+        out.append(rec if len(kept) == len(rec.references) else replace(rec, references=kept))
+    return out
+
+
 class Metric(ABC):
     """Base class. Subclasses set `name`, `requires`, and implement `_score`.
 
@@ -62,6 +81,9 @@ class Metric(ABC):
     # True where the metric's own definition scores an empty candidate (em, f1: SQuAD's script gives 1
     # for an empty answer to an empty reference); elsewhere the base class scores it 0.0.
     scores_empty_candidates: ClassVar[bool] = False
+    # True where a model reads each reference's text (the verifiers, the judge): a blank reference gives it
+    # nothing to judge against, so blank ones are left out, and a record with only blank ones is an error.
+    needs_reference_text: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         from qascore.metrics.model_paths import check_model_options
@@ -87,6 +109,8 @@ class Metric(ABC):
         records = as_records(examples)
         if not records:
             raise InputError("no records to score (got an empty list)")
+        if self.needs_reference_text:
+            records = without_blank_references(records, self.name)
         self.validate(records)
         empty = [False] * len(records) if self.scores_empty_candidates else \
             [not rec.candidate.strip() for rec in records]

@@ -196,6 +196,7 @@ class Judge(Metric):
     description: ClassVar[str] = ("calibrated P(answer correct): a small model over the AVA verifier (long answers "
                                   "in windows), KPQA ROUGE-L, token F1 and recall, alias containment, length, "
                                   "the number of gold answers, hedges and answer-type agreement")
+    needs_reference_text: ClassVar[bool] = True
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:

@@ -43,6 +43,7 @@ class AVA(Metric):
                                   "verification corpus (AE pairs, SQuAD, WikiQA, SelQA, TREC-QA, EVOUNA-TQ LLM answers): "
                                   "P(candidate correct | question, reference); long candidates in windows")
     resource: ClassVar[str] = "ava.safetensors"
+    needs_reference_text: ClassVar[bool] = True
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
