@@ -12,7 +12,7 @@ import math
 from abc import ABC, abstractmethod
 from functools import lru_cache
 from importlib import metadata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -51,8 +51,6 @@ def without_blank_references(records: Sequence[Record], name: str) -> list[Recor
     """The records with their blank references left out; a record with a candidate and only blank references
     is an InputError naming it (`Metric.needs_reference_text`). An empty candidate is left as it is: it scores
     0.0 without a model."""
-    from dataclasses import replace
-
     out = []
     for rec in records:
         kept = [r for r in rec.references if r.strip()]
@@ -81,7 +79,7 @@ class Metric(ABC):
     # True where the metric's own definition scores an empty candidate (em, f1: SQuAD's script gives 1
     # for an empty answer to an empty reference); elsewhere the base class scores it 0.0.
     scores_empty_candidates: ClassVar[bool] = False
-    # True where a model reads each reference's text (the verifiers, the judge): a blank reference gives it
+    # True where a model reads each reference's text (`ava`, `judge`): a blank reference gives it
     # nothing to judge against, so blank ones are left out, and a record with only blank ones is an error.
     needs_reference_text: ClassVar[bool] = False
 
