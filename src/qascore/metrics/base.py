@@ -54,13 +54,14 @@ def without_blank_references(records: Sequence[Record], name: str) -> list[Recor
     out = []
     for rec in records:
         kept = [r for r in rec.references if r.strip()]
-        if not rec.candidate.strip():
-            kept = list(rec.references)
-        elif rec.references and not kept:
+        if len(kept) == len(rec.references) or not rec.candidate.strip():
+            out.append(rec)
+            continue
+        if not kept:
             raise InputError(f"every reference is blank, and '{name}' judges a candidate against gold text "
                              "(for an unanswerable question, em and f1 score an empty answer as SQuAD does)",
                              source=rec.source, line=rec.line, field="references")
-        out.append(rec if len(kept) == len(rec.references) else replace(rec, references=kept))
+        out.append(replace(rec, references=kept))
     return out
 
 

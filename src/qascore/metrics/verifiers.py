@@ -8,9 +8,9 @@ Each reference is judged separately and the probabilities are combined by
 system-wise evaluation, or max). `details.correct` is 1 where the aggregated
 probability reaches the model's dev-tuned threshold (the point-wise AVA
 decision); the corpus score is the mean probability and `details` also carries
-the estimated accuracy via `correct`. A candidate longer
-than the model's max_len (a paragraph answer) is read in overlapping windows
-(`runtime.windows`, at most `max_windows`) and its most confident window counts;
+the estimated accuracy via `correct`. A candidate longer than the model's
+max_len (a paragraph answer) is read in overlapping windows (`runtime.windows`,
+at most `max_windows`) and its most confident window counts;
 `details.windows` says how many were read, `details.truncated` whether some of
 the record's text lay beyond what was read.
 """

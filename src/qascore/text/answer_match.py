@@ -57,9 +57,9 @@ def best_references(candidate: str, references: Sequence[str], k: int) -> list[s
 
 def as_question(question: str) -> str:
     """A search-query-style question (no upper-case letter, no closing punctuation, as in NQ, WikiQA and
-    MS MARCO) with a question mark added: "who wrote hamlet" -> "who wrote hamlet?". The `ava` verifier and
-    the judge's tagger were trained mostly on questions that end in one and read queries without it
-    measurably worse; any other question is returned stripped, as it is."""
+    MS MARCO) with a question mark added: "who wrote hamlet" -> "who wrote hamlet?". The `ava` verifier was
+    trained mostly on questions that end in one and reads queries without it measurably worse; the judge
+    hands its tagger the same form (its dev rule kept it). Any other question is returned stripped, as it is."""
     q = question.strip()
     if q and (q[-1].isalnum() or q[-1] == ")") and q == q.lower():
         return q + "?"
