@@ -83,3 +83,20 @@ def test_candidate_types(candidate, number, name):
 ])
 def test_as_question(question, expected):
     assert am.as_question(question) == expected
+
+
+@pytest.mark.parametrize("candidate, expected", [
+    ("**Answer:** Paris", "Paris"),
+    ("The capital of France is **Paris**.", "The capital of France is Paris."),
+    ("Final answer: `42`", "42"),
+    ("short ANSWER : yes", "yes"),
+    ("## Summary\n- Suranne Jones\n* Lesley Sharp\n+ a third", "Summary\nSuranne Jones\nLesley Sharp\na third"),
+    ("1. Suranne Jones\n2. Lesley Sharp", "Suranne Jones\nLesley Sharp"),
+    ("1995. That was the year.", "1995. That was the year."),   # a year is not a list mark
+    ("Oxygen (O\n2) is toxic", "Oxygen (O\n2) is toxic"),       # nor is "2)" after a line break
+    ("The answer: yes", "The answer: yes"),                      # a label only where the text opens with it
+    ("a - b * c", "a - b * c"),                                  # marks inside a line stay
+    ("", ""),
+])
+def test_plain_text(candidate, expected):
+    assert am.plain_text(candidate) == expected

@@ -161,3 +161,27 @@ def test_the_models_read_a_query_style_question_with_its_question_mark(monkeypat
     x = judge.features(recs, ["verifier", "kpqa_rougeL", "person_gap"])
     assert seen == {"ava": ["who wrote hamlet?", "Who wrote Hamlet"], "kpqa-rougeL": ["who wrote hamlet?", "Who wrote Hamlet"]}
     assert x[:, 2].tolist() == [0.0, 1.0]  # a name in the first answer, none in the second
+
+
+def test_every_feature_reads_the_candidate_without_markdown(monkeypatch):
+    """`features` hands the models and the lexical features `plain_text`'s form of the candidate."""
+    from qascore import Record
+    from qascore.metrics import judge, registry
+
+    seen: dict[str, list[str]] = {}
+
+    class Fake:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def score(self, records):
+            from types import SimpleNamespace
+
+            seen[self.name] = [r.candidate for r in records]
+            return SimpleNamespace(scores=[0.5] * len(records), details={})
+
+    monkeypatch.setattr(registry, "load", lambda name, **_: Fake(name))
+    recs = [Record(id="1", question="Capital of France?", candidate="**Answer:** Paris", references=["Paris"])]
+    x = judge.features(recs, ["verifier", "kpqa_rougeL", "contains", "log_len"])
+    assert seen == {"ava": ["Paris"], "kpqa-rougeL": ["Paris"]}
+    assert x[0, 2:].tolist() == [1.0, pytest.approx(math.log(2))]  # contained; one word

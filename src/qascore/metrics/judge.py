@@ -14,7 +14,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none.
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
-gets its question mark); `details.truncated` is true where one of them did not read all of a text. The card
+gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it (markdown
+marks and a leading "Answer:" label taken off); `details.truncated` is true where one of them did not read all of a text. The card
 (JSON, written by `qascore-lab train judge`) holds the model: a logistic regression or a small
 ensemble of regression trees over these features, then a Platt scaling; `details.correct` compares
 the probability with the card's dev-tuned threshold. No scikit-learn is needed here: the card is
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Sequence
@@ -46,7 +48,7 @@ FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "l
             "num_gap", "person_gap")
 MODEL_REFS = 4
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
-MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question"  # how `features` forms the models' inputs; lab caches key on it
+MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text"  # how `features` forms the models' inputs; lab caches key on it
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str]) -> dict[str, float]:
@@ -70,6 +72,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
 
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
+    records = [replace(r, candidate=am.plain_text(r.candidate)) for r in records]
     short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names:

@@ -66,6 +66,20 @@ def as_question(question: str) -> str:
     return q
 
 
+_MARKS = re.compile(r"\*\*|__|`")
+_LINE_MARK = re.compile(r"^[ \t]*(#{1,6}|[-*+]|\d{1,2}\.)[ \t]+", re.MULTILINE)
+_LABEL = re.compile(r"^\s*((final|short) )?answer\s*:\s*", re.IGNORECASE)
+
+
+def plain_text(candidate: str) -> str:
+    """The candidate without markdown dress: emphasis and code marks ("**", "__", "`"), the heading, bullet
+    and list marks that open a line, and one leading "Answer:" label ("Final answer:", "Short answer:").
+    LLM answers often come so; the judge's verifier and tagger were trained on plain text and read
+    "**Answer:** Paris" worse than "Paris" (docs/judge.md)."""
+    text = _LINE_MARK.sub("", _MARKS.sub("", candidate))
+    return _LABEL.sub("", text, count=1)
+
+
 _HEDGE = re.compile(
     r"\b(i'?m sorry|i am sorry|i apologi[sz]e|i (do not|don'?t) (know|have)|not sure|uncertain|unclear|"
     r"(cannot|can'?t|could ?n[o']t|unable to) (find|determine|answer|provide|identify|be sure)|"
