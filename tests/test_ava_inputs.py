@@ -27,3 +27,27 @@ def test_ava_reads_a_query_style_question_with_its_question_mark(monkeypatch):
                     ("Who wrote Hamlet", "Shakespeare"), ("who wrote hamlet?", "Shakespeare")]
     assert res.details["correct"] == [True, True, True]
     assert "question:as-question" in res.signature
+
+
+def test_a_candidate_with_no_known_wordpiece_is_not_read_and_scores_zero():
+    """Emoji, or one 'word' over 100 characters, become [UNK] only: the verifier is not asked about them."""
+    from qascore import Record
+    from qascore.metrics.verifiers import readable, windowed_predict
+    from qascore.runtime import defaults
+    from qascore.runtime.encoder import load_tokenizer
+
+    tok = load_tokenizer(defaults.ENCODER)
+    handed: list[str] = []
+
+    def predict(records, **_):
+        handed.extend(r.candidate for r in records)
+        return np.full(len(records), 0.9)
+
+    ver = SimpleNamespace(tokenizer=tok, spec=SimpleNamespace(max_len=128), predict=predict)
+    cands = ["\U0001F600" * 30, "x" * 150, "Paris", "Paris \U0001F600"]
+    assert readable(tok, cands) == {cands[0]: False, cands[1]: False, "Paris": True, cands[3]: True}
+    recs = [Record(question="Capital of France?", candidate=c, references=["Paris"]) for c in cands]
+    probs, windows, unread = windowed_predict(ver, recs, reference=lambda r: r.references[0], batch_size=4,
+                                              dtype=None, desc="ava", max_windows=16)
+    assert probs.tolist() == [0.0, 0.0, 0.9, 0.9] and windows == [0, 0, 1, 1] and unread == [False] * 4
+    assert handed == ["Paris", "Paris \U0001F600"]

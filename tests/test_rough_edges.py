@@ -19,7 +19,7 @@ from test_hostile_inputs import run_cli
 import qascore
 from qascore import progress
 from qascore.cli.options import output_label
-from qascore.metrics.base import Metric
+from qascore.metrics.base import Metric, blank
 from qascore.records import InputError, Record
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -40,11 +40,11 @@ class Constant(Metric):
 def test_the_base_class_scores_empty_candidates_zero_without_calling_the_metric() -> None:
     Constant.seen = []
     rows = [{"candidate": "yes", "references": ["r"]}, {"candidate": "  \n", "references": ["r"]},
-            {"candidate": "", "references": [""]}]
+            {"candidate": "", "references": [""]}, {"candidate": "\u200b\ufeff\u200d \t", "references": ["r"]}]
     res = Constant().score(rows)
-    assert res.scores == [0.7, 0.0, 0.0] and Constant.seen == ["yes"]
+    assert res.scores == [0.7, 0.0, 0.0, 0.0] and Constant.seen == ["yes"]
     assert res.example(0) == {"part": 0.5, "correct": True}
-    assert res.example(1) == res.example(2) == {"empty_candidate": True}
+    assert res.example(1) == res.example(2) == res.example(3) == {"empty_candidate": True}
     Constant.seen = []
     only_empty = Constant().score([{"candidate": "", "references": ["r"]}])
     assert only_empty.scores == [0.0] and Constant.seen == [] and only_empty.example(0) == {"empty_candidate": True}
@@ -56,14 +56,15 @@ def test_every_metric_gives_an_empty_candidate_zero_and_never_scores_it(name: st
     real = cls._score
 
     def spy(self, records):
-        assert all(r.candidate.strip() for r in records) or self.corpus_dependence() is not None
+        assert not any(blank(r.candidate) for r in records) or self.corpus_dependence() is not None
         return real(self, records)
 
     monkeypatch.setattr(cls, "_score", spy)
     rows = [{"question": "who?", "candidate": "", "references": ["someone"], "negatives": ["no one"]},
-            {"question": "who?", "candidate": " ", "references": [""], "negatives": ["no one"]}]
+            {"question": "who?", "candidate": " ", "references": [""], "negatives": ["no one"]},
+            {"question": "who?", "candidate": "\u200b" * 50, "references": ["someone"], "negatives": ["no one"]}]
     res = qascore.load(name).score(rows)
-    assert res.scores == [0.0, 0.0] and res.example(0) == {"empty_candidate": True}
+    assert res.scores == [0.0, 0.0, 0.0] and res.example(0) == res.example(2) == {"empty_candidate": True}
 
 
 def test_em_and_f1_keep_squads_rule_for_empty_against_empty() -> None:
@@ -220,6 +221,7 @@ class ReadsReferences(Constant):
     (["Paris", ""], ["Paris"]),
     (["  ", "Paris", "\n"], ["Paris"]),
     (["Paris", "Lutetia"], ["Paris", "Lutetia"]),
+    (["\ufeff", "Paris", "\u200b\u200c"], ["Paris"]),            # invisible format characters only
 ])
 def test_blank_references_are_left_out_before_the_model(references: list[str], handed: list[str]) -> None:
     ReadsReferences.refs = []

@@ -9,6 +9,7 @@ compared only when their signatures match.
 from __future__ import annotations
 
 import math
+import unicodedata
 from abc import ABC, abstractmethod
 from functools import lru_cache
 from importlib import metadata
@@ -47,14 +48,21 @@ class MetricResult:
         return {k: v[i] for k, v in self.details.items()}
 
 
+def blank(text: str) -> bool:
+    """True when `text` shows nothing: only whitespace, control characters and invisible format characters
+    (zero-width spaces and joiners, a byte-order mark). Tokenizers drop them all, so a model would read an
+    empty string and score it as if it were an answer."""
+    return all(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in text)
+
+
 def without_blank_references(records: Sequence[Record], name: str) -> list[Record]:
     """The records with their blank references left out; a record with a candidate and only blank references
     is an InputError naming it (`Metric.needs_reference_text`). An empty candidate is left as it is: it scores
     0.0 without a model."""
     out = []
     for rec in records:
-        kept = [r for r in rec.references if r.strip()]
-        if len(kept) == len(rec.references) or not rec.candidate.strip():
+        kept = [r for r in rec.references if not blank(r)]
+        if len(kept) == len(rec.references) or blank(rec.candidate):
             out.append(rec)
             continue
         if not kept:
@@ -103,7 +111,7 @@ class Metric(ABC):
     # -- contract -------------------------------------------------------
     def score(self, examples: Iterable[Record | Mapping[str, Any]]) -> MetricResult:
         """Scores of a list (or any iterable) of records or dicts; an empty one is an error, as an empty
-        file is on the command line. An empty candidate (after stripping) scores 0.0, unless the metric
+        file is on the command line. An empty candidate (`blank`: nothing visible) scores 0.0, unless the metric
         scores empties itself (`scores_empty_candidates`), and its details say `empty_candidate`."""
         records = as_records(examples)
         if not records:
@@ -112,7 +120,7 @@ class Metric(ABC):
             records = without_blank_references(records, self.name)
         self.validate(records)
         empty = [False] * len(records) if self.scores_empty_candidates else \
-            [not rec.candidate.strip() for rec in records]
+            [blank(rec.candidate) for rec in records]
         main, details = self._score_nonempty(records, empty) if any(empty) else self._score(records)
         main = [0.0 if e else float(x) for x, e in zip(main, empty)]
         details = {k: [bool(x) for x in v] if k in self.boolean_parts else v for k, v in details.items()}

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from qascore.metrics import long_inputs
-from qascore.metrics.base import Metric
+from qascore.metrics.base import Metric, blank
 from qascore.metrics.qrelscore import rescale
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
@@ -114,7 +114,7 @@ class _QRel(Metric):
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
         for rec in records:
-            if not rec.context.strip():
+            if blank(rec.context):
                 raise InputError("is empty; QRelScore needs the passage the question was generated from",
                                  source=rec.source, line=rec.line, field="context")
 
@@ -123,7 +123,7 @@ class _QRel(Metric):
                    field: str = "candidate") -> dict[str, np.ndarray]:
         """Rescaled parts for pairs; blank questions score 0 without running a model."""
         n = len(questions)
-        live = [i for i, q in enumerate(questions) if q.strip()]
+        live = [i for i, q in enumerate(questions) if not blank(q)]
         out: dict[str, np.ndarray] = {}
         for part in self.parts:
             vals = np.zeros(n)
@@ -178,7 +178,7 @@ class RefQRelScore(_QRel):
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
         for rec in records:
-            if any(not r.strip() for r in rec.references):
+            if any(blank(r) for r in rec.references):
                 raise InputError("contains an empty reference", source=rec.source, line=rec.line, field="references")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
