@@ -14,9 +14,9 @@ A small model over signals that carry from one kind of answer to another (their 
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none.
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
-gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it (markdown
-marks and a leading "Answer:" label taken off); `details.truncated` is true where one of them did not read all of a text. The card
-(JSON, written by `qascore-lab train judge`) holds the model: a logistic regression or a small
+gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it
+(markdown marks and a leading "Answer:" label taken off). `details.truncated` is true where a model
+feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a logistic regression or a small
 ensemble of regression trees over these features, then a Platt scaling; `details.correct` compares
 the probability with the card's dev-tuned threshold. No scikit-learn is needed here: the card is
 plain numbers.

@@ -143,8 +143,8 @@ def windowed_predict(ver: Any, records: Sequence[Record], *, reference: Any, bat
 
 def readable(tokenizer: Any, texts: Sequence[str]) -> dict[str, bool]:
     """For each distinct text: does it hold a WordPiece the model knows? Emoji, characters outside the
-    vocabulary and words over 100 characters all become [UNK]; a candidate of nothing else reached the
-    verifier as one unknown token, and 300 emoji were judged correct against "Paris" (docs/judge.md)."""
+    vocabulary and words over 100 characters all become [UNK], and a verifier shown nothing else scores the
+    unknown tokens as if they answered the question (docs/judge.md, Inputs)."""
     distinct = list(dict.fromkeys(texts))
     ids = tokenizer(distinct, add_special_tokens=False)["input_ids"] if distinct else []
     return {t: any(i != tokenizer.unk_token_id for i in piece) for t, piece in zip(distinct, ids)}
