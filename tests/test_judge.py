@@ -137,25 +137,34 @@ def test_a_tree_card_round_trips_through_its_safetensors_file(tmp_path):
         read_card(str(tmp_path / "d.json"))
 
 
-def test_the_models_read_a_query_style_question_with_its_question_mark(monkeypatch):
-    """`features` hands the verifier and the tagger `as_question`'s form of the question and the lexical
-    features the question as given (their question-type rules are case- and punctuation-blind)."""
-    from qascore import Record
-    from qascore.metrics import judge, registry
+def stub_models(monkeypatch, field: str) -> dict[str, list[str]]:
+    """The registry's models replaced by stubs that score 0.5 and record `field` of each record they are handed,
+    per metric name."""
+    from types import SimpleNamespace
+
+    from qascore.metrics import registry
 
     seen: dict[str, list[str]] = {}
 
-    class Fake:
+    class Stub:
         def __init__(self, name: str) -> None:
             self.name = name
 
         def score(self, records):
-            from types import SimpleNamespace
-
-            seen[self.name] = [r.question for r in records]
+            seen[self.name] = [getattr(r, field) for r in records]
             return SimpleNamespace(scores=[0.5] * len(records), details={})
 
-    monkeypatch.setattr(registry, "load", lambda name, **_: Fake(name))
+    monkeypatch.setattr(registry, "load", lambda name, **_: Stub(name))
+    return seen
+
+
+def test_the_models_read_a_query_style_question_with_its_question_mark(monkeypatch):
+    """`features` hands the verifier and the tagger `as_question`'s form of the question and the lexical
+    features the question as given (their question-type rules are case- and punctuation-blind)."""
+    from qascore import Record
+    from qascore.metrics import judge
+
+    seen = stub_models(monkeypatch, "question")
     recs = [Record(id="1", question="who wrote hamlet", candidate="William Shakespeare", references=["William Shakespeare"]),
             Record(id="2", question="Who wrote Hamlet", candidate="a play by nobody", references=["William Shakespeare"])]
     x = judge.features(recs, ["verifier", "kpqa_rougeL", "person_gap"])
@@ -166,21 +175,9 @@ def test_the_models_read_a_query_style_question_with_its_question_mark(monkeypat
 def test_every_feature_reads_the_candidate_without_markdown(monkeypatch):
     """`features` hands the models and the lexical features `plain_text`'s form of the candidate."""
     from qascore import Record
-    from qascore.metrics import judge, registry
+    from qascore.metrics import judge
 
-    seen: dict[str, list[str]] = {}
-
-    class Fake:
-        def __init__(self, name: str) -> None:
-            self.name = name
-
-        def score(self, records):
-            from types import SimpleNamespace
-
-            seen[self.name] = [r.candidate for r in records]
-            return SimpleNamespace(scores=[0.5] * len(records), details={})
-
-    monkeypatch.setattr(registry, "load", lambda name, **_: Fake(name))
+    seen = stub_models(monkeypatch, "candidate")
     recs = [Record(id="1", question="Capital of France?", candidate="**Answer:** Paris", references=["Paris"])]
     x = judge.features(recs, ["verifier", "kpqa_rougeL", "contains", "log_len"])
     assert seen == {"ava": ["Paris"], "kpqa-rougeL": ["Paris"]}
