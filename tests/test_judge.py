@@ -182,3 +182,19 @@ def test_every_feature_reads_the_candidate_without_markdown(monkeypatch):
     x = judge.features(recs, ["verifier", "kpqa_rougeL", "contains", "log_len"])
     assert seen == {"ava": ["Paris"], "kpqa-rougeL": ["Paris"]}
     assert x[0, 2:].tolist() == [1.0, pytest.approx(math.log(2))]  # contained; one word
+
+
+@pytest.mark.slow
+def test_the_shipped_judge_scores_markdown_dress_as_the_plain_answer():
+    """Through the real models: "**Answer:** Paris", a bold answer and a numbered list score exactly as their
+    plain text does, and an answer the verifier cannot read (emoji) falls below the threshold."""
+    import qascore
+
+    q, refs = "What is the capital of France?", ["Paris"]
+    cands = ["Paris", "**Answer:** Paris", "Answer: **Paris**", "The capital is Paris.", "The capital is **Paris**.",
+             "Suranne Jones\nLesley Sharp", "1. Suranne Jones\n2. Lesley Sharp", "\U0001F600" * 50]
+    res = qascore.load("judge").score([{"question": q, "candidate": c, "references": refs} for c in cands])
+    s = res.scores
+    assert s[1] == pytest.approx(s[0], abs=1e-6) and s[2] == pytest.approx(s[0], abs=1e-6)
+    assert s[4] == pytest.approx(s[3], abs=1e-6) and s[6] == pytest.approx(s[5], abs=1e-6)
+    assert res.details["correct"][:5] == [True] * 5 and not res.details["correct"][7]
