@@ -16,10 +16,10 @@ The model-based features read at most `MODEL_REFS` references per record, those 
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it
 (markdown marks and a leading "Answer:" label taken off). `details.truncated` is true where a model
-feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a logistic regression or a small
-ensemble of regression trees over these features, then a Platt scaling; `details.correct` compares
-the probability with the card's dev-tuned threshold. No scikit-learn is needed here: the card is
-plain numbers.
+feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
+logistic regression or a small ensemble of regression trees over these features, then a Platt scaling;
+`details.correct` compares the probability with the card's dev-tuned threshold. No scikit-learn is needed
+here: the card is plain numbers.
 """
 
 from __future__ import annotations

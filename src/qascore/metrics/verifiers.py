@@ -106,7 +106,7 @@ def windowed_predict(ver: Any, records: Sequence[Record], *, reference: Any, bat
     """P(correct) of each record, a long candidate read in overlapping windows (`runtime.windows`) and its
     most confident window kept; also the windows read and whether some text stayed unread (beyond the
     last window, or a reference cut to fit beside the question and a window). A candidate with no WordPiece
-    the model knows (`readable`) is not read: 0.0, no windows."""
+    the model knows has no window (`candidate_windows`): 0.0, no windows read."""
     from qascore.progress import progress
     from qascore.runtime.windows import candidate_windows
 
@@ -114,12 +114,7 @@ def windowed_predict(ver: Any, records: Sequence[Record], *, reference: Any, bat
     owner: list[int] = []
     windows: list[int] = []
     unread: list[bool] = []
-    known = readable(ver.tokenizer, [rec.candidate for rec in records])
     for i, rec in enumerate(records):
-        if not known[rec.candidate]:
-            windows.append(0)
-            unread.append(False)
-            continue
         parts, cut = candidate_windows(ver.tokenizer, rec.question, reference(rec), rec.candidate, ver.spec.max_len,
                                        max_windows)
         flat.extend(replace(rec, candidate=w) for w in parts)
@@ -139,15 +134,6 @@ def windowed_predict(ver: Any, records: Sequence[Record], *, reference: Any, bat
         for k in np.flatnonzero(trimmed):
             unread[owner[k]] = True
     return best, windows, unread
-
-
-def readable(tokenizer: Any, texts: Sequence[str]) -> dict[str, bool]:
-    """For each distinct text: does it hold a WordPiece the model knows? Emoji, characters outside the
-    vocabulary and words over 100 characters all become [UNK], and a verifier shown nothing else scores the
-    unknown tokens as if they answered the question (docs/judge.md, Inputs)."""
-    distinct = list(dict.fromkeys(texts))
-    ids = tokenizer(distinct, add_special_tokens=False)["input_ids"] if distinct else []
-    return {t: any(i != tokenizer.unk_token_id for i in piece) for t, piece in zip(distinct, ids)}
 
 
 def windows_option() -> Option:

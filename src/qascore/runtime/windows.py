@@ -19,9 +19,11 @@ def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: 
                       max_windows: int = MAX_WINDOWS) -> tuple[list[str], bool]:
     """(windows of the candidate, whether some of it was left unread).
 
-    A candidate that fits whole is one window, itself. Otherwise each window holds as many whole words as
-    fit in the room the question and reference leave (at least half of `max_len`), and the next window
-    starts halfway through it.
+    A candidate with no WordPiece the model knows (emoji, characters outside the vocabulary, words over 100
+    characters: all [UNK]) has no window: a verifier shown nothing else scores unknown tokens as if they
+    answered the question (docs/judge.md, Inputs). A candidate that fits whole is one window, itself.
+    Otherwise each window holds as many whole words as fit in the room the question and reference leave (at
+    least half of `max_len`), and the next window starts halfway through it.
     """
     fixed = _pieces(tokenizer, question, max_len) + _pieces(tokenizer, reference, max_len) + 3
     room = max(max_len // 2, max_len - fixed)
@@ -30,7 +32,11 @@ def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: 
     if not words:
         return [candidate], False
     # Each word on its own (WordPiece splits a word the same in or out of context): no sequence-length limit.
-    counts = [len(ids) for ids in tokenizer(words, add_special_tokens=False)["input_ids"]]
+    pieces = tokenizer(words, add_special_tokens=False)["input_ids"]
+    unk = getattr(tokenizer, "unk_token_id", None)  # None for a tokenizer without one: nothing is unknown
+    if all(i == unk for ids in pieces for i in ids):
+        return [], False
+    counts = [len(ids) for ids in pieces]
     if sum(counts) <= room:
         return [candidate], len(words) < len(candidate.split())
     out: list[str] = []

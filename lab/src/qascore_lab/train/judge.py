@@ -312,11 +312,11 @@ def run(args: argparse.Namespace) -> int:
     best = args.candidate or choose(table)
     names, fit = candidates()[best]
     cols = [FEATURES.index(f) for f in names]
-    oof = oofs[best]
-    a, b = platt(oof, fit_y)
+    raw = oofs[best]  # out-of-fold raw scores of the dev rows, then of the views (aligned with fit_y)
+    a, b = platt(raw, fit_y)
     card: dict[str, Any] = {"features": list(names), "model": fit(np.vstack([x[:, cols], vx[:, cols]]), fit_y),
                             "platt": [a, b]}
-    card["threshold"] = tune_threshold(1 / (1 + np.exp(-(a * oof + b))), fit_y.tolist(), "accuracy")
+    card["threshold"] = tune_threshold(1 / (1 + np.exp(-(a * raw + b))), fit_y.tolist(), "accuracy")
     if "verifier" in names:
         card["ava_model"] = installed_ava()
     if "kpqa_rougeL" in names:
