@@ -25,6 +25,20 @@ def test_needs_some_reference():
 
 
 @needs_model
+def test_blank_references_and_negatives_are_not_read():
+    """Invisible-only references and negatives (`blank`) count as absent: the score equals the one without
+    them, and a record left with neither is the same error as an empty one."""
+    import qascore
+
+    metric = qascore.load("square")
+    rec = {"question": QUESTION, "candidate": "Paris.", "references": REFS}
+    res = metric.score([rec, {**rec, "references": [*REFS, " "], "negatives": ["", "\u200b"]}])
+    assert res.scores[1] == pytest.approx(res.scores[0], abs=1e-6)
+    with pytest.raises(InputError, match="references"):
+        metric.score([{"question": QUESTION, "candidate": "Paris.", "references": ["\ufeff"], "negatives": [" "]}])
+
+
+@needs_model
 @pytest.mark.slow
 def test_square_ranks_the_right_answer_first():
     import qascore

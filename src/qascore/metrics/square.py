@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from qascore.metrics import long_inputs
-from qascore.metrics.base import Metric
+from qascore.metrics.base import Metric, blank
 from qascore.metrics.options import Option
 from qascore.metrics.device_options import device_option
 from qascore.metrics.verifiers import (dtype_field, dtype_option, temperature_field, window_rule,
@@ -66,13 +66,16 @@ class Square(Metric):
         super().validate(records)
         layout = read_meta(self.options["model"])["spec"]["layout"] if Path(self.options["model"]).is_file() else ""
         for rec in records:
-            if layout != "qt" and not rec.references and not rec.negatives:
+            if layout != "qt" and not [t for t in (*rec.references, *rec.negatives) if not blank(t)]:
                 raise InputError("needs at least one reference or negative (both are empty)",
                                  source=rec.source, line=rec.line, field="references")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         ver = load_verifier(self.options["model"], self.options["device"])
         k = int(self.options["max_references"])
+        # a blank reference or negative (`blank`: nothing visible) would be read as one: left out
+        records = [replace(r, references=[t for t in r.references if not blank(t)],
+                           negatives=[t for t in r.negatives if not blank(t)]) for r in records]
         capped = [replace(r, references=best_references(r.candidate, r.references, k)) for r in records]
         probs, windows, cut = windowed_predict(ver, capped,
                                                reference=lambda r: " ".join([*r.references, *r.negatives]),
