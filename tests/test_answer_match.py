@@ -100,3 +100,42 @@ def test_as_question(question, expected):
 ])
 def test_plain_text(candidate, expected):
     assert am.plain_text(candidate) == expected
+
+
+# Each row: a candidate, the references, whether every mention of a gold answer is disowned (hand-labelled).
+@pytest.mark.parametrize("candidate, references, expected", [
+    ("It is Sydney, not Canberra.", ["Canberra"], 1.0),
+    ("It is Canberra, not Sydney.", ["Canberra"], 0.0),
+    ("The capital of Australia is Sydney. Many people assume it is Canberra, but that is a misconception.",
+     ["Canberra"], 1.0),
+    ("Many people think it is Sydney, but it is actually Canberra.", ["Canberra"], 0.0),
+    ("Canberra is not the answer; the answer is Sydney.", ["Canberra"], 1.0),
+    ("It isn't Canberra. It's Sydney.", ["Canberra"], 1.0),
+    ("It was never Canberra; it is Sydney.", ["Canberra"], 1.0),
+    ("Although Canberra is often suggested, the answer is Sydney.", ["Canberra"], 1.0),
+    ("Sydney. Some sources wrongly give Canberra.", ["Canberra"], 1.0),
+    ("Canberra. Some sources wrongly give Sydney.", ["Canberra"], 0.0),
+    ("Not Sydney or Melbourne: it is Canberra.", ["Canberra"], 0.0),
+    ("While some say Sydney, the correct answer is Canberra.", ["Canberra"], 0.0),
+    ("No, it was Canberra.", ["Canberra"], 0.0),              # "no" opens the answer; it negates nothing
+    ("Sydney rather than Canberra.", ["Canberra"], 1.0),
+    ("The capital is Canberra.", ["Canberra"], 0.0),
+    ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
+    ("", ["Canberra"], 0.0),
+])
+def test_disowned(candidate, references, expected):
+    assert am.disowned(candidate, references) == expected
+
+
+@pytest.mark.parametrize("candidate, expected", [
+    ("It might be Melbourne or possibly Canberra.", 1.0),
+    ("I'm not entirely sure, but I think it might be Melbourne or possibly Canberra.", 1.0),
+    ("Either Sydney or Canberra, I can't say which.", 1.0),
+    ("Canberra, Sydney or Perth.", 1.0),                       # a bare list of alternatives
+    ("Canberra.", 0.0),
+    ("The Netherlands, also called Holland, is the answer.", 0.0),  # no "or"
+    ("It is Canberra or the ACT more precisely", 0.0),         # "or" without a modal, not a short list
+    ("", 0.0),
+])
+def test_alternatives(candidate, expected):
+    assert am.alternatives(candidate) == expected

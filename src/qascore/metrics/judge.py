@@ -11,6 +11,9 @@ A small model over signals that carry from one kind of answer to another (their 
 - `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
   with them, so overlap says less than with a full alias list;
 - `hedge`: the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no");
+- `disowned`: the candidate names a reference but never asserts it (negated, or attributed to others:
+  "It is B, not A", "Many people think it is A, but ..."; `answer_match.disowned`);
+- `alternatives`: the candidate offers alternatives instead of one answer ("It might be A or possibly B");
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none.
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
@@ -45,7 +48,7 @@ from qascore.text import answer_match as am
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
-            "num_gap", "person_gap")
+            "num_gap", "person_gap", "disowned", "alternatives")
 MODEL_REFS = 4
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text"  # how `features` forms the models' inputs; lab caches key on it
@@ -60,14 +63,17 @@ def lexical_features(question: str, candidate: str, references: Sequence[str]) -
             "n_refs": math.log(max(1, len(references))),
             "hedge": am.hedges(candidate),
             "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
-            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate))}
+            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
+            "disowned": am.disowned(candidate, references), "alternatives": am.alternatives(candidate)}
 
 
 def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = defaults.VERIFIER_BATCH,
              dtype: str | None = None, device: str | None = None,
-             truncated: list[bool] | None = None) -> np.ndarray:
+             truncated: list[bool] | None = None, why: dict[str, list[Any]] | None = None) -> np.ndarray:
     """The (n, len(names)) feature matrix; model features are computed only when named. `truncated`,
-    when given, gets one flag per record: a model feature did not read all of its text."""
+    when given, gets one flag per record: a model feature did not read all of its text. `why`, when given,
+    gets the verifier's probability and the reference (index into the record's `references`) and window
+    that decided it, per record."""
     from qascore.metrics.registry import load  # the registry, not the package API above the metrics
 
     cols: dict[str, np.ndarray] = {}
@@ -79,6 +85,12 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         res = load("ava", aggregate="max", batch_size=batch_size, dtype=dtype, device=device).score(short)
         p = np.clip(np.asarray(res.scores), 1e-6, 1 - 1e-6)
         cols["verifier"] = np.log(p / (1 - p))
+        if why is not None:
+            picked = res.details.get("reference", [-1] * len(records))
+            why["verifier"] = [round(float(v), 4) for v in res.scores]
+            why["reference"] = [r.references.index(s.references[k]) if k >= 0 else -1
+                                for r, s, k in zip(records, short, picked)]
+            why["window"] = list(res.details.get("window", [-1] * len(records)))
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "kpqa_rougeL" in names:
         res = load("kpqa-rougeL", device=device, dtype=dtype).score(short)
@@ -198,13 +210,16 @@ class Judge(Metric):
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
     description: ClassVar[str] = ("calibrated P(answer correct): a small model over the AVA verifier (long answers "
                                   "in windows), KPQA ROUGE-L, token F1 and recall, alias containment, length, "
-                                  "the number of gold answers, hedges and answer-type agreement")
+                                  "the number of gold answers, and whether the answer asserts or only names a "
+                                  "gold answer")
     needs_reference_text: ClassVar[bool] = True
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {"model": Option("str", None, "judge card written by `qascore-lab train judge`", none="shipped"),
                 "batch_size": Option("int", defaults.VERIFIER_BATCH, "pairs per verifier batch", min=1, signed=False),
+                "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
+                                    none="stored"),
                 "device": device_option(), "dtype": dtype_option()}
 
     def _model(self) -> Path:
@@ -228,16 +243,21 @@ class Judge(Metric):
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         card = self._card()
         cut: list[bool] = []
+        why: dict[str, list[Any]] = {}
         x = features(records, card["features"], batch_size=int(self.options["batch_size"]),
-                     device=self.options["device"], dtype=self.options["dtype"], truncated=cut)
+                     device=self.options["device"], dtype=self.options["dtype"], truncated=cut, why=why)
         probs = predict(card, x)
-        return [float(p) for p in probs], {"correct": [bool(p >= card["threshold"]) for p in probs],
+        thr = self._threshold(card)
+        return [float(p) for p in probs], {"correct": [bool(p >= thr) for p in probs], **why,
                                            long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
+
+    def _threshold(self, card: dict[str, Any]) -> float:
+        return float(card["threshold"] if self.options["threshold"] is None else self.options["threshold"])
 
     def signature_fields(self) -> dict[str, Any]:
         path = self._model()
         card = self._card()
         return {"model": f"{path.stem}@{file_sha256(path)}", "features": "+".join(card["features"]),
                 "kind": card["model"]["kind"], "ava": card.get("ava_model", "none"),
-                "kpqa": installed_tagger(), "threshold": f"{card['threshold']:.4f}",
+                "kpqa": installed_tagger(), "threshold": f"{self._threshold(card):.4f}",
                 **dtype_field(self.options["dtype"])}

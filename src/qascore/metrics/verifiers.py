@@ -68,22 +68,27 @@ class AVA(Metric):
         flat = [Record(question=am.as_question(rec.question), candidate=rec.candidate, references=[ref])
                 for rec in records for ref in rec.references]
         owner = [i for i, rec in enumerate(records) for _ in rec.references]
+        decided: list[int] = []
         probs, windows, unread = windowed_predict(ver, flat, reference=lambda r: r.references[0],
                                                   batch_size=int(self.options["batch_size"]),
                                                   dtype=self.options["dtype"], desc=self.name,
-                                                  max_windows=int(self.options["max_windows"]))
+                                                  max_windows=int(self.options["max_windows"]), best_window=decided)
         per: list[list[dict[str, float]]] = [[] for _ in records]
         read = [0] * len(records)
         truncated = [False] * len(records)
         for k, i in enumerate(owner):
-            per[i].append({"ava": float(probs[k])})
+            per[i].append({"ava": float(probs[k]), "reference": float(len(per[i])), "window": float(decided[k])})
             read[i] = max(read[i], windows[k])
             truncated[i] = truncated[i] or unread[k]
         thr = self.options["threshold"]
         thr = float(ver.threshold if thr is None else thr)
-        main = [aggregate(p, "ava", self.options["aggregate"])["ava"] for p in per]
+        parts = [aggregate(p, "ava", self.options["aggregate"]) for p in per]
+        main = [p["ava"] for p in parts]
         details: dict[str, Any] = {"ava": main, "correct": [bool(m >= thr) for m in main], "windows": read,
                                    long_inputs.TRUNCATED: long_inputs.flags_detail(truncated)}
+        if self.options["aggregate"] == "max":  # which reference and which of its windows decided (0-based)
+            details["reference"] = [int(p.get("reference", -1)) for p in parts]
+            details["window"] = [int(p.get("window", -1)) for p in parts]
         long_inputs.report(self.name, records, truncated, window_rule(ver.spec.max_len, self.options["max_windows"]))
         return main, details
 
@@ -102,11 +107,13 @@ class AVA(Metric):
 
 
 def windowed_predict(ver: Any, records: Sequence[Record], *, reference: Any, batch_size: int, dtype: str | None,
-                     desc: str, max_windows: int) -> tuple[np.ndarray, list[int], list[bool]]:
+                     desc: str, max_windows: int, best_window: list[int] | None = None
+                     ) -> tuple[np.ndarray, list[int], list[bool]]:
     """P(correct) of each record, a long candidate read in overlapping windows (`runtime.windows`) and its
     most confident window kept; also the windows read and whether some text stayed unread (beyond the
     last window, or a reference cut to fit beside the question and a window). A candidate with no WordPiece
-    the model knows has no window (`candidate_windows`): 0.0, no windows read."""
+    the model knows has no window (`candidate_windows`): 0.0, no windows read. `best_window`, when given,
+    gets each record's deciding window (0-based; -1 where none was read), so a decision can be explained."""
     from qascore.progress import progress
     from qascore.runtime.windows import candidate_windows
 
@@ -133,6 +140,9 @@ def windowed_predict(ver: Any, records: Sequence[Record], *, reference: Any, bat
         np.maximum.at(best, np.asarray(owner, dtype=int), probs)
         for k in np.flatnonzero(trimmed):
             unread[owner[k]] = True
+    if best_window is not None:
+        first = np.cumsum([0] + windows[:-1])
+        best_window.extend(int(np.argmax(probs[f:f + w])) if w else -1 for f, w in zip(first, windows))
     return best, windows, unread
 
 

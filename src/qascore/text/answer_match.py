@@ -119,3 +119,65 @@ def has_number(candidate: str) -> float:
 def has_name(candidate: str) -> float:
     """1.0 if the candidate holds a capitalised word that does not start a sentence (a name, roughly)."""
     return float(bool(_NAME.search(candidate.strip())))
+
+
+# -- what an answer asserts, not only what it mentions ------------------------------------------------
+
+_CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|,|\s+\b(?:but|however|whereas|yet)\b")
+_NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
+                       "didnt", "cannot", "cant", "unlike", "except", "excluding"})
+_NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
+                            ("as", "opposed"), ("opposed", "to")})
+_COPULAS = frozenset({"is", "was", "are", "were"})
+_WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
+_ATTRIBUTED = re.compile(
+    r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|common (mistake|error)|confuse[ds]?|"
+    r"(many|some|most|often|commonly|popularly|widely|sometimes|people|others|sources)\b[\w ]{0,30}?\b"
+    r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
+    r"given|cited|reported|credited|attributed))\b")
+_MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
+                    r"can'?t say|cannot say|not certain|uncertain)\b")
+
+
+def _mentions(tokens: list[str], ref: list[str]) -> list[int]:
+    n = len(ref)
+    return [i for i in range(len(tokens) - n + 1) if tokens[i:i + n] == ref]
+
+
+def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
+    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ...")."""
+    before = tokens[max(0, i - 2):i]
+    if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
+        return True
+    after = tokens[i + n:i + n + 2]
+    return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or
+                            (len(after) == 2 and after[0] in _COPULAS and after[1] in _WRONG_AFTER))
+
+
+def disowned(candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
+    "A is not the answer"), or sits in a clause that attributes it to others or calls it a mistake ("Many
+    people think it is A, but ..."). 0.0 where some mention is asserted, or where none is found clause by
+    clause. Rules over folded words, written for the probe families (docs/judge.md); they read English only."""
+    text = candidate.translate(_QUOTES).lower()
+    clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
+    refs = [r.split() for r in (fold(x) for x in references) if r]
+    found = False
+    for clause in clauses:
+        tokens = fold(clause).split()
+        attributed = bool(_ATTRIBUTED.search(clause))
+        for ref in refs:
+            for i in _mentions(tokens, ref):
+                found = True
+                if not attributed and not _disowned_at(tokens, i, len(ref)):
+                    return 0.0
+    return float(found)
+
+
+def alternatives(candidate: str) -> float:
+    """1.0 if the candidate does not commit to one answer: "A or B" under a modal ("It might be A or possibly
+    B", "either A or B", "I'm not sure, maybe A or B"), or a bare short list of alternatives ("A, B or C")."""
+    text = candidate.translate(_QUOTES).lower()
+    if not re.search(r"\bor\b", text):
+        return 0.0
+    return float(bool(_MODAL.search(text)) or len(text.split()) <= 10 and "," in text)

@@ -13,6 +13,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "verifier": ("qascore_lab.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
     "verifier-eval": ("qascore_lab.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev "
                                                          "split, WikiQA/TREC-QA triples, KPQA sets"),
+    "probes": ("qascore_lab.bench.probes", "answer judges on the behavioural probe suite, per family (right member higher, "
+                                           "wrong member accepted, right member accepted)"),
     "lexical": ("qascore_lab.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
     "kpqa": ("qascore_lab.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
     "bertscore": ("qascore_lab.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),

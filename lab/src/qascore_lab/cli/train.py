@@ -12,6 +12,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "square": ("qascore_lab.train.square", "SQuArE and its AVA baselines on WikiQA (multi-reference verifier)"),
     "verifier-data": ("qascore_lab.train.verifier_corpus", "answer-verification corpus (AE, SQuAD v2, WikiQA/TREC-QA) for the verifiers"),
     "verifier": ("qascore_lab.train.verifier_run", "the shipped `ava` / `square` verifiers on the verification corpus (all layers, LoRA)"),
+    "probes": ("qascore_lab.train.probes", "behavioural probe suite for answer judges (assertion, negation, hedges, "
+                                           "numbers, swaps, refusals, distractors, aliases, restated questions)"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

@@ -36,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mix", default="", metavar="SRC=N,...",
                    help="per-source seeded samples of the training split (e.g. 'evouna=all,squad11=4000,ae=2000'); "
                         "sources not named are dropped")
+    p.add_argument("--with-probes", default=None, metavar="DIR=N",
+                   help="add a seeded sample of N rows of the probe suite's train split (`train probes --out DIR`), "
+                        "after --mix: contrastive rows that differ in what the answer asserts")
     p.add_argument("--init", default=None, metavar="DELTA",
                    help="start from this verifier delta (same layout and LoRA rank), e.g. the shipped one")
     p.add_argument("--train-rows", type=int, default=None, metavar="N",
@@ -179,6 +182,13 @@ def run(args: argparse.Namespace) -> int:
         train_rows = [r for r in train_rows if r["source"] in keep]
     if args.mix:
         train_rows = mix(train_rows, args.mix, args.seed)
+    if args.with_probes:
+        from qascore_lab.train import probes
+
+        folder, _, n = args.with_probes.rpartition("=")
+        if not folder or not n.isdigit():
+            raise SystemExit(f"--with-probes: expected DIR=N, got {args.with_probes!r}")
+        train_rows = train_rows + sample(probes.read(folder, "train"), int(n), args.seed)
     train_rows, dev_rows = sample(train_rows, args.train_rows, args.seed), sample(dev_rows, args.dev_rows, args.seed)
     layout = MODELS[args.model]
     spec = VerifierSpec(layout=layout, n_views=1, encoder=args.encoder, max_len=args.max_len,
@@ -200,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     command = "qascore-lab train verifier " + " ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items())
         if k in ("model", "sources", "train_rows", "dev_rows", "epochs", "batch_size", "lr", "head_lr", "lora_rank",
-                 "train_layers", "max_len", "seed", "threads", "mix", "init") and v not in ("", None)) + (
+                 "train_layers", "max_len", "seed", "threads", "mix", "with_probes", "init") and v not in ("", None)) + (
         f" --encoder {args.encoder}" if args.encoder != defaults.ENCODER else "") + (
         f" --device {args.device}" if args.device != "cpu" else "") + (
         f" --teacher {args.teacher} --distill {args.distill}" if args.teacher else "")
