@@ -9,6 +9,9 @@ from qascore_lab.cli.dispatch import add_targets, run_target
 TARGETS: dict[str, tuple[str, str]] = {
     "models": ("qascore_lab.bench.models", "every model metric's rows/s on short and long rows, threads/device/dtype, "
                                            "ratios to bert-score and to QRelScore's uncached path, in one run"),
+    "gpu": ("qascore_lab.bench.gpu", "everything a lent GPU is for, in one bounded run: pytest -m cuda, every model "
+                                     "metric's rows/s at fp32 and bf16 with bert-score's in the same run, GPU vs "
+                                     "CPU scores; writes gpu.json and gpu.md"),
     "qrelscore": ("qascore_lab.bench.qrelscore", "QRelScore batched vs one example at a time (examples/s, ratio)"),
     "verifier": ("qascore_lab.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
     "verifier-eval": ("qascore_lab.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev "
