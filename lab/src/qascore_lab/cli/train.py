@@ -17,6 +17,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),
+    "reader": ("qascore_lab.train.reader", "extractive QA reader of `answerability` (SQuAD 1.1 train + SQuAD 2.0 dev "
+                                           "unanswerables; LoRA on all layers)"),
     "bertscore-baseline": ("qascore_lab.cli.bertscore_baseline", "BERTScore rescaling baseline (random SQuAD sentence pairs)"),
     "qrel-baselines": ("qascore_lab.cli.qrel_baselines", "QRelScore rescaling baselines b_LRM/b_GRG (random SQuAD question-passage pairs)"),
 }

@@ -1,0 +1,128 @@
+"""`qascore-lab train reader` on a small hand-written SQuAD-shaped data root (no ../shared needed)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from qascore_lab.train import reader as tr
+
+NAMES = ["Alice", "Bruno", "Chen", "Dana", "Emil", "Farah", "Goran", "Hana"]
+CITIES = ["Paris", "Lima", "Oslo", "Cairo", "Quito", "Hanoi", "Accra", "Perth"]
+YEARS = ["1901", "1912", "1923", "1934", "1945", "1956", "1967", "1978"]
+
+
+def _paragraph(k: int) -> tuple[str, list[tuple[str, str]]]:
+    name, city, year = NAMES[k % 8], CITIES[(k * 3) % 8], YEARS[(k * 5) % 8]
+    ctx = f"{name} was born in {city} in {year}. {name} later studied music and wrote {k + 2} symphonies."
+    return ctx, [(f"Where was {name} born?", city), (f"In what year was {name} born?", year),
+                 (f"How many symphonies did {name} write?", str(k + 2))]
+
+
+def write_root(root: Path) -> dict[str, list[str]]:
+    """6 SQuAD 1.1 articles x 2 paragraphs x 3 questions; 4 SQuAD 2.0 articles x 1 paragraph x 3 answerable +
+    1 unanswerable; QGEval holding one SQuAD 1.1 paragraph (its questions must be dropped)."""
+    (root / "squad_v1_train").mkdir(parents=True)
+    (root / "squad_v2_dev").mkdir()
+    (root / "qgeval_squad").mkdir()
+    titles: dict[str, list[str]] = {"v1": [], "v2": []}
+    k = 0
+    with gzip.open(root / "squad_v1_train" / "train-v1.1.jsonl.gz", "wt", encoding="utf-8") as fh:
+        for a in range(6):
+            title = f"Article_{a}"
+            titles["v1"].append(title)
+            for p in range(2):
+                ctx, qas = _paragraph(k)
+                k += 1
+                for q, (question, ans) in enumerate(qas):
+                    fh.write(json.dumps({"id": f"{title}/{p}/{q}", "title": title, "context": ctx,
+                                         "question": question, "answers": [ans],
+                                         "answer_starts": [ctx.index(ans)]}) + "\n")
+    data = []
+    for a in range(4):
+        ctx, qas = _paragraph(k)
+        k += 1
+        title = f"Dev_{a}"
+        titles["v2"].append(title)
+        items = [{"id": f"d{a}_{q}", "question": question, "is_impossible": False,
+                  "answers": [{"text": ans, "answer_start": ctx.index(ans)}]} for q, (question, ans) in enumerate(qas)]
+        items.append({"id": f"d{a}_x", "question": "Where did Zed die?", "is_impossible": True, "answers": []})
+        data.append({"title": title, "paragraphs": [{"context": ctx, "qas": items}]})
+    (root / "squad_v2_dev" / "dev-v2.0.json").write_text(json.dumps({"version": "v2.0", "data": data}))
+    with open(root / "qgeval_squad" / "original_data.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "reference", "passage", "answer"])
+        w.writerow(["x", "Where was Alice born?", _paragraph(0)[0], "Paris"])
+    return titles
+
+
+def _args(root: Path, out: Path, *extra: str) -> argparse.Namespace:
+    p = argparse.ArgumentParser()
+    tr.add_arguments(p)
+    return p.parse_args(["--out", str(out), "--data-root", str(root), "--dev-percent", "34", *extra])
+
+
+def test_data_split_by_article(tmp_path):
+    write_root(tmp_path)
+    data = tr.load_data(_args(tmp_path, tmp_path / "o", "--wrong-passage-share", "1"))
+    c = data["counts"]
+    # 36 SQuAD 1.1 questions, less the 3 on the QGEval paragraph; every article wholly on one side
+    assert c["squad11_train_questions"] + c["squad11_heldout_questions"] == 33
+    train_titles = {e.title for e in data["train"] if e.title.startswith("Article")}
+    dev_titles = {e.title for e in data["dev11"]}
+    assert dev_titles and train_titles and not train_titles & dev_titles
+    assert all(e.context != _paragraph(0)[0] for e in data["train"] + data["dev11"])
+    # SQuAD 2.0 dev: 2 articles (8 questions, 2 unanswerable) train, 2 are dev
+    assert c["squad2_train_questions"] == 8 and c["squad2_train_unanswerable"] == 2
+    assert c["squad2_dev_questions"] == 8 and c["squad2_dev_unanswerable"] == 2
+    assert not {e.title for e in data["train"]} & {e.title for e in data["dev2"]}
+    # every SQuAD 1.1 training question whose article has another paragraph comes back with it, no answer
+    wrong = [e for e in data["train"] if e.qid.endswith(":wrong")]
+    assert c["wrong_passage_negatives"] == len(wrong) > 0
+    for e in wrong:
+        assert e.answer is None and e.title.startswith("Article")
+        twin = next(x for x in data["train"] if x.qid == e.qid[:-len(":wrong")])
+        assert e.context != twin.context and e.question == twin.question
+        assert twin.answers[0] not in e.context
+    # gold spans are the answer texts
+    for e in data["train"]:
+        if e.answer is not None:
+            assert e.context[e.answer[0]:e.answer[1]] == e.answers[0]
+
+
+def test_auroc_by_hand():
+    assert tr._auroc([0.9, 0.8], [0.1, 0.85]) == pytest.approx(3 / 4)
+    assert tr._auroc([0.5], [0.5]) == pytest.approx(0.5)
+
+
+@pytest.mark.slow
+def test_train_smoke_cpu(tmp_path):
+    """A tiny CPU run end to end: the delta loads and reads like the trained model; the report is complete."""
+    from qascore.runtime.reader import Reader
+
+    try:
+        from qascore.runtime import defaults
+        defaults.resolve(defaults.ENCODER)
+    except FileNotFoundError as err:
+        pytest.skip(f"encoder package absent: {err}")
+    write_root(tmp_path / "data")
+    out = tmp_path / "out"
+    args = _args(tmp_path / "data", out, "--epochs", "1", "--device", "cpu", "--batch-size", "8", "--max-len", "64",
+                 "--stride", "16", "--lora-rank", "4", "--check-questions", "8", "--workers", "1", "--threads", "1")
+    report = tr.train(args, command="test")
+    saved = json.loads((out / "report.json").read_text())
+    assert saved["command"] == "test" and saved["seed"] == 13 and saved["delta_bytes"] < 10 * 2**20
+    m = saved["metrics"]
+    assert m["squad11_heldout"]["questions"] == report["data"]["squad11_heldout_questions"] > 0
+    assert 0 <= m["squad11_heldout"]["f1"] <= 100 and m["squad2_dev_half"]["unanswerable"] == 2
+    assert m["rule_check"]["chosen"] in ("p_answer", "expected_f1", "mass", "p_answer_x_f1")
+    assert m["rule_check"]["counts"]["pos"] == 8
+    reader = Reader.load(out / "reader.safetensors")
+    assert reader.rule == m["rule_check"]["chosen"] and reader.spec.max_len == 64
+    reads = reader.read(["Where was Dana born?"], [_paragraph(3)[0]])
+    assert len(reads) == 1 and 0.0 <= reads[0].p_null <= 1.0 and reads[0].best[0] in _paragraph(3)[0]
