@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from qascore.cli.heatmap import Example, Row, ansi, normalise, page
-from qascore.cli.output import check_writable, write_whole
+from qascore.cli.output import check_output, write_whole
 from qascore.messages import warn
 from qascore.records import InputError, Record, parse_mapping, read_records
 
@@ -45,7 +45,7 @@ SCORED = ("rougeL", "kpqa-rougeL", "bleu1", "kpqa-bleu1")  # what KPW does to ea
 
 
 def run(args: argparse.Namespace) -> int:
-    check_writable(args.html, "--html")
+    check_output(args.html, [args.input, args.idf_from, args.tagger], "--html")
     records = _records(args)
     idf_docs = records if not args.idf_from else read_records(args.idf_from, mapping=parse_mapping(args.map),
                                                               fmt=args.input_format)

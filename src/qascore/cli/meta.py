@@ -18,7 +18,7 @@ import numpy as np
 
 from qascore import jsonio
 from qascore.cli.options import load_metric
-from qascore.cli.output import check_writable, write_whole
+from qascore.cli.output import check_output, spec_paths, write_whole
 from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments, with_dtype
 from qascore.errors import UsageError
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     apply_runtime_arguments(args)  # --dtype goes into each model metric's spec: --compare names follow
     if args.compare and args.dtype != "fp32":
         args.compare = [with_dtype(pair, args.dtype) for pair in args.compare]
-    check_writable(args.html, "--html")
+    check_output(args.html, [args.input, *spec_paths(args.metric)], "--html")
     if args.html:  # the [report] extra, looked for before anything is read or computed
         from qascore.cli.report import _pyplot
 

@@ -1,0 +1,142 @@
+"""Hostile trial, second round (issue 42): every writer spares its inputs, a replaced file keeps its
+permissions, closed streams, special files as model paths, and bounds on options that used to end in an
+internal error, a hang or a crash. Each test failed on the code before the fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_hostile_inputs import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+ROW = {"id": "1", "question": "who sat?", "candidate": "cat sat down", "references": ["cat sat"], "human": 1}
+CHUNKED = ([], ["--chunk-size", "1"])
+
+
+def write_rows(path: Path, n: int = 4) -> Path:
+    path.write_text("".join(json.dumps({**ROW, "id": str(i), "human": i % 3}) + "\n" for i in range(n)))
+    return path
+
+
+def one_error(rc: int, err: str) -> str:
+    assert rc == 2 and "Traceback" not in err and "internal error" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qascore: error: "), err
+    return lines[0]
+
+
+def qascore_process(args: list[str], **kw: object) -> subprocess.CompletedProcess:
+    """The CLI in a child process (for what a test process cannot do to itself: close its streams)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
+           "OMP_NUM_THREADS": "1"}
+    return subprocess.run([sys.executable, "-m", "qascore.cli", *args], env=env, cwd=kw.pop("cwd", None),
+                          capture_output=kw.pop("capture", True), timeout=120, check=False, **kw)  # type: ignore[call-overload]
+
+
+# -- 1: no writer replaces one of its own inputs ---------------------------------------------------------
+def test_meta_html_over_its_input_is_refused_by_any_name(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "victim.jsonl")
+    before = src.read_bytes()
+    alias = tmp_path / "alias.html"
+    alias.symlink_to(src)
+    for out in (src, alias):
+        line = one_error(*run_cli(["meta", str(src), "--human", "human", "-m", "f1", "--html", str(out)])[::2])
+        assert line.startswith(f"qascore: error: --html {out}: is the input {src}")
+        assert src.read_bytes() == before
+
+
+def test_meta_html_over_a_csv_input_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "rated.csv"
+    src.write_text("candidate,reference,human\na b,a b,1\nb,a,0\na,a b,1\n")
+    before = src.read_bytes()
+    line = one_error(*run_cli(["meta", str(src), "--human", "human", "-m", "f1", "--map", "references=reference",
+                               "--html", str(src)])[::2])
+    assert f"--html {src}: is the input" in line and src.read_bytes() == before
+
+
+@pytest.mark.parametrize("which", ["input", "idf"])
+def test_explain_html_over_its_input_or_idf_file_is_refused(tmp_path: Path, which: str) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    other = write_rows(tmp_path / "other.jsonl")
+    victim = src if which == "input" else other
+    before = victim.read_bytes()
+    line = one_error(*run_cli(["explain", str(src), "--idf-from", str(other), "--html", str(victim)])[::2])
+    assert line.startswith(f"qascore: error: --html {victim}: is the input {victim}")
+    assert victim.read_bytes() == before
+
+
+def test_explain_html_over_the_tagger_file_is_refused(tmp_path: Path) -> None:
+    tagger = tmp_path / "tagger.safetensors"
+    tagger.write_bytes(b"weights")
+    line = one_error(*run_cli(["explain", "-q", "q", "-c", "c", "-r", "r", "--tagger", str(tagger),
+                               "--html", str(tagger)])[::2])
+    assert f"is the input {tagger}" in line and tagger.read_bytes() == b"weights"
+
+
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_score_o_over_redirected_stdin_is_refused(tmp_path: Path, extra: list[str]) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    before = src.read_bytes()
+    with src.open("rb") as stdin:
+        rc, err = _score_with_stdin(stdin, ["score", "-", "-m", "f1", "-o", str(src), *extra])
+    assert one_error(rc, err) == (f"qascore: error: -o {src}: is the input standard input; scoring would overwrite "
+                                  f"it (pass --overwrite-input if that is what you want)")
+    assert src.read_bytes() == before
+
+
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_score_o_over_a_model_path_is_refused_before_the_model_loads(tmp_path: Path, extra: list[str]) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    model = tmp_path / "model.safetensors"
+    model.write_bytes(b"weights")
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-m", f"ava:model={model}", "-o", str(model),
+                               *extra])[::2])
+    assert line.startswith(f"qascore: error: -o {model}: is the input {model};")
+    assert model.read_bytes() == b"weights"
+
+
+def _score_with_stdin(stdin: object, argv: list[str]) -> tuple[int, str]:
+    done = qascore_process(argv, stdin=stdin)
+    return done.returncode, done.stderr.decode()
+
+
+# -- 2: a replaced file keeps its permissions ----------------------------------------------------------------
+@pytest.mark.parametrize("extra", [[], ["--chunk-size", "1"], ["--chunk-size", "50"], ["--chunk-size", "1", "--resume"]])
+@pytest.mark.parametrize("mode", [0o600, 0o640])
+def test_o_over_an_existing_file_keeps_its_mode(tmp_path: Path, extra: list[str], mode: int) -> None:
+    src = write_rows(tmp_path / "rows.jsonl")
+    out = tmp_path / "pm1.jsonl"
+    out.write_text("secret\n" if "--resume" not in extra else "")
+    out.chmod(mode)
+    rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra])
+    assert rc == 0, err
+    assert stat.S_IMODE(out.stat().st_mode) == mode
+    assert len(out.read_text().splitlines()) == 4
+
+
+def test_a_chunked_partial_file_is_never_more_open_than_the_file_it_replaces(tmp_path: Path) -> None:
+    from qascore.stream import _open_partial
+
+    out, part = tmp_path / "o.jsonl", tmp_path / "o.jsonl.part"
+    out.write_text("secret\n")
+    out.chmod(0o600)
+    with _open_partial(part, out, append=False) as fh:
+        assert stat.S_IMODE(os.fstat(fh.fileno()).st_mode) == 0o600
+
+
+def test_a_new_output_gets_the_umask_mode(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "rows.jsonl")
+    old = os.umask(0o027)
+    try:
+        for extra in CHUNKED:
+            out = tmp_path / f"new{len(extra)}.jsonl"
+            assert run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra])[0] == 0
+            assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    finally:
+        os.umask(old)
