@@ -140,3 +140,14 @@ def test_a_new_output_gets_the_umask_mode(tmp_path: Path) -> None:
             assert stat.S_IMODE(out.stat().st_mode) == 0o640
     finally:
         os.umask(old)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another user needs root")
+@pytest.mark.parametrize("extra", [[], ["--chunk-size", "1"]])
+def test_o_over_another_users_file_keeps_its_owner_when_run_as_root(tmp_path: Path, extra: list[str]) -> None:
+    src = write_rows(tmp_path / "rows.jsonl")
+    out = tmp_path / "theirs.jsonl"
+    out.write_text("old\n")
+    os.chown(out, 4242, 4343)
+    assert run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra])[0] == 0
+    assert (out.stat().st_uid, out.stat().st_gid) == (4242, 4343)
