@@ -151,3 +151,85 @@ def test_o_over_another_users_file_keeps_its_owner_when_run_as_root(tmp_path: Pa
     os.chown(out, 4242, 4343)
     assert run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra])[0] == 0
     assert (out.stat().st_uid, out.stat().st_gid) == (4242, 4343)
+
+
+# -- 3: one record cannot hold a model for minutes; work nobody waits for is not done --------------------
+def many_refs(path: Path, n: int) -> Path:
+    path.write_text(json.dumps({**ROW, "id": "0"}) + "\n"
+                    + json.dumps({**ROW, "id": "1", "references": [f"ref {i}" for i in range(n)]}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("metric", ["ava", "bertscore", "kpqa-bertscore"])
+def test_a_record_with_more_references_than_the_bound_is_refused_before_any_model_runs(tmp_path: Path,
+                                                                                          metric: str) -> None:
+    from qascore.metrics.options import MAX_REFERENCES
+
+    src = many_refs(tmp_path / "in.jsonl", MAX_REFERENCES + 1)
+    for extra in CHUNKED:
+        out = tmp_path / "out.jsonl"
+        line = one_error(*run_cli(["score", str(src), "-m", metric, "-o", str(out), *extra])[::2])
+        assert line == (f"qascore: error: {src}:2: field 'references': {MAX_REFERENCES + 1} references; {metric} "
+                        f"reads each with its model and takes at most {MAX_REFERENCES} per record "
+                        f"(-m {metric}:max_references=N raises it)")
+        assert not out.exists() and not (tmp_path / "out.jsonl.part").exists()
+    small = many_refs(tmp_path / "small.jsonl", 3)
+    line = one_error(*run_cli(["score", str(small), "-m", f"{metric}:max_references=2"])[::2])
+    assert f"{small}:2: field 'references': 3 references" in line
+
+
+def test_the_bound_is_an_option_of_the_python_api_too() -> None:
+    import qascore
+    from qascore.records import InputError
+
+    with pytest.raises(InputError, match="3 references; bertscore reads each"):
+        qascore.load("bertscore", max_references=2).score([{"candidate": "a", "references": ["a", "b", "c"]}])
+    with pytest.raises(ValueError, match="max_references"):
+        qascore.load("ava", max_references=0)
+
+
+def test_the_server_refuses_such_a_record_with_422_before_it_queues() -> None:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    import qascore
+    from qascore.serve.app import create_app
+
+    app = create_app([("bertscore", qascore.load("bertscore", max_references=3))])
+    body = {"records": [{"candidate": "a", "references": ["r"] * 4}]}
+    with TestClient(app) as client:
+        r = client.post("/score", json=body)
+        assert r.status_code == 422 and r.json()["error"].startswith("request:1: field 'references': 4 references")
+        assert client.get("/health").json()["model_calls"] == 0
+
+
+def test_a_request_that_timed_out_while_queued_is_never_scored() -> None:
+    import asyncio
+    import threading
+
+    from qascore.serve.batcher import MicroBatcher
+
+    seen: list[str] = []
+    release = threading.Event()
+
+    def fn(requests: list[str]) -> list[str]:
+        seen.extend(requests)
+        if "slow" in requests:
+            release.wait(5)
+        return requests
+
+    async def scenario() -> None:
+        b: MicroBatcher[str, str] = MicroBatcher(fn, lambda _: 1, max_batch=1, max_wait_s=0)
+        b.start()
+        slow = asyncio.ensure_future(b.submit("slow"))
+        await asyncio.sleep(0.05)  # "slow" holds the worker
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(b.submit("gave-up"), 0.05)
+        release.set()
+        assert await slow == "slow"
+        assert await asyncio.wait_for(b.submit("next"), 5) == "next"
+        await b.stop()
+
+    asyncio.run(scenario())
+    assert seen == ["slow", "next"]
