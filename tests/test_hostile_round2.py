@@ -233,3 +233,17 @@ def test_a_request_that_timed_out_while_queued_is_never_scored() -> None:
 
     asyncio.run(scenario())
     assert seen == ["slow", "next"]
+
+
+# -- 4: chunked scoring finds an all-blank reference list before it writes anything ------------------------
+@pytest.mark.parametrize("metric", ["ava", "judge"])
+def test_chunked_scoring_refuses_all_blank_references_before_writing(tmp_path: Path, metric: str) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({**ROW, "id": str(i)}) + "\n" for i in range(3))
+                   + json.dumps({**ROW, "id": "3", "references": [" ", "\u200b"]}) + "\n")
+    rc, out, err = run_cli(["score", str(src), "-m", metric, "-o", "-", "--chunk-size", "1"])
+    line = one_error(rc, err)
+    assert out == "" and line.startswith(f"qascore: error: {src}:4: field 'references': every reference is blank")
+    dest = tmp_path / "out.jsonl"
+    one_error(*run_cli(["score", str(src), "-m", metric, "-o", str(dest), "--chunk-size", "1"])[::2])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]

@@ -152,6 +152,8 @@ class Metric(ABC):
         return main, details
 
     def validate(self, records: Sequence[Record]) -> None:
+        if self.needs_reference_text:  # a record with only blank references: refused here too, so chunked
+            records = without_blank_references(records, self.name)  # scoring finds it before writing anything
         for rec in records:
             rec.require(*self.requires, needed_by=f"metric '{self.name}'")
             if "references" in self.requires and not rec.references:
