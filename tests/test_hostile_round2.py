@@ -247,3 +247,35 @@ def test_chunked_scoring_refuses_all_blank_references_before_writing(tmp_path: P
     dest = tmp_path / "out.jsonl"
     one_error(*run_cli(["score", str(src), "-m", metric, "-o", str(dest), "--chunk-size", "1"])[::2])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+# -- 5: closed standard streams --------------------------------------------------------------------------
+def _closing(fd: int):  # noqa: ANN202 -- a preexec_fn
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_a_closed_standard_input_is_one_clear_line(tmp_path: Path, extra: list[str]) -> None:
+    done = qascore_process(["score", "-", "-m", "f1", *extra], preexec_fn=_closing(0))
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode() == ("qascore: error: <stdin>: standard input is closed (started with <&-?); give a "
+                                    "file, or pipe records in\n")
+
+
+def test_a_closed_standard_output_is_refused_before_any_work(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    done = qascore_process(["score", str(src), "-m", "f1", "-o", "-"], preexec_fn=_closing(1))
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("qascore: error: standard output is closed (started with >&-?)")
+
+
+def test_a_closed_standard_error_neither_crashes_nor_lands_in_a_result_file(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    done = qascore_process(["score", str(src), "-m", "f1", "-o", str(out)], preexec_fn=_closing(2))
+    assert done.returncode == 0 and b"f1" in done.stdout
+    assert [json.loads(x)["scores"]["f1"] for x in out.read_text().splitlines()] == [pytest.approx(0.8)] * 4
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    done = qascore_process(["score", str(bad), "-m", "f1", "-o", str(out)], preexec_fn=_closing(2))
+    assert done.returncode == 2  # the message has nowhere to go; the status still says it failed

@@ -317,12 +317,20 @@ FORMATS = ("jsonl", "csv", "tsv")
 STDIN = "-"
 
 
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as bytes; an InputError when the process was started with it closed (`<&-`)."""
+    if sys.stdin is None or getattr(sys.stdin, "buffer", None) is None:
+        raise InputError("standard input is closed (started with <&-?); give a file, or pipe records in",
+                         source="<stdin>")
+    return sys.stdin.buffer
+
+
 def read_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
                  fmt: str | None = None) -> list[Record]:
     """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension. '-' reads standard input
     (JSONL unless `fmt` says otherwise)."""
     if str(path) == STDIN:
-        src, kind, data = "<stdin>", (fmt or "jsonl").lower(), sys.stdin.buffer.read()
+        src, kind, data = "<stdin>", (fmt or "jsonl").lower(), stdin_bytes().read()
     else:
         path, src, kind = _checked_input(path, fmt)
         data = path.read_bytes()
@@ -353,7 +361,7 @@ def iter_records(path: str | Path, *, mapping: Mapping[str, str] | None = None, 
     """
     if str(path) == STDIN:
         src, kind = source or "<stdin>", (fmt or "jsonl").lower()
-        opener: Any = lambda: contextlib.nullcontext(sys.stdin.buffer)  # noqa: E731
+        opener: Any = lambda: contextlib.nullcontext(stdin_bytes())  # noqa: E731
     else:
         file, src, kind = _checked_input(path, fmt, source)
         opener = lambda: file.open("rb")  # noqa: E731

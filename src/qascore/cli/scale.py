@@ -22,7 +22,7 @@ from qascore.cli.output import STDOUT, check_output, check_partial, spec_paths
 from qascore.cli.options import load_metrics
 from qascore.cli.table import print_corpus
 from qascore.errors import UsageError
-from qascore.records import STDIN, parse_mapping
+from qascore.records import STDIN, parse_mapping, stdin_bytes
 from qascore.stream import DEFAULT_CHUNK_SIZE, partial_path, say, score_file
 
 
@@ -69,7 +69,7 @@ def _input_file(path: str) -> Iterator[tuple[str, str | None]]:
     fd, tmp = tempfile.mkstemp(prefix="qascore-stdin-", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as fh:
-            shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+            shutil.copyfileobj(stdin_bytes(), fh, 1 << 20)
         yield tmp, "<stdin>"
     finally:
         os.unlink(tmp)
