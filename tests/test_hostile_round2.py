@@ -279,3 +279,46 @@ def test_a_closed_standard_error_neither_crashes_nor_lands_in_a_result_file(tmp_
     bad.write_text("{not json\n")
     done = qascore_process(["score", str(bad), "-m", "f1", "-o", str(out)], preexec_fn=_closing(2))
     assert done.returncode == 2  # the message has nowhere to go; the status still says it failed
+
+
+# -- 6, 7: a special file or a wrong file as a model path is one line naming it -----------------------------
+@pytest.mark.parametrize("spec, what", [("ava:model", "a verifier delta"), ("judge:model", "a judge card"),
+                                        ("kpqa-rougeL:tagger", "a keyphrase tagger delta"),
+                                        ("bertscore:model", "a model folder")])
+def test_a_fifo_as_a_model_path_is_refused_without_opening_it(tmp_path: Path, spec: str, what: str) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    fifo = tmp_path / "fifo1"
+    os.mkfifo(fifo)
+    done = qascore_process(["score", str(src), "-m", f"{spec}={fifo}"])  # a hang would be the 120 s timeout
+    line = one_error(done.returncode, done.stderr.decode())
+    assert line.startswith(f"qascore: error: -m {spec}={fifo}: {fifo}: is a FIFO (named pipe), not a regular file; "
+                           f"expected {what}")
+
+
+def test_a_fifo_inside_a_tagger_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "tagger"
+    folder.mkdir()
+    os.mkfifo(folder / "x.safetensors")
+    line = one_error(*run_cli(["score", str(write_rows(tmp_path / "in.jsonl")), "-m",
+                               f"kpqa-rougeL:tagger={folder}"])[::2])
+    assert f"{folder}: holds x.safetensors, which is a FIFO (named pipe), not a regular file" in line
+
+
+@pytest.mark.parametrize("spec", ["judge:model", "ava:model"])
+def test_an_unreadable_model_file_is_named(tmp_path: Path, spec: str) -> None:
+    line = one_error(*run_cli(["score", str(write_rows(tmp_path / "in.jsonl")), "-m", f"{spec}=/proc/self/mem"])[::2])
+    assert line.startswith(f"qascore: error: -m {spec}=/proc/self/mem: /proc/self/mem: cannot be read (")
+
+
+@pytest.mark.parametrize("content", [b"just some notes\n", None])
+def test_explain_tagger_that_is_not_a_tagger_is_one_line(tmp_path: Path, content: bytes | None) -> None:
+    notes = tmp_path / "notes.txt"
+    if content is None:
+        os.mkfifo(notes)
+    else:
+        notes.write_bytes(content)
+    done = qascore_process(["explain", "-q", "q", "-c", "c", "-r", "r", "--tagger", str(notes)])
+    line = one_error(done.returncode, done.stderr.decode())
+    problem = "is not a safetensors file" if content else "is a FIFO (named pipe), not a regular file"
+    assert line == (f"qascore: error: --tagger {notes}: {problem}; expected a keyphrase tagger delta (.safetensors "
+                    f"written by `qascore-lab train kpqa`) or a folder holding one")
