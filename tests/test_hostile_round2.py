@@ -322,3 +322,32 @@ def test_explain_tagger_that_is_not_a_tagger_is_one_line(tmp_path: Path, content
     problem = "is not a safetensors file" if content else "is a FIFO (named pipe), not a regular file"
     assert line == (f"qascore: error: --tagger {notes}: {problem}; expected a keyphrase tagger delta (.safetensors "
                     f"written by `qascore-lab train kpqa`) or a folder holding one")
+
+
+# -- 8 (and 18's meta options): numbers that used to end in MemoryError or a message without the option ------
+@pytest.mark.parametrize("option, value, says", [
+    ("--resamples", "99999999999999", "--resamples must be between 1 and 1,000,000 (got 99999999999999)"),
+    ("--resamples", "0", "--resamples must be between 1 and 1,000,000 (got 0)"),
+    ("--seed", "-1", "--seed must be an integer >= 0 and < 2**63 (got -1)"),
+    ("--level", "1.5", "--level must be between 0 and 1, exclusive (got 1.5)"),
+    ("--threshold", "nan", "--threshold must be a finite number (got nan)"),
+])
+def test_meta_numbers_are_checked_up_front_naming_the_option(tmp_path: Path, option: str, value: str,
+                                                             says: str) -> None:
+    src = write_rows(tmp_path / "rated.jsonl", 6)
+    extra = ["--label", "human"] if option == "--threshold" else []
+    line = one_error(*run_cli(["meta", str(src), "--human", "human", "-m", "f1", option, value, *extra])[::2])
+    assert line == f"qascore: error: {says}"
+
+
+def test_a_bootstrap_too_big_for_memory_is_refused_by_the_python_api_too() -> None:
+    import numpy as np
+
+    from qascore.meta import correlate
+    from qascore.meta.correlation import MAX_DRAWS
+
+    h = np.arange(1000, dtype=float)
+    with pytest.raises(ValueError, match=r"--resamples 999999: a bootstrap of 1000 items takes at most 200000"):
+        correlate(h, h, "pearson", n_resamples=999_999)
+    assert MAX_DRAWS // 1000 == 200_000
+    assert correlate(h, h, "pearson", n_resamples=10).ci_low == pytest.approx(1.0)
