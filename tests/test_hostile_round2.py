@@ -351,3 +351,31 @@ def test_a_bootstrap_too_big_for_memory_is_refused_by_the_python_api_too() -> No
         correlate(h, h, "pearson", n_resamples=999_999)
     assert MAX_DRAWS // 1000 == 200_000
     assert correlate(h, h, "pearson", n_resamples=10).ci_low == pytest.approx(1.0)
+
+
+# -- 9: serve's numbers and its port, before any model loads ----------------------------------------------
+@pytest.mark.parametrize("option, value, says", [
+    ("--port", "-1", "--port must be between 0 and 65535 (got -1)"),
+    ("--port", "70000", "--port must be between 0 and 65535 (got 70000)"),
+    ("--max-wait-ms", "inf", "--max-wait-ms must be between 0 and 10000 (got inf)"),
+    ("--max-wait-ms", "1e12", "--max-wait-ms must be between 0 and 10000 (got 1e+12)"),
+    ("--max-body", "0", "--max-body must be at least 1 byte (got 0)"),
+    ("--timeout", "nan", "--timeout must be a number of seconds >= 0, 0 for none (got nan)"),
+])
+def test_serve_numbers_are_refused_before_models_load(option: str, value: str, says: str) -> None:
+    pytest.importorskip("uvicorn")
+    rc, _, err = run_cli(["serve", "-m", "ava", option, value])
+    assert one_error(rc, err) == f"qascore: error: {says}"
+
+
+def test_serve_on_a_port_in_use_says_so_before_models_load() -> None:
+    pytest.importorskip("uvicorn")
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        rc, _, err = run_cli(["serve", "-m", "ava", "--port", str(port)])
+    assert one_error(rc, err) == (f"qascore: error: --port {port}: cannot listen on 127.0.0.1:{port}: Address already "
+                                  f"in use (another server is listening there: stop it or pick another --port)")
