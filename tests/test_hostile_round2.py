@@ -379,3 +379,16 @@ def test_serve_on_a_port_in_use_says_so_before_models_load() -> None:
         rc, _, err = run_cli(["serve", "-m", "ava", "--port", str(port)])
     assert one_error(rc, err) == (f"qascore: error: --port {port}: cannot listen on 127.0.0.1:{port}: Address already "
                                   f"in use (another server is listening there: stop it or pick another --port)")
+
+
+# -- 10: --threads is bounded ----------------------------------------------------------------------------
+@pytest.mark.parametrize("n", ["100000", "20000", "0"])
+def test_threads_beyond_the_bound_is_one_line(tmp_path: Path, n: str) -> None:
+    from qascore.runtime.devices import max_threads
+
+    src = write_rows(tmp_path / "in.jsonl")
+    done = qascore_process(["score", str(src), "-m", "f1", "--threads", n])  # a child: 100000 crashed its process
+    assert one_error(done.returncode, done.stderr.decode()) == (
+        f"qascore: error: --threads must be between 1 and {max_threads()} (4 per CPU core here, at most 1024), got {n}")
+    assert max_threads() == min(1024, 4 * (os.cpu_count() or 1))
+    assert qascore_process(["score", str(src), "-m", "f1", "--threads", str(max_threads())]).returncode == 0
