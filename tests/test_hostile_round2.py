@@ -392,3 +392,25 @@ def test_threads_beyond_the_bound_is_one_line(tmp_path: Path, n: str) -> None:
         f"qascore: error: --threads must be between 1 and {max_threads()} (4 per CPU core here, at most 1024), got {n}")
     assert max_threads() == min(1024, 4 * (os.cpu_count() or 1))
     assert qascore_process(["score", str(src), "-m", "f1", "--threads", str(max_threads())]).returncode == 0
+
+
+# -- 11 (and 18's qrelscore options): option ranges that let a NaN or a division by zero through -----------
+@pytest.mark.parametrize("spec, says", [
+    ("rougeL:beta=1e155", "expected a number in [0, 1000]"),
+    ("kpqa-rougeL:beta=1e155", "expected a number in [0, 1000]"),
+    ("qrelscore:b_lrm=1", "expected a number < 1 (rescaling divides by 1 - b)"),
+    ("qrelscore:b_grg=2.5", "expected a number < 1 (rescaling divides by 1 - b)"),
+    ("qrelscore:p=1e300", "expected a number in [-100, 100]"),
+])
+def test_option_values_that_broke_the_arithmetic_are_refused(tmp_path: Path, spec: str, says: str) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    assert one_error(*run_cli(["score", str(src), "-m", spec])[::2]) == f"qascore: error: -m {spec}: {says}"
+
+
+def test_rouge_l_at_the_largest_beta_is_recall() -> None:
+    import qascore
+
+    # "cat sat down" vs "cat sat": LCS 2, P = 2/3, R = 1; F(beta=1000) = (1 + 1e6) P R / (R + 1e6 P)
+    res = qascore.load("rougeL", beta=1000.0).score([{"candidate": "cat sat down", "references": ["cat sat"]}])
+    assert res.scores[0] == pytest.approx((1 + 1e6) * (2 / 3) / (1 + 1e6 * 2 / 3), rel=1e-12)
+    assert res.scores[0] == pytest.approx(1.0, abs=1e-6)
