@@ -414,3 +414,31 @@ def test_rouge_l_at_the_largest_beta_is_recall() -> None:
     res = qascore.load("rougeL", beta=1000.0).score([{"candidate": "cat sat down", "references": ["cat sat"]}])
     assert res.scores[0] == pytest.approx((1 + 1e6) * (2 / 3) / (1 + 1e6 * 2 / 3), rel=1e-12)
     assert res.scores[0] == pytest.approx(1.0, abs=1e-6)
+
+
+# -- 12: a record changed after it was made is checked again when scored ---------------------------------
+@pytest.mark.parametrize("change, says", [
+    (lambda r: setattr(r, "references", "abc"), "must be a list of strings, got a string (wrap it in [...])"),
+    (lambda r: r.references.append(5), "must be a list of strings"),
+    (lambda r: setattr(r, "candidate", None), "must be a string, got NoneType"),
+])
+def test_a_record_changed_after_it_was_made_is_refused_when_scored(change: object, says: str) -> None:
+    import qascore
+    from qascore.records import InputError, Record
+
+    ok = Record(candidate="b", references=["b"])
+    r = Record(candidate="a", references=["a"])
+    change(r)  # type: ignore[operator]
+    with pytest.raises(InputError) as err:
+        qascore.load("f1").score([ok, r])
+    field = "candidate" if "string, got NoneType" in says else "references"
+    assert str(err.value) == f"<input>:2: field '{field}': {says}" and err.value.field == field
+
+
+def test_a_tuple_of_references_set_later_still_scores() -> None:
+    import qascore
+    from qascore.records import Record
+
+    r = Record(candidate="cat sat down", references=["x"])
+    r.references = ("cat sat",)  # type: ignore[assignment]
+    assert qascore.load("f1").score([r]).scores == [pytest.approx(0.8)]
