@@ -57,6 +57,14 @@ class Record:
     def __post_init__(self) -> None:
         """Every field checked however the record was made (a reader, the server, `Record(...)` in Python):
         a wrong type, a lone surrogate or a too-deep pass-through value is an InputError naming the field."""
+        self.check()
+
+    def check(self, where: tuple[str, int] | None = None) -> None:
+        """The checks of `__post_init__`, again: a record is a plain mutable object, so the Python API runs them
+        once more when it is scored (`as_records`): `r.references = "abc"` would otherwise be scored per
+        character, and `r.references.append(5)` fail deep inside a metric (issue 42); `types_hold` is its
+        quick form. `where` (source, line) names a record that has no source of its own."""
+        self._where = where if self.source is None and self.line is None else None
         if isinstance(self.id, int) and not isinstance(self.id, bool):
             self.id = str(self.id)
         for name in ("id", "question", "candidate", "context"):
@@ -89,8 +97,18 @@ class Record:
                 raise self._bad(why if not surrogate_problem(key) else f"the field name {why}",
                                 field=printable(key))
 
+    def types_hold(self) -> bool:
+        """The quick part of `check`, for every record a metric scores: the core fields still have their types.
+        (A record changed after it was made is checked in full when this fails; the surrogate and depth checks
+        of its texts ran when it was made.)"""
+        return (type(self.id) is str and type(self.question) is str and type(self.candidate) is str
+                and type(self.context) is str and type(self.extra) is dict
+                and type(self.references) is list and all(type(t) is str for t in self.references)
+                and type(self.negatives) is list and all(type(t) is str for t in self.negatives))
+
     def _bad(self, message: str, *, field: str | None) -> InputError:
-        return InputError(message, source=self.source, line=self.line, field=field)
+        source, line = getattr(self, "_where", None) or (self.source, self.line)
+        return InputError(message, source=source, line=line, field=field)
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any], *, source: str | None = None,
@@ -153,6 +171,8 @@ def as_records(examples: Iterable[Record | Mapping[str, Any]]) -> list[Record]:
     out = []
     for i, ex in enumerate(examples, 1):
         if isinstance(ex, Record):
+            if not ex.types_hold():  # changed since it was made (`r.references = "abc"`): say what, where
+                ex.check(where=("<input>", i))
             out.append(ex)
         elif isinstance(ex, Mapping):
             out.append(Record.from_dict(ex, source="<input>", line=i))
@@ -317,12 +337,20 @@ FORMATS = ("jsonl", "csv", "tsv")
 STDIN = "-"
 
 
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as bytes; an InputError when the process was started with it closed (`<&-`)."""
+    if sys.stdin is None or getattr(sys.stdin, "buffer", None) is None:
+        raise InputError("standard input is closed (started with <&-?); give a file, or pipe records in",
+                         source="<stdin>")
+    return sys.stdin.buffer
+
+
 def read_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
                  fmt: str | None = None) -> list[Record]:
     """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension. '-' reads standard input
     (JSONL unless `fmt` says otherwise)."""
     if str(path) == STDIN:
-        src, kind, data = "<stdin>", (fmt or "jsonl").lower(), sys.stdin.buffer.read()
+        src, kind, data = "<stdin>", (fmt or "jsonl").lower(), stdin_bytes().read()
     else:
         path, src, kind = _checked_input(path, fmt)
         data = path.read_bytes()
@@ -353,7 +381,7 @@ def iter_records(path: str | Path, *, mapping: Mapping[str, str] | None = None, 
     """
     if str(path) == STDIN:
         src, kind = source or "<stdin>", (fmt or "jsonl").lower()
-        opener: Any = lambda: contextlib.nullcontext(sys.stdin.buffer)  # noqa: E731
+        opener: Any = lambda: contextlib.nullcontext(stdin_bytes())  # noqa: E731
     else:
         file, src, kind = _checked_input(path, fmt, source)
         opener = lambda: file.open("rb")  # noqa: E731

@@ -35,6 +35,7 @@ import ctypes
 import json
 import math
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from itertools import islice
@@ -268,6 +269,42 @@ def _number(x: Any) -> float:
     return math.nan if x is None else float(x)  # NaN is written as null (qascore.jsonio)
 
 
+def take_permissions(fd: int, target: str | Path) -> None:
+    """Give the file open on `fd`, about to replace `target`, what `target` has: its mode, and its owner and
+    group where this process may set them (root may; others keep their own, a group of theirs still passes).
+    A `target` that does not exist yet: what open() gives a new file (0666 less the umask)."""
+    try:
+        st = os.stat(target)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
+        return
+    if hasattr(os, "fchown"):
+        for uid, gid in ((st.st_uid, st.st_gid), (-1, st.st_gid)):
+            try:
+                os.fchown(fd, uid, gid)
+                break
+            except OSError:
+                continue
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after chown, which may clear setuid/setgid bits
+
+
+def _open_partial(part: Path, like: Path, append: bool) -> Any:
+    """FILE.part for writing, created private (0600) and then given the permissions of `like` (FILE, or the
+    FILE.part being continued; the umask's for a file that does not exist), so the records of a file only its
+    owner may read are never readable by others on the way (issue 42)."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(part, flags, 0o600)
+    try:
+        if like != part:
+            take_permissions(fd, like)
+        return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def partial_path(output: str | Path) -> Path:
     """Where chunked scoring writes until the last chunk is in: FILE.part, next to FILE."""
     out = Path(output)
@@ -320,8 +357,10 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     fh: Any = sys.stdout if to_stdout else None
     n = 0
     try:  # opened inside: a stop (Ctrl-C, SIGTERM) at any point leaves no empty FILE.part
-        if part is not None:
-            fh = part.open("a" if skip else "w", encoding="utf-8")
+        if part is not None and out is not None:
+            # permissions: FILE's; FILE.part's own when it continues a killed run (FILE moved there on resume)
+            like = out if out.exists() or not part.exists() else part
+            fh = _open_partial(part, like, append=bool(skip))
         for lines, scores in engine(skip, states):
             if fh is not None:
                 fh.write("".join(lines))
@@ -341,6 +380,8 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
                 part.unlink(missing_ok=True)
         raise
     if part is not None and out is not None:
+        if out.exists():  # a file that appeared (or changed) while scoring: its permissions still win
+            take_permissions(fh.fileno(), out)
         fh.close()
         os.replace(part, out)
     ids.finish()

@@ -16,7 +16,7 @@ from qascore import messages, progress
 from qascore.metrics import long_inputs
 from qascore.runtime import devices
 from qascore.version import __version__
-from qascore.cli.errors import OneLineParser, debug_requested, guarded
+from qascore.cli.errors import OneLineParser, debug_requested, error, guarded, hold_closed_std_streams
 from qascore.cli.quiet import quiet
 
 # name -> (module, one-line help). Each module defines add_arguments(p) and run(args) -> int.
@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None, *, commands: dict[str, tuple[str, str]] 
          prog: str = "qascore", description: str | None = None) -> int:
     """Parse and run one command; errors end as one line and exit 2 (`--debug`: the traceback)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    closed = hold_closed_std_streams()
+    if "standard output" in closed:
+        return error("standard output is closed (started with >&-?); qascore prints its results there: "
+                     "redirect it to a file or to /dev/null instead")
     debug = debug_requested(argv)
     devices.quiet_omp_wait()  # before torch loads its OpenMP runtime
     long_inputs.defer()  # one truncation line per metric, at the end

@@ -61,6 +61,32 @@ INSTALL_HINTS: dict[str, str] = {
 }
 
 
+_STD = ((0, "standard input", "stdin", "r"), (1, "standard output", "stdout", "w"), (2, "standard error", "stderr", "w"))
+
+
+def hold_closed_std_streams() -> list[str]:
+    """The standard streams the process was started without (`<&-`, `>&-`, `2>&-`), by name.
+
+    Each closed descriptor is given /dev/null, so no file qascore opens later takes its number (a library's
+    message to fd 2 would land in a result file). A closed stderr then discards messages (the exit status
+    still tells); standard input stays None in `sys`, so reading `-` says it is closed
+    (records.stdin_bytes); the caller refuses a closed standard output."""
+    closed = []
+    for fd, name, attr, mode in _STD:
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            closed.append(name)
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        if attr == "stderr" and getattr(sys, attr) is None:
+            sys.stderr = open(fd, mode, closefd=False)  # noqa: SIM115 -- the process's own stream
+    return closed
+
+
 def debug_requested(argv: list[str]) -> bool:
     flag = os.environ.get("QASCORE_DEBUG", "").strip().lower()
     return "--debug" in argv or flag not in ("", "0", "false", "no")

@@ -21,7 +21,8 @@ from typing import Sequence
 import numpy as np
 
 from qascore.cli.heatmap import Example, Row, ansi, normalise, page
-from qascore.cli.output import check_writable, write_whole
+from qascore.cli.output import check_output, write_whole
+from qascore.errors import UsageError
 from qascore.messages import warn
 from qascore.records import InputError, Record, parse_mapping, read_records
 
@@ -45,7 +46,8 @@ SCORED = ("rougeL", "kpqa-rougeL", "bleu1", "kpqa-bleu1")  # what KPW does to ea
 
 
 def run(args: argparse.Namespace) -> int:
-    check_writable(args.html, "--html")
+    check_output(args.html, [args.input, args.idf_from, args.tagger], "--html")
+    check_tagger(args.tagger)
     records = _records(args)
     idf_docs = records if not args.idf_from else read_records(args.idf_from, mapping=parse_mapping(args.map),
                                                               fmt=args.input_format)
@@ -64,6 +66,20 @@ def run(args: argparse.Namespace) -> int:
         write_whole(args.html, lambda fh: fh.write(text))
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def check_tagger(tagger: str | None) -> None:
+    """`--tagger` names a keyphrase tagger delta (or a shipped one), checked before anything is read: a text
+    file, a FIFO or a verifier delta is one line naming it (issue 42), as `-m kpqa-rougeL:tagger=` is."""
+    if tagger is None:
+        return
+    from qascore.metrics.model_paths import TAGGER, WHAT, path_problem
+
+    if not tagger.strip():
+        raise UsageError(f"--tagger is empty; expected {WHAT[TAGGER]} (leave it out for the shipped one)")
+    problem = path_problem(TAGGER, tagger)
+    if problem:
+        raise UsageError(f"--tagger {tagger}: {problem}; expected {WHAT[TAGGER]}")
 
 
 def idf_note(num_docs: int, source: str | None) -> str:

@@ -18,12 +18,13 @@ import numpy as np
 
 from qascore import jsonio
 from qascore.cli.options import load_metric
-from qascore.cli.output import check_writable, write_whole
+from qascore.cli.output import check_output, spec_paths, write_whole
 from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments, with_dtype
 from qascore.errors import UsageError
 from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
 from qascore.meta.compare import compare_correlations
-from qascore.meta.correlation import DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, SMALL_N, Correlation, correlate_all
+from qascore.meta.correlation import (DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, METHODS, SMALL_N, Correlation,
+                                      correlate_all)
 from qascore.meta.fields import human_scores, labels, number_field, text_field
 from qascore.messages import warn
 from qascore.progress import enabled as progress_enabled
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     apply_runtime_arguments(args)  # --dtype goes into each model metric's spec: --compare names follow
     if args.compare and args.dtype != "fp32":
         args.compare = [with_dtype(pair, args.dtype) for pair in args.compare]
-    check_writable(args.html, "--html")
+    check_numbers(args)
+    check_output(args.html, [args.input, *spec_paths(args.metric)], "--html")
     if args.html:  # the [report] extra, looked for before anything is read or computed
         from qascore.cli.report import _pyplot
 
@@ -87,6 +89,18 @@ def run(args: argparse.Namespace) -> int:
     if not args.input:
         raise ValueError("give an INPUT file (with --human)")
     return _run_file(args)
+
+
+def check_numbers(args: argparse.Namespace) -> None:
+    """The numeric options, before anything is read or scored (issue 42): each error names its option."""
+    if not 1 <= args.resamples <= MAX_RESAMPLES:
+        raise UsageError(f"--resamples must be between 1 and {MAX_RESAMPLES:,} (got {args.resamples})")
+    if args.seed < 0 or args.seed >= 2**63:
+        raise UsageError(f"--seed must be an integer >= 0 and < 2**63 (got {args.seed})")
+    if not 0 < args.level < 1:
+        raise UsageError(f"--level must be between 0 and 1, exclusive (got {args.level})")
+    if args.threshold is not None and not math.isfinite(args.threshold):
+        raise UsageError(f"--threshold must be a finite number (got {args.threshold})")
 
 
 # -- shared ------------------------------------------------------------------------

@@ -8,10 +8,14 @@ What `-o PATH` may be (issue 27): a regular file (replaced whole) or a path
 that does not exist yet. A symlink is written through: the file it points to
 gets the result and the link stays a link. A directory, FIFO, device or
 socket is refused before any work, since renaming a finished file over it
-would replace it. An input of the same command is refused unless the user
-passes `--overwrite-input`. The check creates and removes a probe file in the
-folder where the temporary file will go, so a folder that cannot hold files
-(a read-only mount, /proc) fails now, named, not after scoring.
+would replace it. An input of the same command (its data file, `--idf-from`,
+a model or tagger path, standard input redirected from the file) is refused by
+every writer (`check_output`: `score -o`, `meta --html`, `explain --html`);
+`score` accepts it with `--overwrite-input`. The check creates and removes a
+probe file in the folder where the temporary file will go, so a folder that
+cannot hold files (a read-only mount, /proc) fails now, named, not after
+scoring. A file replaced keeps its permissions (and its owner, where the
+process may set it), as the chunked path's FILE.part does (issue 42).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable
 
 from qascore.errors import UsageError
+from qascore.stream import take_permissions
 
 STDOUT = "-"
 
@@ -89,22 +94,59 @@ def probe(folder: Path, what: str) -> None:
     os.unlink(name)
 
 
-def refuse_overwriting_input(inputs: Iterable[str], output: str | None, *, allowed: bool,
+def check_output(path: str | None, inputs: Iterable[str | None], flag: str = "-o", *,
+                 allowed: bool | None = None, resume: bool = False) -> str | None:
+    """Every writer's check, before any work (`score -o`, `meta --html`, `explain --html`): `path` is not one
+    of the command's `inputs` (by any name: a link, a relative path; standard input redirected from it) and
+    can take a file written whole. `allowed` is the command's --overwrite-input (None: it has none).
+    Returns the real path to write ('-' and None unchanged)."""
+    refuse_overwriting_input(inputs, path, allowed=allowed, resume=resume, flag=flag)
+    return check_writable(path, flag)
+
+
+def spec_paths(specs: Iterable[str]) -> list[str]:
+    """The values of `-m NAME:key=value` options that name existing files (model and tagger paths): inputs
+    too, which no output may replace."""
+    out = []
+    for spec in specs:
+        _, _, rest = spec.partition(":")
+        for item in rest.split(","):
+            value = item.partition("=")[2].strip()
+            if value and os.path.lexists(value):
+                out.append(value)
+    return out
+
+
+def _same(src: str, output: str) -> bool:
+    try:
+        if src == STDOUT:  # standard input redirected from the output file (`< out.jsonl`)
+            here = os.fstat(0)
+            return stat.S_ISREG(here.st_mode) and os.path.samestat(here, os.stat(output))
+        return os.path.samefile(src, output)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_overwriting_input(inputs: Iterable[str | None], output: str | None, *, allowed: bool | None = None,
                              resume: bool = False, flag: str = "-o") -> None:
-    """`-o` naming one of the inputs (by any path: a link, a relative name) destroys it: refused unless
-    `allowed` (--overwrite-input); never with --resume, which would continue the input as its own output."""
+    """An output naming one of the inputs (by any path: a link, a relative name) destroys it: refused unless
+    `allowed` (--overwrite-input; None where the command has no such flag); never with --resume, which would
+    continue the input as its own output."""
     if output is None or output == STDOUT or not os.path.exists(output):
         return
     for src in inputs:
-        if src == STDOUT or not os.path.exists(src):
+        if src is None or not _same(src, output):
             continue
-        if os.path.samefile(src, output):
-            if resume:
-                raise UsageError(f"{flag} {output}: is the input {src}; --resume cannot continue an input as "
-                                 f"its own output")
-            if not allowed:
-                raise UsageError(f"{flag} {output}: is the input {src}; scoring would overwrite it (pass "
-                                 f"--overwrite-input if that is what you want)")
+        name = "standard input" if src == STDOUT else src
+        if resume:
+            raise UsageError(f"{flag} {output}: is the input {name}; --resume cannot continue an input as "
+                             f"its own output")
+        if allowed is None:
+            raise UsageError(f"{flag} {output}: is the input {name}; writing there would destroy it; give "
+                             f"another file name")
+        if not allowed:
+            raise UsageError(f"{flag} {output}: is the input {name}; scoring would overwrite it (pass "
+                             f"--overwrite-input if that is what you want)")
 
 
 def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
@@ -118,7 +160,8 @@ def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             write(fh)
-        os.chmod(tmp, _mode_for(target))  # mkstemp's 0600 would hide the result from the group
+            # mkstemp's 0600 would hide a new result from the group; a file replaced keeps its mode and owner
+            take_permissions(fh.fileno(), target)
         kind = special_kind(target)
         if kind:  # appeared while scoring: never rename over it
             raise UsageError(f"{path}: is now {kind}; the result was not written")
@@ -126,12 +169,3 @@ def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def _mode_for(target: Path) -> int:
-    """The existing file's permissions, else what open() would give a new file (0666 less the umask)."""
-    if target.exists():
-        return target.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask

@@ -19,7 +19,8 @@ import argparse
 from typing import Sequence
 
 from qascore.errors import UsageError
-from qascore.runtime.devices import DEVICE_HELP, DeviceError, check_device, set_default_device, set_threads
+from qascore.runtime.devices import (DEVICE_HELP, DeviceError, check_device, max_threads, set_default_device,
+                                     set_threads)
 
 DTYPE_CHOICES = ("fp32", "bf16", "fp16")
 
@@ -42,8 +43,9 @@ def apply_runtime_arguments(args: argparse.Namespace) -> None:
         set_default_device(args.device)
     except DeviceError as err:
         raise UsageError(f"--device {err}") from None
-    if args.threads is not None and args.threads < 1:
-        raise UsageError(f"--threads must be >= 1, got {args.threads}")
+    if args.threads is not None and not 1 <= args.threads <= max_threads():
+        raise UsageError(f"--threads must be between 1 and {max_threads()} (4 per CPU core here, at most 1024), "
+                         f"got {args.threads}")
     set_threads(args.threads)
     if getattr(args, "metric", None):
         args.metric = with_dtype(args.metric, args.dtype)

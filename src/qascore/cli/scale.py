@@ -18,22 +18,23 @@ import tempfile
 from contextlib import contextmanager
 from typing import Iterator
 
-from qascore.cli.output import STDOUT, check_partial, check_writable, refuse_overwriting_input
+from qascore.cli.output import STDOUT, check_output, check_partial, spec_paths
 from qascore.cli.options import load_metrics
 from qascore.cli.table import print_corpus
 from qascore.errors import UsageError
-from qascore.records import STDIN, parse_mapping
+from qascore.records import STDIN, parse_mapping, stdin_bytes
 from qascore.stream import DEFAULT_CHUNK_SIZE, partial_path, say, score_file
 
 
 def run_chunked(args: argparse.Namespace) -> int:
+    # a symlink's target comes back: FILE.part goes beside the file written
+    output = check_output(args.output, [args.input, *spec_paths(args.metric)], allowed=args.overwrite_input,
+                          resume=args.resume)
     specs, metrics = load_metrics(args.metric, with_specs=True)
     # a chunk larger than any file is the whole file (islice takes at most sys.maxsize)
     chunk_size = DEFAULT_CHUNK_SIZE if args.chunk_size is None else min(args.chunk_size, sys.maxsize)
     if args.engine != "ray" and args.address:
         raise UsageError("--address is for --engine ray")
-    refuse_overwriting_input([args.input], args.output, allowed=args.overwrite_input, resume=args.resume)
-    output = check_writable(args.output)  # a symlink's target: FILE.part goes beside the file written
     if output not in (None, STDOUT):
         check_partial(str(partial_path(output)))
     mapping = parse_mapping(args.map)
@@ -68,7 +69,7 @@ def _input_file(path: str) -> Iterator[tuple[str, str | None]]:
     fd, tmp = tempfile.mkstemp(prefix="qascore-stdin-", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as fh:
-            shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+            shutil.copyfileobj(stdin_bytes(), fh, 1 << 20)
         yield tmp, "<stdin>"
     finally:
         os.unlink(tmp)

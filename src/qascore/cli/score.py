@@ -14,7 +14,7 @@ from typing import IO, Any, Sequence
 from qascore.cli.options import load_metrics
 from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments
 from qascore.cli.table import print_corpus as print_rows
-from qascore.cli.output import STDOUT, check_writable, refuse_overwriting_input, write_whole
+from qascore.cli.output import STDOUT, check_output, spec_paths, write_whole
 from qascore.metrics.base import Metric, MetricResult
 from qascore.records import FORMATS, Record, check_unique_ids, dump_jsonl, parse_mapping, read_records
 from qascore.stream import scored_objects
@@ -58,9 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.chunk_size is not None or args.resume or args.engine != "local":
         from qascore.cli.scale import run_chunked
         return run_chunked(args)
+    check_output(args.output, [args.input, *spec_paths(args.metric)], allowed=args.overwrite_input)
     metrics = load_metrics(args.metric)
-    refuse_overwriting_input([args.input], args.output, allowed=args.overwrite_input)
-    check_writable(args.output)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
     check_unique_ids(records, strict=args.strict)
     results = score_all(metrics, records)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
+import math
 import os
+import socket
 import sys
 
 from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments
@@ -52,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     if not is_loopback(args.host) and not token and not args.insecure:
         raise UsageError(f"--host {args.host} lets other machines reach the server: give --token TOKEN (or set "
                          f"${TOKEN_ENV}), or --insecure to serve without one")
+    check_numbers(args)
+    sock = listen_socket(args.host, args.port)  # a port in use or out of range: said now, before any model loads
     apply_runtime_arguments(args)
     metrics = load_metrics(args.metric)
     app = create_app(metrics, max_batch=0 if args.no_batching else args.max_batch,
@@ -64,11 +69,51 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, KeyError) as err:
             print(f"{label}: warm-up skipped ({err})", file=sys.stderr)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"qascore serve: {', '.join(label for label, _ in metrics)} on http://{host}:{args.port} "
+    print(f"qascore serve: {', '.join(label for label, _ in metrics)} on http://{host}:{sock.getsockname()[1]} "
           f"(POST /score, GET /metrics, GET /health{'; token required' if token else ''}); Ctrl-C stops",
           file=sys.stderr, flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server.run(sockets=[sock])
     return 0
+
+
+MAX_WAIT_MS = 10_000  # a batch that waits longer than this for company answers nobody in time
+
+
+def check_numbers(args: argparse.Namespace) -> None:
+    """The numeric options, before any model loads (issue 42): each error names its option."""
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 0 and 65535 (got {args.port})")
+    if not (math.isfinite(args.max_wait_ms) and 0 <= args.max_wait_ms <= MAX_WAIT_MS):
+        raise UsageError(f"--max-wait-ms must be between 0 and {MAX_WAIT_MS} (got {args.max_wait_ms:g})")
+    if args.max_batch < 1:
+        raise UsageError(f"--max-batch must be at least 1 (got {args.max_batch}; --no-batching turns batching off)")
+    if args.max_body < 1:
+        raise UsageError(f"--max-body must be at least 1 byte (got {args.max_body})")
+    if not (math.isfinite(args.timeout) and args.timeout >= 0):
+        raise UsageError(f"--timeout must be a number of seconds >= 0, 0 for none (got {args.timeout:g})")
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port), handed to uvicorn: a port in use is one line naming it, not uvicorn's."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as err:
+        raise UsageError(f"--host {host}: not an address this machine can listen on "
+                         f"({getattr(err, 'strerror', None) or err})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        if os.name != "nt":  # as uvicorn does: a restarted server may rebind a port in TIME_WAIT
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+    except OSError as err:
+        sock.close()
+        why = err.strerror or str(err)
+        hint = " (another server is listening there: stop it or pick another --port)" \
+            if err.errno == errno.EADDRINUSE else ""
+        raise UsageError(f"--port {port}: cannot listen on {host}:{port}: {why}{hint}") from None
+    return sock
 
 
 def is_loopback(host: str) -> bool:

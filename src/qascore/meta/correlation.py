@@ -120,11 +120,23 @@ def coefficient(x: Floats, y: Floats, method: str) -> tuple[float, float]:
 
 
 # -- bootstrap -----------------------------------------------------------------
+# Bounds of one bootstrap: its (resamples x items) index matrix is held in memory (8 bytes a draw), so
+# 99,999,999,999,999 resamples ended in a MemoryError (issue 42). 200 million draws are 1.6 GB.
+MAX_RESAMPLES = 1_000_000
+MAX_DRAWS = 200_000_000
+
+
 def bootstrap_indices(n: int, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> np.ndarray:
     """(n_resamples, n) item indices drawn with replacement. The same seed gives the same
     resamples, so every metric (and both sides of a paired test) sees the same draws."""
     if n_resamples < 1:
         raise ValueError("n_resamples must be at least 1")
+    if n_resamples > MAX_RESAMPLES or n_resamples * n > MAX_DRAWS:
+        most = max(1, min(MAX_RESAMPLES, MAX_DRAWS // max(n, 1)))
+        raise ValueError(f"--resamples {n_resamples}: a bootstrap of {n} items takes at most {most} resamples here "
+                         f"(its draws are held in memory: resamples x items at most {MAX_DRAWS:,})")
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise ValueError(f"--seed {seed}: expected an integer >= 0")
     return np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
 
 

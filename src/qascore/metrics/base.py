@@ -91,6 +91,9 @@ class Metric(ABC):
     # True where a model reads each reference's text (`ava`, `judge`): a blank reference gives it
     # nothing to judge against, so blank ones are left out, and a record with only blank ones is an error.
     needs_reference_text: ClassVar[bool] = False
+    # True where the `max_references` option is a bound that refuses a record with more references (`ava`,
+    # `bertscore` and its KPQA forms: each reference is a model pass); `square` and `judge` read the best few.
+    refuses_many_references: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         from qascore.metrics.model_paths import check_model_options
@@ -149,10 +152,17 @@ class Metric(ABC):
         return main, details
 
     def validate(self, records: Sequence[Record]) -> None:
+        if self.needs_reference_text:  # a record with only blank references: refused here too, so chunked
+            records = without_blank_references(records, self.name)  # scoring finds it before writing anything
         for rec in records:
             rec.require(*self.requires, needed_by=f"metric '{self.name}'")
             if "references" in self.requires and not rec.references:
                 raise InputError("needs at least one reference (got an empty list)",
+                                 source=rec.source, line=rec.line, field="references")
+            limit = self.options.get("max_references") if self.refuses_many_references else None
+            if limit is not None and len(rec.references) > limit:
+                raise InputError(f"{len(rec.references)} references; {self.name} reads each with its model and "
+                                 f"takes at most {limit} per record (-m {self.name}:max_references=N raises it)",
                                  source=rec.source, line=rec.line, field="references")
 
     @abstractmethod

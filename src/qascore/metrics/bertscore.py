@@ -30,7 +30,7 @@ import torch
 from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, join_signature, version_fields
 from qascore.metrics import long_inputs
 from qascore.metrics.device_options import device_option
-from qascore.metrics.options import WEIGHTS_OPTION, Option
+from qascore.metrics.options import WEIGHTS_OPTION, Option, max_references_option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
 from qascore.runtime.encoder import DTYPES, Encoded, Encoder, TruncationWarning, get_encoder
@@ -55,6 +55,7 @@ class BertScore(Metric):
     name = "bertscore"
     requires: ClassVar[tuple[str, ...]] = ("candidate", "references")
     description = "BERTScore F (greedy cosine matching of encoder token states; P/R/F in details)"
+    refuses_many_references: ClassVar[bool] = True
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
@@ -68,6 +69,7 @@ class BertScore(Metric):
             "baseline": Option("str", None, "baseline CSV for rescale (LAYER,P,R,F)", none="shipped"),
             "agg": Option("choice", "max", "several references: best (max) or mean", choices=AGGREGATIONS),
             "batch_size": Option("int", 64, "texts per encoder batch", min=1, signed=False),
+            "max_references": max_references_option(),
             "device": device_option(),
             "dtype": Option("choice", None, "encoder precision", choices=DTYPES, none="fp32"),
         }

@@ -21,6 +21,10 @@ from qascore.records import Record
 from qascore.text import normalize_answer
 
 
+# beta 1e155 squared overflows to inf and F became NaN (issue 42); at 1000, F is recall to 6 digits already.
+MAX_BETA = 1000.0
+
+
 def _prf(p: float, r: float, beta: float = 1.0) -> float:
     if p == 0 or r == 0:
         return 0.0
@@ -178,7 +182,7 @@ class RougeL(TokenMetric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         return {**super().option_specs(),
-                "beta": Option("float", 1.2, "weight of recall in F (COCO: 1.2)", min=0.0)}
+                "beta": Option("float", 1.2, "weight of recall in F (COCO: 1.2)", min=0.0, max=MAX_BETA)}
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         tk = self.tokenized(records)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -68,8 +69,33 @@ def shipped_taggers() -> set[str]:
     return {p.stem for p in (RESOURCES / "kpqa").glob("*.safetensors")}
 
 
+def path_problem(kind: str, value: str) -> str | None:
+    """What is wrong with `value` as a path of this kind (`TAGGER`, `VERIFIER`, ...), or None; for callers
+    outside a metric's options (`explain --tagger`). The shipped names (`kpqa`, `kp`) are fine."""
+    if kind == TAGGER and value in shipped_taggers():
+        return None
+    return _problem(kind, value)
+
+
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _special(path: Path) -> str | None:
+    """'is a FIFO (named pipe), not a regular file' etc.: reading one could block forever (issue 42)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    kind = next((name for test, name in _SPECIAL if test(mode)), None)
+    return f"is {kind}, not a regular file" if kind else None
+
+
 def _problem(kind: str, value: str) -> str | None:
     path = Path(value).expanduser()
+    special = _special(path)
+    if special:
+        return special
     if kind in (ENCODER, CAUSAL_LM):
         if not path.exists():
             looks_local = value.startswith(("/", "./", "../", "~")) or os.sep in value and path.parent.exists()
@@ -86,6 +112,9 @@ def _problem(kind: str, value: str) -> str | None:
         if len(found) != 1:
             return f"is a folder holding {len(found)} .safetensors files, not one"
         path = found[0]
+        special = _special(path)
+        if special:
+            return f"holds {path.name}, which {special}"
     if path.is_dir():
         return "is a folder, not a file"
     if kind == JUDGE:
@@ -93,8 +122,13 @@ def _problem(kind: str, value: str) -> str | None:
             card = json.loads(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, ValueError):
             return "is not JSON"
+        except OSError as err:  # /proc/self/mem and the like: say which file, and why
+            return f"cannot be read ({err.strerror or err})"
         return None if isinstance(card, dict) else "is JSON but not an object"
-    meta = _safetensors_meta(path)
+    try:
+        meta = _safetensors_meta(path)
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
     if meta is None:
         return "is not a safetensors file"
     if kind == VERIFIER:
@@ -109,14 +143,14 @@ def _problem(kind: str, value: str) -> str | None:
 
 def _safetensors_meta(path: Path) -> dict[str, Any] | None:
     """The qascore metadata of a safetensors file, or None when it is not one (read from its header only)."""
-    try:
-        with path.open("rb") as fh:
-            size = int.from_bytes(fh.read(8), "little")
-            if not 2 <= size <= 100_000_000 or size > path.stat().st_size - 8:
-                return None
+    with path.open("rb") as fh:  # an OSError (a file that cannot be read) goes to the caller, who names it
+        size = int.from_bytes(fh.read(8), "little")
+        if not 2 <= size <= 100_000_000 or size > path.stat().st_size - 8:
+            return None
+        try:
             header = json.loads(fh.read(size))
-    except (OSError, ValueError):
-        return None
+        except ValueError:
+            return None
     if not isinstance(header, dict):
         return None
     try:

@@ -181,3 +181,17 @@ WEIGHTS_OPTION = Option("object", None, "token weights: a qascore.weights.TokenW
                         none="uniform",
                         python_only="a qascore.weights.TokenWeighter from Python; for keyphrase weights use "
                                     "the metrics kpqa-bleu1, kpqa-rougeL or kpqa-bertscore (`qascore list`)")
+
+
+# Each reference of a record costs `ava` one cross-encoder pass and `bertscore` one encoding and one
+# matching, so a single record with 200,000 references held a server's worker for minutes (issue 42).
+# 256 leaves room for long alias lists (TriviaQA's) and bounds one record to a fraction of a second.
+MAX_REFERENCES = 256
+
+
+def max_references_option(default: int = MAX_REFERENCES) -> Option:
+    """`max_references` of the metrics that read every reference with a model: a record with more is
+    refused when it is checked, before any model runs (the option raises the bound)."""
+    return Option("int", default, "references one record may have: a record with more is refused before any "
+                  "model runs (each reference is read by the model)", min=1, signed=False)
+

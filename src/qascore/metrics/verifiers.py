@@ -27,7 +27,7 @@ import torch
 from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric, aggregate
 from qascore.metrics.device_options import device_option
-from qascore.metrics.options import Option
+from qascore.metrics.options import Option, max_references_option
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.ava_layouts import AVA_DIR, load_verifier
@@ -44,6 +44,7 @@ class AVA(Metric):
                                   "P(candidate correct | question, reference); long candidates in windows")
     resource: ClassVar[str] = "ava.safetensors"
     needs_reference_text: ClassVar[bool] = True
+    refuses_many_references: ClassVar[bool] = True
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
@@ -53,7 +54,8 @@ class AVA(Metric):
                 "model": Option("str", None, "verifier delta written by `qascore-lab train ava`", none="shipped"),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),
-                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option()}
+                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option(),
+                "max_references": max_references_option()}
 
     def _path(self) -> Path:
         p = Path(self.options["model"]) if self.options["model"] else AVA_DIR / self.resource

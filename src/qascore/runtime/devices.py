@@ -99,6 +99,12 @@ def quiet_omp_wait() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+def max_threads() -> int:
+    """The most threads `--threads` may ask for: 4 per CPU core, at most 1024 (20,000 threads failed to start
+    and 100,000 crashed the process, issue 42; more threads than cores only slow a model down)."""
+    return max(1, min(1024, 4 * (os.cpu_count() or 1)))
+
+
 def set_threads(n: int | None) -> int:
     """torch's intra-op threads: `n`, else DEFAULT_THREADS when set, else torch's own default (which
     follows OMP_NUM_THREADS); returns the number in use."""
@@ -107,7 +113,7 @@ def set_threads(n: int | None) -> int:
     n = DEFAULT_THREADS if n is None else n
     if n is None:
         return torch.get_num_threads()
-    if n < 1:
-        raise ValueError(f"threads must be >= 1, got {n}")
+    if not 1 <= n <= max_threads():
+        raise ValueError(f"threads must be between 1 and {max_threads()} (4 per CPU core, at most 1024), got {n}")
     torch.set_num_threads(n)
     return n

@@ -22,6 +22,9 @@ every request needs `Authorization: Bearer TOKEN` (401 otherwise); `/docs` and
 `/openapi.json` exist only when asked; every error, 404 and 405 included, is
 `{"error": TEXT}`; a request still scoring after `request_timeout_s` gets 504;
 a client's fault (a disconnect, a bad body) is one log line, never a traceback.
+A request that timed out or whose client went away before its batch started is
+not scored; a record with more references than a metric's `max_references` is
+422 before it queues (issue 42).
 """
 
 from __future__ import annotations
@@ -188,6 +191,9 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
         except ClientDisconnect:
             log_line(f"client disconnected before its request was read ({_client(request)})")
             return Response(status_code=400)
+        except _Gone:
+            log_line(f"client went away while its request waited; not scored ({_client(request)})")
+            return Response(status_code=400)
         except asyncio.TimeoutError:
             log_line(f"a request from {_client(request)} was still scoring after {request_timeout_s:g} s")
             raise ApiError(504, f"scoring took longer than this server's {request_timeout_s:g} s (--timeout); "
@@ -212,8 +218,7 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
         job = parse_body(bytes(body), labels)
         scorer.validate(job)
         try:
-            pending = batcher.submit(job)
-            out = await (asyncio.wait_for(pending, request_timeout_s) if request_timeout_s > 0 else pending)
+            out = await _while_connected(asyncio.ensure_future(batcher.submit(job)), request, request_timeout_s)
             return JSONResponse(jsonio.finite(out))  # NaN as null, as `score -o` writes
         except InputError as err:
             raise ApiError(422, str(err)) from None
@@ -232,6 +237,30 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
                 "requests": batcher.requests, "model_calls": batcher.batches, "max_body_bytes": max_body_bytes}
 
     return app
+
+
+class _Gone(Exception):
+    """The client disconnected while its request waited to be scored."""
+
+
+async def _while_connected(task: asyncio.Future, request: Request, timeout_s: float, poll_s: float = 0.5) -> Any:
+    """`task`'s result; asyncio.TimeoutError after `timeout_s` (<= 0: none), _Gone when the client disconnects
+    first. Either way the task is cancelled, so a request still queued is never scored (nobody would read it)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s if timeout_s > 0 else None
+    try:
+        while True:
+            wait = poll_s if deadline is None else min(poll_s, deadline - loop.time())
+            if wait <= 0:
+                raise asyncio.TimeoutError
+            done, _ = await asyncio.wait({task}, timeout=wait)
+            if done:
+                return task.result()
+            if await request.is_disconnected():
+                raise _Gone
+    finally:
+        if not task.done():
+            task.cancel()
 
 
 def _client(request: Request) -> str:

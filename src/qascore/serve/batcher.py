@@ -6,7 +6,10 @@ closes when it holds `max_batch` records or `max_wait_s` after its first
 request arrived, whichever comes first; a request is never split, so one over
 `max_batch` is scored alone, and a request that would overflow a batch opens
 the next. Batches run one at a time on one worker thread, so models (not
-thread-safe) see one call at a time and the event loop stays free.
+thread-safe) see one call at a time and the event loop stays free. A request
+whose caller stopped waiting (the server's timeout, a client that went away)
+before its batch started is dropped, not scored; a batch already running
+finishes (a model call cannot be stopped part way).
 """
 
 from __future__ import annotations
@@ -86,7 +89,11 @@ class MicroBatcher(Generic[T, R]):
                     break
                 batch.append(nxt)
                 n += nxt.size
-            await loop.run_in_executor(self.executor, self._run, batch, loop)
+            # a request whose caller gave up while it queued (timed out, disconnected: its future is
+            # cancelled) is not scored: it would hold the worker for nobody (issue 42)
+            batch = [b for b in batch if not b.future.done()]
+            if batch:
+                await loop.run_in_executor(self.executor, self._run, batch, loop)
 
     def _run(self, batch: list[_Item[T]], loop: asyncio.AbstractEventLoop) -> None:
         self.batches += 1

@@ -41,6 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if not args.benchmark:
         return core.run(args)
+    core.check_numbers(args)
     if args.html:
         raise UsageError("--html needs INPUT and --human (the report plots metrics against the human score)")
     if args.input:

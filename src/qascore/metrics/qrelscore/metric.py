@@ -32,6 +32,12 @@ def harmonic_mean(a: float, b: float) -> float:
     return 0.0 if a + b == 0 else 2 * a * b / (a + b)
 
 
+def _below_one(b: float) -> None:
+    """A baseline rescales as (x - b) / (1 - b): b = 1 divides by zero, b > 1 turns the scale over."""
+    if b >= 1:
+        raise ValueError("expected a number < 1 (rescaling divides by 1 - b)")
+
+
 class _QRel(Metric):
     requires: ClassVar[tuple[str, ...]] = ("candidate", "context")
     parts: tuple[str, ...] = ("lrm", "grg")
@@ -46,11 +52,11 @@ class _QRel(Metric):
             "agg": Option("choice", "max", "LRM token aggregation (paper: max)", choices=AGGS),
             "weighting": Option("choice", "attention", "LRM match weights: attention (eq. 4), argmax "
                                 "(authors' code) or none", choices=WEIGHTINGS),
-            "p": Option("float", 1.0, "power-mean exponent over layers"),
+            "p": Option("float", 1.0, "power-mean exponent over layers", min=-100.0, max=100.0),
             "gain": Option("choice", "relative", "GRG gain: relative (eq. 9) or absolute (M9)", choices=GAINS),
             "rescale": Option("bool", True, "rescale with the shipped baselines b_LRM / b_GRG"),
-            "b_lrm": Option("float", None, "override the LRM baseline", none="shipped"),
-            "b_grg": Option("float", None, "override the GRG baseline", none="shipped"),
+            "b_lrm": Option("float", None, "override the LRM baseline", none="shipped", validate=_below_one),
+            "b_grg": Option("float", None, "override the GRG baseline", none="shipped", validate=_below_one),
             "device": device_option(),
             "lrm_max_length": Option("int", None, "LRM input limit in tokens", min=32, none="auto"),
             "grg_max_length": Option("int", None, "GRG input limit in tokens", min=32, none="auto"),
