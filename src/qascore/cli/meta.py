@@ -289,6 +289,11 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
         if not dev.any() or dev.all():
             raise ValueError(f"--split {args.split}: need both '{args.dev_value}' records and others "
                              f"(got {int(dev.sum())} dev of {len(records)})")
+        if args.threshold is None and len(set(gold[dev].tolist())) < 2:
+            only = "correct" if bool(gold[dev][0]) else "incorrect"
+            raise ValueError(f"--split {args.split}: the {int(dev.sum())} '{args.dev_value}' records are all {only} "
+                             f"by --label {args.label}: a threshold tuned on one class means nothing; put both "
+                             f"classes in the dev split, or give --threshold")
     else:
         dev = np.zeros(len(records), dtype=bool)
     test = ~dev
