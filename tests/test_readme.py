@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
 MAKEFILE = (REPO / "Makefile").read_text(encoding="utf-8")
@@ -36,10 +38,75 @@ def test_readme_install_command_is_the_makefiles():
 
 
 def test_serve_extra_is_the_server_only_and_httpx_comes_with_the_tests():
-    tomllib = __import__("pytest").importorskip("tomllib")
+    tomllib = pytest.importorskip("tomllib")
     extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     names = {k: {re.split(r"[<>=\[ ]", d)[0] for d in v} for k, v in extras.items()}
     assert names["serve"] == {"fastapi", "uvicorn"}
     assert "httpx" in names["test"]
     # nothing the product runs imports httpx (only the tests and the lab's load test do)
     assert not [p for p in (REPO / "src" / "qascore").rglob("*.py") if "httpx" in p.read_text(encoding="utf-8")]
+
+
+# --- the README's commands, run as written on the bundled examples -------------------------------------
+
+# Commands the test does not run, each with why; every one must still be in the README (no stale entries).
+NOT_RUN = {
+    "qascore models install": "installs packages with pip",
+    "qascore serve -m ava -m f1": "a server: runs until stopped (tests/test_serve.py runs it)",
+}
+# A command naming one of these loads a model (or reads a model package): a slow test.
+MODEL_WORDS = ("kpqa", "bertscore", "judge", "ava", "square", "qrelscore", "explain", "models")
+
+
+def readme_commands() -> list[str]:
+    """Every `qascore ...` line of the README's bash blocks, its trailing comment taken off."""
+    found = []
+    for block in re.findall(r"```bash\n(.*?)```", README, re.S):
+        for line in block.splitlines():
+            if line.startswith("qascore "):
+                found.append(re.split(r"\s+#\s", line, maxsplit=1)[0].strip())
+    return found
+
+
+COMMANDS = readme_commands()
+
+
+def test_the_readme_has_commands_and_every_skipped_one_is_in_it():
+    assert len(COMMANDS) >= 12
+    assert set(NOT_RUN) <= set(COMMANDS)
+    # the commands name the bundled files, not placeholders a new user does not have
+    for cmd in COMMANDS:
+        for word in cmd.split():
+            if word.endswith((".jsonl", ".csv", ".tsv")) and not word.startswith("examples/"):
+                assert word in ("scored.jsonl", "qg.scored.jsonl", "out.jsonl"), f"{cmd}: {word} is not bundled"
+    assert "--device cuda" not in " ".join(COMMANDS)  # fails on the CPU install the README gives
+
+
+def _params():
+    for cmd in COMMANDS:
+        if cmd in NOT_RUN:
+            continue
+        slow = any(w in cmd for w in MODEL_WORDS)
+        yield pytest.param(cmd, marks=[pytest.mark.slow] if slow else [], id=cmd[8:60])
+
+
+@pytest.mark.parametrize("cmd", list(_params()))
+def test_readme_command_runs_as_written_on_the_bundled_examples(cmd, tmp_path, monkeypatch, capsys):
+    import shlex
+    import shutil
+
+    from qascore.cli import main
+
+    shutil.copytree(REPO / "examples", tmp_path / "examples", ignore=shutil.ignore_patterns("*.scored.jsonl"))
+    monkeypatch.chdir(tmp_path)
+    argv = shlex.split(cmd)[1:]
+    assert main(argv) == 0, capsys.readouterr()
+    out, err = capsys.readouterr()
+    assert out.strip()
+    # no warning a new user would have to puzzle over, except the documented small-n one of `meta --human`
+    warnings = [line for line in err.splitlines() if "warning" in line and "only 10 items" not in line]
+    assert not warnings, warnings
+    for flag in ("-o", "--html"):
+        if flag in argv:
+            written = tmp_path / argv[argv.index(flag) + 1]
+            assert written.is_file() and written.stat().st_size > 0
