@@ -25,6 +25,7 @@ def test_a_truncated_record_is_one_warning_line_with_its_id(tiny_bert, tmp_path)
                            "-o", str(tmp_path / "out.jsonl")], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [
+        f"wrote 2 records to {tmp_path / 'out.jsonl'}",
         f"qascore: warning: bertscore: 1 of 2 records had a text longer than it reads (the first {MAX_LEN} tokens "
         f"of each text); scored on that part, details.truncated marks them (ids: long-one; docs/long-inputs.md)"]
     out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
