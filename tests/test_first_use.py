@@ -87,3 +87,42 @@ def test_resume_of_a_complete_file_names_that_file(tmp_path, capsys):
     capsys.readouterr()
     assert main(["score", str(src), "-m", "em", "-o", str(out), "--resume"]) == 0
     assert f"resuming after 6 records already in {out}\n" in capsys.readouterr().err
+
+
+# -- 11: `qascore list`: by family, as it says; no machine path as a default; each dtype says which model ------
+def test_list_is_by_family_and_says_so(capsys):
+    from qascore.metrics.registry import list_metrics
+
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("metrics by family")
+    listed = [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
+    assert sorted(listed) == sorted(list_metrics())  # every metric once
+    # families in order: word overlap before embeddings, KPQA, verifiers, QG
+    pos = {name: i for i, name in enumerate(listed)}
+    assert pos["em"] < pos["cider"] < pos["bertscore"] < pos["kpqa-rougeL"] < pos["ava"] < pos["judge"] < pos["qrelscore"]
+    assert pos["meteor"] < pos["bertscore"] and pos["square"] < pos["qrelscore"]
+    headings = [line for line in out.splitlines() if line and not line.startswith(" ") and line.endswith(":")]
+    assert headings[0].startswith("word overlap") and headings[-1].startswith("question generation")
+
+
+def test_list_square_shows_shipped_not_a_path_and_still_loads_the_shipped_delta(capsys):
+    from qascore.metrics.square import DEFAULT_MODEL, Square
+
+    assert main(["list", "square"]) == 0
+    out = capsys.readouterr().out
+    model_line = next(line for line in out.splitlines() if line.strip().startswith("model "))
+    assert "default shipped:" in model_line and "/" not in model_line.split("default")[1].split(":")[0]
+    assert Square()._model() == DEFAULT_MODEL
+    given = Square(model=str(DEFAULT_MODEL))
+    assert given._model() == DEFAULT_MODEL and given.signature == Square().signature
+
+
+@pytest.mark.parametrize("name, says", [("kpqa-rougeL", "precision of the keyphrase tagger's forward pass"),
+                                        ("kpqa-bleu1", "precision of the keyphrase tagger's forward pass"),
+                                        ("ava", "precision of the verifier's forward pass"),
+                                        ("square", "precision of the verifier's forward pass")])
+def test_list_dtype_names_the_model_it_sets(capsys, name, says):
+    assert main(["list", name]) == 0
+    dtype_line = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("dtype "))
+    assert says in dtype_line
