@@ -127,11 +127,9 @@ def _say(msg: str) -> None:
 
 
 def _p(p: float) -> str:
-    if math.isnan(p):
-        return "nan"
-    if p == 0:
-        return "0"
-    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
+    from qascore.cli.report import p_text  # one format for the terminal and the HTML page
+
+    return "nan" if math.isnan(p) else p_text(p)
 
 
 def _cell(c: Correlation, ci: bool) -> str:
