@@ -34,10 +34,11 @@ def _gguf_bars_quiet() -> Iterator[None]:
     terminal) that is a line of carriage-return updates. Off unless progress is on (qascore.progress)."""
     from qascore.progress import enabled
 
+    gguf_utils: Any = None
     try:
         import transformers.modeling_gguf_pytorch_utils as gguf_utils
     except ImportError:
-        gguf_utils = None
+        pass
     real = getattr(gguf_utils, "tqdm", None)
     if enabled() or real is None:
         yield
