@@ -110,3 +110,40 @@ def test_readme_command_runs_as_written_on_the_bundled_examples(cmd, tmp_path, m
         if flag in argv:
             written = tmp_path / argv[argv.index(flag) + 1]
             assert written.is_file() and written.stat().st_size > 0
+
+
+# --- the README's reading of `make example`: the figures it quotes are what the shipped models give ----------
+def _quoted(metric: str, rid: str, path: str = "examples/genqa.jsonl") -> float:
+    import qascore
+
+    records = qascore.read_records(str(REPO / path))
+    res = qascore.load(metric).score(records)
+    return dict(zip([r.id for r in records], res.scores))[rid]
+
+
+def test_readme_reading_of_the_example_lexical_figures():
+    assert round(_quoted("f1", "g2"), 2) == 0.70 and round(_quoted("f1", "g7"), 2) == 0.40
+    text = " ".join(README.split())
+    assert '(g2, "2 hours" against "5 to 20 hours": `f1` 0.70)' in text
+    assert '(g7, "in 1969" against "July 20, 1969": 0.40)' in text
+
+
+@pytest.mark.slow
+def test_readme_reading_of_the_example_model_figures():
+    import qascore
+
+    text = " ".join(README.split())
+    assert round(_quoted("kpqa-rougeL", "g2"), 2) == 0.38 and "(g2: `kpqa-rougeL` 0.38;" in text
+    assert round(_quoted("kpqa-rougeL", "g4"), 2) == 0.07 and round(_quoted("kpqa-rougeL", "g9"), 2) == 0.11
+    records = qascore.read_records(str(REPO / "examples" / "genqa.jsonl"))
+    sq = qascore.load("square").score(records)
+    assert sq.example(3)["correct"] is True and records[3].id == "g4"  # "it calls g4 ("Sydney") correct"
+    qg = qascore.read_records(str(REPO / "examples" / "qg.jsonl"))
+    res = qascore.load("qrelscore").score(qg)
+    by_id = dict(zip([r.id for r in qg], res.scores))
+    low = sorted(by_id, key=by_id.get)[:2]
+    assert set(low) == {"q3", "q6"}  # the two off-topic questions score lowest
+    assert round(by_id["q3"], 2) == 0.03 and round(by_id["q6"], 2) == 0.0
+    others = [v for k, v in by_id.items() if k not in low]
+    assert round(min(others), 2) == 0.09 and round(max(others), 2) == 0.14
+    assert res.example(5)["lrm"] == pytest.approx(-0.0025, abs=5e-5)
