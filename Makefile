@@ -4,6 +4,14 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# PyTorch, pinned, CPU build: the local version `+cpu` selects it, from PyTorch's CPU wheel index
+# (PyPI's Linux `torch` is the CUDA build and pulls gigabytes of CUDA packages). For a GPU, e.g.:
+#   make install TORCH_SPEC=torch==2.13.0 TORCH_INDEX=https://download.pytorch.org/whl/cu128
+# On macOS PyPI's wheel is already the CPU one: make install TORCH_SPEC=torch==2.13.0
+# Where the index cannot be reached pip warns once per package and takes the wheel from its
+# configured wheel folder (find-links), or fails with "No matching distribution" if it has none.
+TORCH_SPEC ?= torch==2.13.0+cpu
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: install example test test-all lint
 
@@ -12,8 +20,8 @@ install: $(STAMP)
 $(STAMP): pyproject.toml requirements-models.txt src/qascore/runtime/defaults.py lab/pyproject.toml lab/requirements-models.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	# torch first and pinned: the CPU wheel; an unpinned torch pulls GBs of CUDA packages.
-	$(BIN)/pip install -q torch==2.13.0
+	# torch first and pinned (TORCH_SPEC, TORCH_INDEX above); one retry, so an unreachable index costs seconds.
+	$(BIN)/pip install -q --retries 1 --timeout 15 '$(TORCH_SPEC)' --extra-index-url '$(TORCH_INDEX)'
 	# ray and serve: CI's full suite runs the Ray engine and server tests.
 	$(BIN)/pip install -q -e '.[test,ray,serve]'
 	# The lab (training, benchmarks, studies: `qascore-lab`) beside the product; its tests run with the core's.

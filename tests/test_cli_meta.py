@@ -175,3 +175,22 @@ def test_bad_label_names_line_and_field(tmp_path, capsys):
     assert main(["meta", str(path), "--label", "correct", "--score-field", "good"]) == 2
     err = capsys.readouterr().err
     assert f"{path}:5:" in err and "field 'correct'" in err and "0/1 label" in err
+
+
+@pytest.mark.parametrize("label", [True, False])
+def test_dev_split_of_one_class_is_refused_not_tuned(tmp_path, capsys, label):
+    # A dev split whose labels are all one class has no threshold to tune: the old behaviour printed the
+    # lowest (or highest) candidate and a test accuracy of whatever share the other class was, with no word.
+    rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
+    for row in rows:
+        if row["split"] == "dev":
+            row["correct"] = label
+    path = tmp_path / "one_class_dev.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rc = main(["meta", str(path), "--label", "correct", "--score-field", "weak", "--split", "split"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert f"are all {'correct' if label else 'incorrect'}" in err and "give --threshold" in err
+    # a fixed threshold needs no tuning, so the same split is accepted with one
+    assert main(["meta", str(path), "--label", "correct", "--score-field", "weak", "--split", "split",
+                 "--threshold", "0.5"]) == 0

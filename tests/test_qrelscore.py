@@ -229,3 +229,47 @@ def test_unknown_option_rejected():
 
     with pytest.raises(TypeError):
         qascore.load("qrelscore", layer="all")
+
+
+# Raw parts the fake engine returns, by (question, text it is matched against): hand-picked so that one
+# rescaled part falls below 0 (raw below the baseline).
+_RAW = {"lrm": {("Q1?", "passage"): 0.1, ("Q2?", "passage"): 0.6, ("Q1?", "ref a"): 0.6, ("Q1?", "ref b"): 0.84},
+        "grg": {("Q1?", "passage"): 0.6, ("Q2?", "passage"): 0.8, ("Q1?", "ref a"): 0.8, ("Q1?", "ref b"): 0.9}}
+
+
+def _fake_engine(monkeypatch):
+    from qascore.metrics.qrelscore.engine import Engine
+
+    for part in ("lrm", "grg"):
+        monkeypatch.setattr(Engine, f"{part}_raw",
+                            lambda self, qs, cs, part=part: np.array([_RAW[part][(q, c)] for q, c in zip(qs, cs)]))
+
+
+def test_details_hold_the_rescaled_parts_which_may_dip_below_zero(monkeypatch):
+    import qascore
+
+    _fake_engine(monkeypatch)
+    m = qascore.load("qrelscore", b_lrm=0.2, b_grg=0.5)
+    monkeypatch.setattr(type(m), "signature_fields", lambda self: {})
+    res = m.score([{"candidate": "Q1?", "context": "passage"}, {"candidate": "Q2?", "context": "passage"}])
+    # lrm (0.1 - 0.2) / 0.8 = -0.125 (documented: below 0 under the random-pair baseline), grg (0.6 - 0.5) / 0.5 = 0.2
+    assert res.example(0)["lrm"] == pytest.approx(-0.125) and res.example(0)["grg"] == pytest.approx(0.2)
+    assert res.example(0)["lrm_raw"] == pytest.approx(0.1)
+    assert res.scores[0] == 0.0  # the harmonic mean clips each part at 0: qrelscore itself stays in 0..1
+    # lrm 0.5, grg 0.6: 2 * 0.5 * 0.6 / 1.1
+    assert res.scores[1] == pytest.approx(0.6 / 1.1)
+
+
+def test_ref_qrelscore_details_are_its_two_halves_only(monkeypatch):
+    import qascore
+
+    _fake_engine(monkeypatch)
+    m = qascore.load("ref-qrelscore", b_lrm=0.2, b_grg=0.5)
+    monkeypatch.setattr(type(m), "signature_fields", lambda self: {})
+    res = m.score([{"candidate": "Q1?", "context": "passage", "references": ["ref a", "ref b"]}])
+    d = res.example(0)
+    assert set(d) == {"qrelscore", "qrelscore_ref", "truncated"}
+    assert d["qrelscore"] == 0.0  # against the passage: lrm below its baseline, as above
+    # ref a: lrm (0.6 - 0.2) / 0.8 = 0.5, grg (0.8 - 0.5) / 0.5 = 0.6 -> 0.6 / 1.1; ref b: lrm 0.8, grg 0.8 -> 0.8
+    assert d["qrelscore_ref"] == pytest.approx(0.8)
+    assert res.scores[0] == pytest.approx(0.5 * (0.0 + 0.8))

@@ -90,3 +90,37 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
 
 def test_report_says_when_there_are_few_items(report):
     assert "<strong>Only 12 items:</strong> below 30" in report.read_text(encoding="utf-8")
+
+
+# -- issue 43 item 13: the signature wraps, p-values as the terminal prints them, no lone "-" matrix -----------
+def test_signatures_wrap_inside_the_page(report):
+    page = report.read_text(encoding="utf-8")
+    css = page[page.index("<style>"):page.index("</style>")]
+    assert re.search(r"li code\{[^}]*overflow-wrap:anywhere", css)
+
+
+def test_p_values_in_the_page_are_the_terminals(report, tmp_path, capsys):
+    from qascore.cli.report import p_text
+
+    # the terminal table of the same run: its p column for `good` (pearson, spearman, kendall)
+    p = report.parent / "judged.jsonl"
+    assert main(["meta", str(p), "--human", "human", "--score-field", "good", "--resamples", "200"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("good "))
+    terminal_ps = re.findall(r"\]\s+(\S+)", line)
+    page = report.read_text(encoding="utf-8")
+    row = re.search(r"<tr><td class='l'>good</td>(.*?)</tr>", page).group(1)
+    page_ps = re.findall(r"<td>([^<]*)</td>", row)[2::3]  # value, CI, p per method
+    assert len(terminal_ps) == 3 and page_ps == terminal_ps
+    # and the format itself, by hand: 3 decimals, scientific below 0.001
+    assert [p_text(x) for x in (0.00912, 0.0456, 0.00042, 0.0, None)] == ["0.009", "0.046", "4.2e-04", "0", "n/a"]
+
+
+def test_one_metric_has_no_comparison_matrix(tmp_path):
+    p = tmp_path / "judged.jsonl"
+    p.write_text("".join(json.dumps({"candidate": "x", "human": h, "good": g}) + "\n" for h, g in zip(HUMAN, GOOD)))
+    out = tmp_path / "one.html"
+    assert main(["meta", str(p), "--human", "human", "--score-field", "good", "--html", str(out),
+                 "--resamples", "200"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "row beats column" not in page and "<td>-</td>" not in page
+    assert "<h2>Correlations</h2>" in page and "<td class='l'>good</td>" in page

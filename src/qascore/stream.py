@@ -347,10 +347,10 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     if resume_output and out is not None and part is not None:
         prefix = part if part.exists() else out
         skip = resume(prefix, read(), summaries, chunk_size)
+        if skip:  # named before the rename: where the kept records were found
+            print(f"resuming after {skip} records already in {prefix}", file=sys.stderr)
         if prefix == out and out.exists():
             os.replace(out, part)  # continued under FILE.part, renamed back when complete
-    if skip:
-        print(f"resuming after {skip} records already in {out}", file=sys.stderr)
     if engine is None:
         def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
             return local_chunks(islice(read(), k, None), metrics, chunk_size, k)

@@ -4,7 +4,25 @@ from __future__ import annotations
 
 import argparse
 
-from qascore.metrics.registry import list_metrics, metric_class
+from qascore.metrics.registry import list_metrics, metric_class, module_of
+
+# `qascore list` prints the metrics by family, in this order (by module); within a family, as registered.
+FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("word overlap with the references", ("lexical", "meteor", "cider")),
+    ("embedding similarity", ("bertscore",)),
+    ("keyphrase-weighted overlap (KPQA)", ("kpqa",)),
+    ("answer verifiers: P(correct)", ("verifiers", "square", "judge")),
+    ("question generation: relevance to the passage (QRelScore)", ("qrelscore",)),
+)
+
+
+def by_family(names: list[str]) -> list[tuple[str, list[str]]]:
+    """(family, its names) in FAMILIES' order; a metric of no listed family comes last, under "other"."""
+    family = {mod: label for label, mods in FAMILIES for mod in mods}
+    groups: dict[str, list[str]] = {label: [] for label, _ in FAMILIES}
+    for name in names:
+        groups.setdefault(family.get(module_of(name).rsplit(".", 1)[-1], "other"), []).append(name)
+    return [(label, members) for label, members in groups.items() if members]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,10 +39,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rows = list_metrics()
     width = max(map(len, rows))
-    for name, desc in rows.items():
-        print(f"{name:<{width}}  {desc}")
-        if args.verbose and not desc.startswith("(unavailable"):
-            print_options(name, indent="    ", header=False)
+    print("metrics by family; `qascore list NAME` shows one's options")
+    for family, names in by_family(list(rows)):
+        print(f"\n{family}:")
+        for name in names:
+            print(f"  {name:<{width}}  {rows[name]}")
+            if args.verbose and not rows[name].startswith("(unavailable"):
+                print_options(name, indent="      ", header=False)
     return 0
 
 

@@ -141,11 +141,9 @@ def _say(msg: str) -> None:
 
 
 def _p(p: float) -> str:
-    if math.isnan(p):
-        return "nan"
-    if p == 0:
-        return "0"
-    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
+    from qascore.cli.report import p_text  # one format for the terminal and the HTML page
+
+    return "nan" if math.isnan(p) else p_text(p)
 
 
 def _cell(c: Correlation, ci: bool) -> str:
@@ -303,6 +301,11 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
         if not dev.any() or dev.all():
             raise ValueError(f"--split {args.split}: need both '{args.dev_value}' records and others "
                              f"(got {int(dev.sum())} dev of {len(records)})")
+        if args.threshold is None and len(set(gold[dev].tolist())) < 2:
+            only = "correct" if bool(gold[dev][0]) else "incorrect"
+            raise ValueError(f"--split {args.split}: the {int(dev.sum())} '{args.dev_value}' records are all {only} "
+                             f"by --label {args.label}: a threshold tuned on one class means nothing; put both "
+                             f"classes in the dev split, or give --threshold")
     else:
         dev = np.zeros(len(records), dtype=bool)
     test = ~dev

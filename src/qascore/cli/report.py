@@ -71,7 +71,18 @@ def pairwise(human: np.ndarray, columns: Mapping[str, np.ndarray], method: str, 
 
 _CSS = """body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td.l,th.l{text-align:left}
-td.sig{background:#1d91c0;color:#fff;font-weight:bold}.plots img{margin:4px;border:1px solid #eee}"""
+td.sig{background:#1d91c0;color:#fff;font-weight:bold}.plots img{margin:4px;border:1px solid #eee}
+li code{overflow-wrap:anywhere;word-break:break-all}"""
+
+
+def p_text(p: float | None) -> str:
+    """A p-value as the terminal table of `qascore meta` prints it (3 decimals; 1 significant figure in
+    scientific notation below 0.001): the page and the terminal say the same number."""
+    if p is None or math.isnan(p):
+        return "n/a"
+    if p == 0:
+        return "0"
+    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
 
 
 def _fmt(x: float | None, spec: str = ".3f") -> str:
@@ -86,7 +97,7 @@ def _table(table: Mapping[str, Mapping[str, Correlation]], methods: Sequence[str
         for m in methods:
             c = cors[m]
             ci = f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]" if c.ci_low is not None else "-"
-            cells += f"<td>{_fmt(c.value)}</td><td>{ci}</td><td>{_fmt(c.p_value, '.2g')}</td>"
+            cells += f"<td>{_fmt(c.value)}</td><td>{ci}</td><td>{p_text(c.p_value)}</td>"
         rows.append(f"<tr><td class='l'>{html.escape(name)}</td>{cells}</tr>")
     return f"<table><tr><th class='l'>metric</th>{head}</tr>{''.join(rows)}</table>"
 
@@ -102,7 +113,7 @@ def _matrix(names: Sequence[str], p: Mapping[tuple[str, str], float | None]) -> 
                 continue
             v = p[(a, b)]
             cls = " class='sig'" if v is not None and v < ALPHA else ""
-            cells.append(f"<td{cls}>{_fmt(v, '.3f')}</td>")
+            cells.append(f"<td{cls}>{p_text(v)}</td>")
         rows.append(f"<tr><th class='l'>{html.escape(a)}</th>{''.join(cells)}</tr>")
     return f"<table><tr><th class='l'>row beats column?</th>{head}</tr>{''.join(rows)}</table>"
 
@@ -111,7 +122,7 @@ def page(*, source: str, human_name: str, human: np.ndarray, columns: Mapping[st
          table: Mapping[str, Mapping[str, Correlation]], methods: Sequence[str], compare_method: str, test: str,
          n_resamples: int, seed: int, signatures: Mapping[str, str]) -> str:
     """The whole report as one HTML string."""
-    p = pairwise(human, columns, compare_method, test, n_resamples=n_resamples, seed=seed)
+    p = pairwise(human, columns, compare_method, test, n_resamples=n_resamples, seed=seed) if len(columns) > 1 else {}
     plots = "".join(f"<img alt='{html.escape(name)} against {html.escape(human_name)}' "
                     f"src='data:image/png;base64,{scatter_png(human, vals, name, human_name)}'>"
                     for name, vals in columns.items())
@@ -126,8 +137,8 @@ def page(*, source: str, human_name: str, human: np.ndarray, columns: Mapping[st
          f"unreliable (an interval may reach 1.000).</p>" if len(human) < SMALL_N else ""),
         "<h2>Correlations</h2>", _table(table, methods),
         "<h2>Each metric against the human score</h2>", f"<div class='plots'>{plots}</div>",
-        f"<h2>Does the row metric correlate better than the column metric?</h2><p>One-sided p-values of "
-        f"{test_name} on {compare_method}; shaded where p &lt; {ALPHA}.</p>",
-        _matrix(list(columns), p),
+        (f"<h2>Does the row metric correlate better than the column metric?</h2><p>One-sided p-values of "
+         f"{test_name} on {compare_method}; shaded where p &lt; {ALPHA}.</p>" + _matrix(list(columns), p)
+         if len(columns) > 1 else ""),  # one metric: nothing to compare
         f"<h2>Signatures</h2><ul>{sigs}</ul>" if sigs else "",
         "</body></html>\n"])

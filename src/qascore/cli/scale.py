@@ -57,6 +57,9 @@ def run_chunked(args: argparse.Namespace) -> int:
         say(f"scored {n_new} records")
     print_corpus([(s.label, s.corpus, s.signature) for s in summaries], n, args.format,
                  sys.stderr if args.output == STDOUT else sys.stdout)
+    from qascore.cli.score import say_written
+
+    say_written(args.output, n)
     return 0
 
 

@@ -45,8 +45,9 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
                    help="read, score and write N records at a time: memory stays flat with the file size "
                         "(e.g. 1000; default: the whole file at once); refuses CIDEr, two passes for IDF")
     p.add_argument("--resume", action="store_true",
-                   help="with --chunk-size and --output FILE: keep the records already written there "
-                        "(FILE.part of a killed run, else FILE), score the rest")
+                   help="with --output FILE: keep the records already written (FILE.part, where a killed or "
+                        "stopped run left them, else a complete FILE), score the rest; scores in chunks "
+                        "(--chunk-size, default 1000)")
     p.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="ray: score chunks on a Ray actor pool (pip install 'qascore[ray]'); implies chunks")
     p.add_argument("--address", help="Ray cluster address (auto or HOST:PORT); default: start a local Ray runtime")
@@ -66,7 +67,14 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         write_whole(args.output, lambda fh: dump_jsonl(scored_rows(records, results), fh))
     print_corpus(results, len(records), args.format, sys.stderr if args.output == STDOUT else sys.stdout)
+    say_written(args.output, len(records))
     return 0
+
+
+def say_written(output: str | None, n: int) -> None:
+    """Where the scored records went (as `meta --html` and `explain` say theirs), on stderr."""
+    if output and output != STDOUT:
+        print(f"wrote {n} records to {output}", file=sys.stderr)
 
 
 def score_all(metrics: Sequence[tuple[str, Metric]], records: Sequence[Record]) -> list[tuple[str, MetricResult]]:

@@ -15,7 +15,7 @@ def print_corpus(rows: Sequence[tuple[str, float, str]], n: int, fmt: str, out: 
         jsonio.dump({label: {"corpus": c, "n": n, "signature": sig} for label, c, sig in rows}, out, indent=2)
         print(file=out)
         return
-    width = max(len(label) for label, _, _ in rows)
+    width = max(len("metric"), *(len(label) for label, _, _ in rows))
     print(f"{'metric':<{width}}  {'corpus':>8}  n={n}", file=out)
     for label, c, _ in rows:
         print(f"{label:<{width}}  {c:8.4f}", file=out)

@@ -44,7 +44,8 @@ class _Kpw:
     def option_specs(cls) -> dict[str, Option]:
         # KPW replaces the base metric's `weights` (and BERTScore's `idf`): those are not options here.
         base = {k: o for k, o in super().option_specs().items() if k not in ("weights", "idf")}  # type: ignore[misc]
-        extra = {"device": device_option(), "dtype": dtype_option()}  # BERTScore declares its own
+        extra = {"device": device_option(),  # BERTScore declares its own
+                 "dtype": dtype_option("the keyphrase tagger's forward pass", "weights move slightly")}
         return {**base, **{k: o for k, o in extra.items() if k not in base},
                 "tagger": Option("str", None, "keyphrase tagger: delta file or checkpoint folder",
                                  none="shipped", signed=False)}  # signed by hash in `weights`

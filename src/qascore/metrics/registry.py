@@ -82,6 +82,11 @@ def load(name: str, **options: Any) -> Metric:
     return _resolve(name.strip())(**options)
 
 
+def module_of(name: str) -> str:
+    """The module that defines a registered metric (without importing it)."""
+    return _REGISTRY[name].split(":")[0]
+
+
 def list_metrics() -> dict[str, str]:
     """Every metric name with its one-line description (imports each family)."""
     out = {}

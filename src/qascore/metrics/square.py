@@ -24,7 +24,7 @@ from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric, blank
 from qascore.metrics.options import Option
 from qascore.metrics.device_options import device_option
-from qascore.metrics.verifiers import (dtype_field, dtype_option, temperature_field, window_rule,
+from qascore.metrics.verifiers import (VERIFIER_DTYPE, dtype_field, dtype_option, temperature_field, window_rule,
                                       windowed_predict, windows_option)
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
@@ -55,23 +55,27 @@ class Square(Metric):
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
-        return {"model": Option("str", str(DEFAULT_MODEL), "verifier delta written by `qascore-lab train square`"),
+        return {"model": Option("str", None, "verifier delta written by `qascore-lab train square`", none="shipped"),
                 "batch_size": Option("int", defaults.VERIFIER_BATCH, "inputs per model batch", min=1, signed=False),
-                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option(),
+                "device": device_option(), "dtype": dtype_option(*VERIFIER_DTYPE), "max_windows": windows_option(),
                 "max_references": Option("int", MAX_REFERENCES, "positive references read at most: those with the "
                                          "largest token recall in the target (an alias list overflows the input)",
                                          min=1, signed=False)}
 
+    def _model(self) -> Path:
+        """The verifier delta: the option's file, else the shipped one."""
+        return Path(self.options["model"]) if self.options["model"] else DEFAULT_MODEL
+
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
-        layout = read_meta(self.options["model"])["spec"]["layout"] if Path(self.options["model"]).is_file() else ""
+        layout = read_meta(self._model())["spec"]["layout"] if self._model().is_file() else ""
         for rec in records:
             if layout != "qt" and not [t for t in (*rec.references, *rec.negatives) if not blank(t)]:
                 raise InputError("needs at least one reference or negative (both are empty)",
                                  source=rec.source, line=rec.line, field="references")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
-        ver = load_verifier(self.options["model"], self.options["device"])
+        ver = load_verifier(str(self._model()), self.options["device"])
         k = int(self.options["max_references"])
         # a blank reference or negative (`blank`: nothing visible) would be read as one: left out
         records = [replace(r, references=[t for t in r.references if not blank(t)],
@@ -92,7 +96,7 @@ class Square(Metric):
     def signature_fields(self) -> dict[str, Any]:
         from qascore.runtime.encoder import model_id
 
-        path = Path(self.options["model"])
+        path = self._model()
         meta = read_meta(path) if path.is_file() else {}
         spec = meta.get("spec", {})
         return {"model": f"{path.stem}@{file_sha256(path) if path.is_file() else 'missing'}",

@@ -54,7 +54,7 @@ class AVA(Metric):
                 "model": Option("str", None, "verifier delta written by `qascore-lab train ava`", none="shipped"),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),
-                "device": device_option(), "dtype": dtype_option(), "max_windows": windows_option(),
+                "device": device_option(), "dtype": dtype_option(*VERIFIER_DTYPE), "max_windows": windows_option(),
                 "max_references": max_references_option()}
 
     def _path(self) -> Path:
@@ -159,10 +159,14 @@ def window_rule(max_len: int, max_windows: int) -> str:
     return f"{max_len} WordPieces per input, the candidate in at most {int(max_windows)} overlapping windows"
 
 
-def dtype_option() -> Option:
-    """The verifiers' precision option: exact fp32 unless bf16 is asked for (speed, scores move slightly)."""
-    return Option("choice", None, "precision of the verifier's forward pass (bf16: autocast, 2-3x faster on "
-                  "CPUs with bf16 units, probabilities within ~0.02)", choices=DTYPES, none="fp32")
+# what a verifier's dtype option says: ava and square
+VERIFIER_DTYPE = ("the verifier's forward pass", "probabilities within ~0.02")
+
+
+def dtype_option(models: str = "its models' forward passes", moves: str = "scores move slightly") -> Option:
+    """The model metrics' precision option: exact fp32 unless bf16 is asked for (speed, scores move slightly)."""
+    return Option("choice", None, f"precision of {models} (bf16: autocast, 2-3x faster on CPUs with bf16 units, "
+                  f"{moves})", choices=DTYPES, none="fp32")
 
 
 def dtype_field(dtype: str | None) -> dict[str, str]:

@@ -27,6 +27,34 @@ from qascore.runtime.delta import base_hash, file_sha256
 from qascore.runtime.encoder import autocast, pick_device, pick_dtype
 
 
+@contextlib.contextmanager
+def _gguf_bars_quiet() -> Iterator[None]:
+    """transformers draws its "Converting and de-quantizing GGUF tensors" bar with plain tqdm, which
+    neither its progress switch nor HF_HUB_DISABLE_PROGRESS_BARS reaches; in a log (stderr not a
+    terminal) that is a line of carriage-return updates. Off unless progress is on (qascore.progress)."""
+    from qascore.progress import enabled
+
+    gguf_utils: Any = None
+    try:
+        import transformers.modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:
+        pass
+    real = getattr(gguf_utils, "tqdm", None)
+    if enabled() or real is None:
+        yield
+        return
+
+    def silent(*args: Any, **kwargs: Any) -> Any:
+        kwargs["disable"] = True
+        return real(*args, **kwargs)
+
+    gguf_utils.tqdm = silent
+    try:
+        yield
+    finally:
+        gguf_utils.tqdm = real
+
+
 def _gguf_local_copy(gguf_path: Path) -> Path:
     """Directory with an fp32 safetensors copy of a GGUF model; written on first use."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -36,8 +64,9 @@ def _gguf_local_copy(gguf_path: Path) -> Path:
     if (target / "config.json").exists() and (target / "model.safetensors").exists():
         return target
     kw = {"gguf_file": gguf_path.name}
-    model = AutoModelForCausalLM.from_pretrained(str(gguf_path.parent), dtype=torch.float32, **kw)
-    tok = AutoTokenizer.from_pretrained(str(gguf_path.parent), **kw)
+    with _gguf_bars_quiet():
+        model = AutoModelForCausalLM.from_pretrained(str(gguf_path.parent), dtype=torch.float32, **kw)
+        tok = AutoTokenizer.from_pretrained(str(gguf_path.parent), **kw)
     tmp = target.with_name(target.name + f".tmp{os.getpid()}")
     tmp.mkdir(parents=True, exist_ok=True)
     # save_pretrained refuses GGUF-quantised models; the weights are plain fp32 after

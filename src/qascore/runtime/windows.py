@@ -21,7 +21,7 @@ def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: 
 
     A candidate with no WordPiece the model knows (emoji, characters outside the vocabulary, words over 100
     characters: all [UNK]) has no window: a verifier shown nothing else scores unknown tokens as if they
-    answered the question (docs/judge.md, Inputs). A candidate that fits whole is one window, itself.
+    answered the question (lab/results/judge.md, the judge card before 2026-11-26). A candidate that fits whole is one window, itself.
     Otherwise each window holds as many whole words as fit in the room the question and reference leave (at
     least half of `max_len`), and the next window starts halfway through it.
     """

@@ -75,7 +75,7 @@ def plain_text(candidate: str) -> str:
     """The candidate without markdown dress: emphasis and code marks ("**", "__", "`"), the heading, bullet
     and list marks that open a line, and one leading "Answer:" label ("Final answer:", "Short answer:").
     LLM answers often come so; the judge's verifier and tagger were trained on plain text and read
-    "**Answer:** Paris" worse than "Paris" (docs/judge.md)."""
+    "**Answer:** Paris" worse than "Paris" (lab/results/judge.md)."""
     text = _LINE_MARK.sub("", _MARKS.sub("", candidate))
     return _LABEL.sub("", text, count=1)
 

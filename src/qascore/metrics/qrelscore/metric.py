@@ -196,8 +196,7 @@ class RefQRelScore(_QRel):
         for j, i in enumerate(owner):
             best[i] = max(best[i], by_ref["qrelscore"][j])
         main = 0.5 * (ctx["qrelscore"] + best)
-        details = {k: v.tolist() for k, v in ctx.items()}
-        details["qrelscore_ref"] = best.tolist()
-        details["ref-qrelscore"] = main.tolist()
+        # its two halves only: the parts of each half are `qrelscore`'s details (score with it to see them)
+        details: dict[str, Any] = {"qrelscore": ctx["qrelscore"].tolist(), "qrelscore_ref": best.tolist()}
         details[long_inputs.TRUNCATED] = [False] * len(records)  # passages and references are read whole, in chunks
         return main.tolist(), details
