@@ -13,8 +13,10 @@ def test_ava_reads_a_query_style_question_with_its_question_mark(monkeypatch):
 
     seen: list[tuple[str, str]] = []
 
-    def fake_predict(ver, records, **_):
+    def fake_predict(ver, records, best_window=None, **_):
         seen.extend((r.question, r.references[0]) for r in records)
+        if best_window is not None:
+            best_window.extend([0] * len(records))
         return np.full(len(records), 0.7), [1] * len(records), [False] * len(records)
 
     monkeypatch.setattr(verifiers, "load_verifier", lambda *a, **k: SimpleNamespace(threshold=0.5, spec=SimpleNamespace(max_len=128)))

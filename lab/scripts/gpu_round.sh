@@ -20,6 +20,8 @@ PACK=${PACK:-.gpu/b}
 OUT=${OUT:-/tmp/gpu-out}
 DEVICE=${DEVICE:-cuda}
 SMALL=${SMALL:-}            # set: a CPU rehearsal on a few rows
+WALL=${WALL:-570}           # seconds the whole round may take (the device tool stops a command at 600)
+T0=$(date +%s)
 SITE=/root/site
 W=/root/work
 mkdir -p "$OUT" "$SITE" "$W/logs" /root/data/squad_v1_train /root/data/squad_v2_dev runs/vd3m runs/probes
@@ -72,6 +74,11 @@ if [ -f "$W/logs/reader/reader.safetensors" ]; then
 fi
 
 # 4. speed at fp32 and bf16, GPU against CPU scores, the CUDA tests
-if [ -n "$SMALL" ]; then BENCH="--device cpu --rows 20 --skip-tests"; else BENCH="--device $DEVICE"; fi
-step bench 200 $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" $BENCH
+LEFT=$((WALL - $(date +%s) + T0))
+if [ -n "$SMALL" ]; then BENCH="--device cpu --rows 20 --skip-tests"; else BENCH="--device $DEVICE --tests-timeout $((LEFT / 4))"; fi
+if [ "$LEFT" -gt 60 ]; then
+  step bench "$LEFT" $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" --budget-s $((LEFT - 25)) $BENCH
+else
+  log "no time left for bench gpu ($LEFT s)"
+fi
 log "done"
