@@ -288,8 +288,9 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
         perm = torch.randperm(len(tens), generator=gen)
         t_ep = time.time()
         for b0 in range(0, len(tens), args.batch_size):
-            idx = perm[b0:b0 + args.batch_size].to(device)
-            width = int(gpu.lengths[idx].max())
+            cpu_idx = perm[b0:b0 + args.batch_size]
+            width = int(tens.lengths[cpu_idx].max())       # from the CPU copy: no wait for the GPU
+            idx = cpu_idx.to(device, non_blocking=True)
             ids = gpu.input_ids[idx, :width].long()
             att = (torch.arange(width, device=device)[None, :] < gpu.lengths[idx][:, None]).long()
             mask = gpu.mask[idx, :width]
@@ -305,7 +306,7 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
             opt.step()
             sched.step()
             step += 1
-            seen += len(idx)
+            seen += len(cpu_idx)
             losses.append(loss.detach())
             if step % args.log_every == 0 or b0 + args.batch_size >= len(tens):
                 mean = torch.stack(losses).mean().item()
@@ -313,6 +314,8 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
                 el = time.time() - t_train
                 print(f"epoch {epoch + 1}/{args.epochs} step {step}/{total} loss {mean:.4f} "
                       f"lr {sched.get_last_lr()[0]:.2e} {seen / el:.0f} windows/s elapsed {el:.0f} s", flush=True)
+        if cuda:
+            torch.cuda.synchronize()
         print(f"epoch {epoch + 1} done in {time.time() - t_ep:.1f} s", flush=True)
     train_s = time.time() - t_train
     del gpu
