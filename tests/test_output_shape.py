@@ -101,7 +101,7 @@ def test_signature_drops_unset_and_unsigned_options_and_spells_booleans_one_way(
 
 
 @pytest.mark.parametrize("name", [n for n in _REGISTRY if not n.startswith(("kp", "qrel", "ref-", "ava", "square", "judge",
-                                                                               "bertscore"))])
+                                                                               "bertscore", "answerability"))])
 def test_lexical_signatures_are_short_and_clean(name):
     sig = qascore.load(name).signature
     assert len(sig) < 120 and "None" not in sig and "True" not in sig and "False" not in sig

@@ -113,3 +113,36 @@ def test_require_names_missing_field():
 def test_bad_mapping_syntax():
     with pytest.raises(InputError, match="FIELD=COLUMN"):
         parse_mapping(["candidate"])
+
+
+def test_answer_field_reads_checks_and_passes_through(tmp_path):
+    """`answer` (for QG: the answer a question was generated for) is a string field like `context`."""
+    p = write(tmp_path, "qg.jsonl", json.dumps({"candidate": "where was ann born?", "context": "Ann was born in Oslo.",
+                                                "answer": "Oslo", "human": 3}) + "\n"
+              + json.dumps({"candidate": "who?", "context": "x"}) + "\n")
+    a, b = read_records(p)
+    assert (a.answer, b.answer) == ("Oslo", "")
+    assert a.extra == {"human": 3}
+    assert a.to_dict() == {"candidate": "where was ann born?", "context": "Ann was born in Oslo.",
+                           "answer": "Oslo", "human": 3}
+    assert "answer" not in b.to_dict()
+    bad = write(tmp_path, "bad.jsonl", '{"candidate": "q", "answer": ["Oslo"]}\n')
+    with pytest.raises(InputError) as info:
+        read_records(bad)
+    assert info.value.field == "answer" and info.value.line == 1 and "must be a string" in str(info.value)
+    with pytest.raises(InputError, match="'answer'"):
+        Record(candidate="q", answer=3)  # type: ignore[arg-type]
+
+
+def test_answer_from_csv_columns(tmp_path):
+    p = write(tmp_path, "qg.csv", "prediction,passage,answer\nwho?,Ann ran.,Ann\n")
+    (rec,) = read_records(p, mapping=parse_mapping(["candidate=prediction", "context=passage"]))
+    assert (rec.candidate, rec.context, rec.answer) == ("who?", "Ann ran.", "Ann")
+    q = write(tmp_path, "qg2.csv", "prediction,span\nwho?,Ann\n")
+    (rec,) = read_records(q, mapping=parse_mapping(["candidate=prediction", "answer=span"]))
+    assert rec.answer == "Ann" and rec.extra == {}
+    # a column named `answer` mapped to another field is not also the answer
+    r = write(tmp_path, "qa.csv", "question,answer,reference\nq?,Ann,Ann B\n")
+    (rec,) = read_records(r, mapping=parse_mapping(["candidate=answer"]))
+    assert (rec.candidate, rec.answer, rec.references) == ("Ann", "", ["Ann B"])
+    assert "answer" not in rec.to_dict()

@@ -229,3 +229,13 @@ def test_a_batch_scores_each_metric_only_on_the_requests_that_ask_for_it():
     assert got[1]["records"][0]["scores"] == {"em": 0.0}
     assert health["model_calls"] == 1
     assert seen == {"f1": ["a b"], "em": ["a c"]}
+
+
+def test_answer_field_passes_through_the_server():
+    rows = [{"id": "q1", "candidate": "where was ann born?", "references": ["where was ann born?"],
+             "context": "Ann was born in Oslo.", "answer": "Oslo"}]
+    with TestClient(app()) as client:
+        got = client.post("/score", json={"records": rows}).json()
+        bad = client.post("/score", json={"records": [{**rows[0], "answer": 5}]})
+    assert got["records"][0]["answer"] == "Oslo" and got["records"][0]["context"] == rows[0]["context"]
+    assert bad.status_code == 422 and "field 'answer'" in bad.json()["error"]

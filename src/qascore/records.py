@@ -1,8 +1,8 @@
 """The one record type that flows through qascore, and its readers/writers.
 
-A record is `id, question, candidate, references, negatives, context` plus any
-other fields, which are kept untouched so that scoring a file writes every
-input line back with only `scores`/`details` added.
+A record is `id, question, candidate, references, negatives, context, answer` (`answer`: for QG,
+the answer span a question was generated for) plus any other fields, which are kept untouched so that
+scoring a file writes every input line back with only `scores`/`details` added.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 from qascore import jsonio
 from qascore.record_checks import MAX_DEPTH, printable, surrogate_problem, value_problem, visible  # noqa: F401  (MAX_DEPTH: re-exported)
 
-CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context")
+CORE_FIELDS = ("id", "question", "candidate", "references", "negatives", "context", "answer")
 _LIST_FIELDS = ("references", "negatives")
 
 
@@ -48,6 +48,7 @@ class Record:
     references: list[str] = field(default_factory=list)
     negatives: list[str] = field(default_factory=list)
     context: str = ""
+    answer: str = ""   # for QG: the answer span the question (candidate) was generated for
     extra: dict[str, Any] = field(default_factory=dict)
     # Where the record came from, for error messages raised later by metrics.
     source: str | None = field(default=None, repr=False, compare=False)
@@ -67,7 +68,7 @@ class Record:
         self._where = where if self.source is None and self.line is None else None
         if isinstance(self.id, int) and not isinstance(self.id, bool):
             self.id = str(self.id)
-        for name in ("id", "question", "candidate", "context"):
+        for name in ("id", "question", "candidate", "context", "answer"):
             value = getattr(self, name)
             if not isinstance(value, str):
                 raise self._bad(f"must be a string, got {type(value).__name__}", field=name)
@@ -281,9 +282,13 @@ def _column_plan(header: Sequence[str], mapping: Mapping[str, str], src: str) ->
             if col not in header:
                 raise InputError(f"--map {key}={pattern}: column '{col}' is not in the header "
                                  f"({', '.join(header)})", source=src, line=1)
+    # A column mapped to a field explicitly is not also read into the field it is named after
+    # (`--map candidate=answer` leaves the `answer` field empty).
+    claimed = {c for key, pattern in mapping.items() for c in _columns_for(pattern, header)}
     cols: dict[str, list[int]] = {}
     for name, pattern in spec.items():
-        idx = [header.index(c) for c in _columns_for(pattern, header) if c in header]
+        idx = [header.index(c) for c in _columns_for(pattern, header)
+               if c in header and (name in mapping or c not in claimed)]
         if idx:
             cols[name] = idx
     return cols

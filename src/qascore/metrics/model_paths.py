@@ -20,12 +20,13 @@ from typing import Any
 
 from qascore.metrics.options import Option, OptionError
 
-VERIFIER, JUDGE, TAGGER, ENCODER, CAUSAL_LM = "verifier", "judge", "tagger", "encoder", "causal-lm"
+VERIFIER, JUDGE, TAGGER, ENCODER, CAUSAL_LM, READER = "verifier", "judge", "tagger", "encoder", "causal-lm", "reader"
 WHAT = {VERIFIER: "a verifier delta (.safetensors written by `qascore-lab train ava` / `train square`)",
         JUDGE: "a judge card (JSON written by `qascore-lab train judge`)",
         TAGGER: "a keyphrase tagger delta (.safetensors written by `qascore-lab train kpqa`) or a folder holding one",
         ENCODER: "a model folder (config.json and weights), a Hugging Face id or a pkg: spec",
-        CAUSAL_LM: "a causal LM folder (config.json and weights), a .gguf file, a Hugging Face id or a pkg: spec"}
+        CAUSAL_LM: "a causal LM folder (config.json and weights), a .gguf file, a Hugging Face id or a pkg: spec",
+        READER: "a QA reader delta (.safetensors written by `qascore-lab train reader`)"}
 
 
 def kind_of(metric: str, option: str) -> str | None:
@@ -37,6 +38,8 @@ def kind_of(metric: str, option: str) -> str | None:
             return VERIFIER
         if metric == "judge":
             return JUDGE
+        if metric == "answerability":
+            return READER
         if metric.endswith("bertscore"):
             return ENCODER
     if option == "encoder":
@@ -136,6 +139,11 @@ def _problem(kind: str, value: str) -> str | None:
         if not isinstance(spec, dict) or "layout" not in spec or "encoder" not in spec:
             return f"is a safetensors file without verifier metadata ({_what_it_is(meta)})"
         return _base_problem(meta, str(spec["encoder"]))
+    if kind == READER:
+        spec = meta.get("spec")
+        if not isinstance(spec, dict) or "stride" not in spec or "encoder" not in spec:
+            return f"is a safetensors file without reader metadata ({_what_it_is(meta)})"
+        return _base_problem(meta, str(spec["encoder"]))
     if meta.get("kind") != "kpqa-tagger":
         return f"is a safetensors file without keyphrase-tagger metadata ({_what_it_is(meta)})"
     return _base_problem(meta, str(meta.get("encoder", "")))
@@ -164,7 +172,7 @@ def _what_it_is(meta: dict[str, Any]) -> str:
     if meta.get("kind") == "kpqa-tagger":
         return "it is a keyphrase tagger"
     if isinstance(meta.get("spec"), dict):
-        return "it is a verifier delta"
+        return "it is a QA reader delta" if "stride" in meta["spec"] else "it is a verifier delta"
     return "not written by qascore"
 
 

@@ -29,6 +29,7 @@ _REGISTRY: dict[str, str] = {
     "qrelscore-lrm": "qascore.metrics.qrelscore:QRelLRM",
     "qrelscore-grg": "qascore.metrics.qrelscore:QRelGRG",
     "ref-qrelscore": "qascore.metrics.qrelscore:RefQRelScore",
+    "answerability": "qascore.metrics.answerability:Answerability",
     "square": "qascore.metrics.square:Square",
     "judge": "qascore.metrics.judge:Judge",
     "bertscore": "qascore.metrics.bertscore:BertScore",

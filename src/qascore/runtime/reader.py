@@ -248,8 +248,11 @@ def load_base(spec: ReaderSpec) -> nn.Module:
     """A private copy of the base encoder (no pooler: the reader reads every token)."""
     from transformers import AutoModel
 
-    return AutoModel.from_pretrained(defaults.resolve(spec.encoder), attn_implementation="sdpa",
-                                     dtype=torch.float32, add_pooling_layer=False)
+    from qascore.runtime.encoder import _quiet_transformers
+
+    with _quiet_transformers():   # the base's unused pooler weights are reported as unexpected: expected here
+        return AutoModel.from_pretrained(defaults.resolve(spec.encoder), attn_implementation="sdpa",
+                                         dtype=torch.float32, add_pooling_layer=False)
 
 
 # -- decoding ------------------------------------------------------------------
@@ -417,3 +420,20 @@ class Reader:
 
 def describe(path: str | Path = DELTA) -> str:
     return json.dumps(read_meta(path), indent=2, sort_keys=True)
+
+
+def load_shared(path: str | Path = DELTA, device: str | None = None) -> Reader:
+    """The reader saved at `path` on `device` (None: the process default, runtime.devices), created once per
+    process and device and shared by every metric that reads with it."""
+    from qascore.runtime.cache import shared
+    from qascore.runtime.devices import pick_device
+
+    key = str(Path(path).resolve())
+    dev = pick_device(device)
+
+    def make() -> Reader:
+        reader = Reader.load(key)
+        reader.model.to(dev)
+        return reader
+
+    return shared(("reader", key, dev), make)

@@ -5,7 +5,16 @@ profile (mean words of candidate / reference / context), so a figure can be
 read without the command line. Profiles:
 
 - `short`: NQ-style span answers (2-6 words) and references, one 80-word passage;
-- `long`: LLM-paragraph answers (120-200 words), short references, a 400-word passage.
+- `long`: LLM-paragraph answers (120-200 words), short references, a 400-word passage;
+- `qg200`: question generation on real text: SQuAD 2.0 dev passages of 180-220 words (../shared/data, at most 12
+  questions per passage, each with its gold answer span). The synthetic words above cost 2.6 WordPieces each
+  against English's 1.3, which would double the windows a reader needs; without the data the profile falls back
+  to synthetic 200-word passages with a 1-4-word span of each as the answer, and says so.
+  The QG metrics (`qrelscore`, `answerability`) read the question as candidate; the others the answer.
+
+`--metrics` takes metric specs (`answerability:model=DIR/reader.safetensors` for an unshipped reader);
+`answerability` is not among the defaults: `--metrics answerability,qrelscore --profiles qg200` prints it beside
+`qrelscore`.
 
 Texts are synthetic (the scale runs' Zipf vocabulary, qascore_lab.bench.synthetic),
 seeded, so both sides of a ratio read identical rows. Ratios measured in the same
@@ -30,24 +39,55 @@ from qascore_lab.bench.synthetic import vocabulary
 from qascore_lab.bench.timing import fastest
 
 METRICS = ("bertscore", "kpqa-bertscore", "kpqa-rougeL", "ava", "square", "judge", "qrelscore")
-PROFILES = {"short": (2, 6, 80), "long": (120, 200, 400)}  # candidate words lo..hi, passage words
+PROFILES = {"short": (2, 6, 80), "long": (120, 200, 400), "qg200": (2, 6, 200)}  # candidate words lo..hi, passage words
+QG_METRICS = ("qrelscore", "answerability")  # they score the question (candidate) against the passage
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rows", type=int, default=48, help="rows per profile (qrelscore: 12 questions per passage)")
-    p.add_argument("--metrics", default=",".join(METRICS), help="comma list of model metrics")
-    p.add_argument("--profiles", default="short,long")
+    p.add_argument("--metrics", default=",".join(METRICS),
+                   help="comma list of model metric specs (also answerability, not a default)")
+    p.add_argument("--profiles", default="short,long", help=f"comma list of {', '.join(PROFILES)}")
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: qascore's default)")
     p.add_argument("--device", default="auto")
     p.add_argument("--dtype", default="fp32")
     p.add_argument("--repeat", type=int, default=2, help="keep the fastest of N runs")
+    p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/ (qg200; default ../shared/data)")
     p.add_argument("--no-reference", action="store_true", help="skip the bert-score and uncached-QRelScore sides")
 
 
-def rows(profile: str, n: int, seed: int = 0) -> list[dict[str, Any]]:
-    """`n` seeded records of a length profile; one passage per 12 rows (as QG data: many questions per passage)."""
+def squad_rows(n: int, root: str | None = None, words: tuple[int, int] = (180, 220)) -> list[dict[str, Any]]:
+    """`n` SQuAD 2.0 dev questions (answerable) on passages of `words` words, at most 12 per passage, in file
+    order; the question is the QG candidate, its first gold answer the `span` (answerability's `answer`)."""
+    from qascore_lab.datasets import squad
+
+    per: dict[int, int] = {}
+    out: list[dict[str, Any]] = []
+    for q in squad.load(root=root, answerable_only=True):
+        if not words[0] <= len(q.context.split()) <= words[1] or per.get(q.passage_index, 0) >= 12:
+            continue
+        per[q.passage_index] = per.get(q.passage_index, 0) + 1
+        ans = q.answers[0].text
+        out.append({"id": f"qg200-{q.id}", "question": q.question, "candidate": ans, "references": [ans],
+                    "negatives": ["no"], "context": q.context, "span": ans, "qg_candidate": q.question})
+        if len(out) == n:
+            break
+    return out
+
+
+def rows(profile: str, n: int, seed: int = 0, root: str | None = None) -> list[dict[str, Any]]:
+    """`n` records of a length profile (seeded synthetic text; qg200: SQuAD passages when the data is there);
+    one passage per 12 rows (as QG data: many questions per passage)."""
+    if profile == "qg200":
+        from qascore_lab.datasets import DataNotFound
+
+        try:
+            return squad_rows(n, root)
+        except DataNotFound as err:
+            print(f"note: qg200 reads synthetic passages ({err})")
     lo, hi, ctx_words = PROFILES[profile]
     rng = random.Random(seed)
+    spans = random.Random(seed + 1)
     vocab = vocabulary(seed=seed)
 
     def text(k: int) -> str:
@@ -59,8 +99,12 @@ def rows(profile: str, n: int, seed: int = 0) -> list[dict[str, Any]]:
             passage = text(ctx_words) + "."
         answer = text(rng.randint(lo, hi))
         ref = " ".join(w for w in answer.split()[:6] if rng.random() < 0.7) or text(3)
+        words = passage.split()
+        k = spans.randint(1, 4)   # its own stream: the texts of every profile stay what they were
+        at = spans.randrange(0, len(words) - k)
         out.append({"id": f"{profile}{i}", "question": text(rng.randint(6, 12)) + "?", "candidate": answer,
-                    "references": [ref], "negatives": [text(5)], "context": passage})
+                    "references": [ref], "negatives": [text(5)], "context": passage,
+                    "span": " ".join(words[at:at + k])})
     for r in out:  # qrelscore scores the question (candidate) against the passage
         r["qg_candidate"] = r["question"]
     return out
@@ -78,7 +122,8 @@ def _records(recs: list[dict[str, Any]], qg: bool) -> list[Any]:
     from qascore.records import Record
 
     return [Record(id=r["id"], question=r["question"], candidate=r["qg_candidate"] if qg else r["candidate"],
-                   references=r["references"], negatives=r["negatives"], context=r["context"]) for r in recs]
+                   references=r["references"], negatives=r["negatives"], context=r["context"],
+                   answer=r["span"] if qg else "") for r in recs]
 
 
 def _gpu_peak(device: str) -> Callable[[], str]:
@@ -134,9 +179,9 @@ def run(args: argparse.Namespace) -> int:
     print(head)
     print("-" * len(head))
     for profile in args.profiles.split(","):
-        data = rows(profile, args.rows)
+        data = rows(profile, args.rows, root=args.data_root)
         for name in args.metrics.split(","):
-            qg = name.startswith("qrelscore")
+            qg = name.startswith(QG_METRICS)
             recs = _records(data, qg)
             opts = {"device": device} if device else {}
             if dtype != "fp32":

@@ -50,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_benchmark(args: argparse.Namespace) -> int:
+    if not args.metric and args.benchmark == "qgeval":
+        from qascore_lab.meta.qgeval_benchmarks import DEFAULT_METRICS
+
+        args.metric = list(DEFAULT_METRICS)
     if not args.metric:
         raise ValueError("give at least one --metric for a benchmark")
     if args.score_field:
@@ -79,6 +83,9 @@ def _run_benchmark(args: argparse.Namespace) -> int:
             out["pair_options"] = pair_options
         if compare:
             out["compare"] = compare
+        table = _dimension_table(bench, scores)
+        if table is not None:
+            out["dimensions"] = table
         jsonio.dump(out, sys.stdout, indent=2)
         print()
         return 0
@@ -94,11 +101,29 @@ def _run_benchmark(args: argparse.Namespace) -> int:
     for ds, comp in compare.items():
         print(f"\n{bench.labels.get(ds, ds)}:")
         _print_compare(comp, "  ")
+    table = _dimension_table(bench, scores)
+    if table is not None:
+        from qascore_lab.meta.qgeval_benchmarks import format_table
+
+        print(f"\nPearson r with each human dimension ({len(bench.datasets['squad'])} rows; 'QGEval authors': "
+              "metric_result.csv; per-dimension columns read for that dimension):")
+        print(format_table(table))
     for note in bench.notes:
         print(f"note: {note}")
     for spec, sig in scorer.signatures.items():
         print(f"signature: {sig}")
     return 0
+
+
+def _dimension_table(bench: bm.Benchmark, scores: dict[str, dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """QGEval: every metric against relevance, answerability and answer consistency, beside the shipped
+    columns (None for other benchmarks, or records without those dimensions)."""
+    from qascore_lab.meta import qgeval_benchmarks as qb
+
+    records = bench.datasets.get("squad")
+    if bench.name != "qgeval" or not records or not all(d in records[0].extra for d in qb.TABLE_DIMENSIONS):
+        return None
+    return qb.dimension_table(records, scores["squad"])
 
 
 def _paper(v: float | None) -> str:

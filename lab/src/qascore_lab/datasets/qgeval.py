@@ -5,7 +5,8 @@ reference questions themselves) with seven human dimensions (mean of three
 annotators, 1-3) and the scores of 15 automatic metrics computed by the
 QGEval authors (QRelScore among them). Each Record has candidate = the
 generated question, context = the passage, references = [gold question];
-extra holds the seven dimensions (floats), `source`/`system`, `answer`, and
+answer = the answer span the question was generated for; extra holds the seven dimensions (floats),
+`source`/`system`, and
 the authors' metric scores under "qgeval:<column>" (floats; dict-valued
 GPTScore/UniEval columns are split into "qgeval:<column>:<dimension>").
 """
@@ -57,7 +58,7 @@ def load(root: str | os.PathLike[str] | None = None, *, with_metrics: bool = Tru
         if missing:
             raise InputError(f"missing columns {missing}", source=src, line=1)
         extra: dict[str, Any] = {d: _float(row[d], src, line, d) for d in DIMENSIONS}
-        extra.update(source=row["source"], system=row["source"].split("_", 1)[1], answer=row["answer"])
+        extra.update(source=row["source"], system=row["source"].split("_", 1)[1])
         if with_metrics:
             m = metric_rows[i]
             if (m["id"], m["prediction"]) != (row["id"], row["prediction"]):
@@ -71,6 +72,6 @@ def load(root: str | os.PathLike[str] | None = None, *, with_metrics: bool = Tru
                 elif value != "":
                     extra[f"qgeval:{col}"] = _float(value, msrc, line, col)
         out.append(Record(id=f"{row['id']}:{row['source']}", candidate=row["prediction"], context=row["passage"],
-                          references=[row["reference"]], extra=extra, source=src, line=line,
-                          present=frozenset({"id", "candidate", "context", "references"})))
+                          references=[row["reference"]], answer=row["answer"], extra=extra, source=src, line=line,
+                          present=frozenset({"id", "candidate", "context", "references", "answer"})))
     return out

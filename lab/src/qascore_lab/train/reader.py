@@ -64,6 +64,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dev-percent", type=float, default=5.0, help="SQuAD 1.1 articles held out (default 5)")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--micro-batch", type=int, default=0,
+                   help="windows per forward pass, gradients summed over a batch (0: the whole batch on CUDA, 8 on CPU, "
+                        "where a batch of 64 long windows needs ~10 GB)")
     p.add_argument("--lr", type=float, default=5e-4, help="lr of the adapters and LayerNorms (default 5e-4)")
     p.add_argument("--head-lr", type=float, default=1e-3, help="lr of the start/end head (default 1e-3)")
     p.add_argument("--weight-decay", type=float, default=0.01)
@@ -81,7 +84,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="cpu", help="cpu (default) or cuda")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     p.add_argument("--workers", type=int, default=0, help="tokenising processes (0: one per CPU core)")
-    p.add_argument("--eval-batch-size", type=int, default=0, help="windows per evaluation batch (0: 4x batch size)")
+    p.add_argument("--eval-batch-size", type=int, default=0, help="windows per evaluation batch (0: 4x batch size on CUDA, 16 on CPU)")
     p.add_argument("--log-every", type=int, default=50, help="progress line every N steps (default 50)")
     p.add_argument("--data-root", default=None, help="folder holding squad_v1_train/, squad_v2_dev/ (default ../shared/data)")
 
@@ -281,6 +284,7 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
         opt, lambda s: (s + 1) / warm if s < warm else max(0.0, (total - s) / max(1, total - warm)))
     gpu = tens.to(device)
     gen = torch.Generator().manual_seed(args.seed)
+    micro = args.micro_batch or (args.batch_size if cuda else 8)
     step, seen, losses = 0, 0, []
     t_train = time.time()
     model.train()
@@ -288,31 +292,38 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
         perm = torch.randperm(len(tens), generator=gen)
         t_ep = time.time()
         for b0 in range(0, len(tens), args.batch_size):
-            idx = perm[b0:b0 + args.batch_size].to(device)
-            width = int(gpu.lengths[idx].max())
-            ids = gpu.input_ids[idx, :width].long()
-            att = (torch.arange(width, device=device)[None, :] < gpu.lengths[idx][:, None]).long()
-            mask = gpu.mask[idx, :width]
-            with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=cuda):
-                s, e = model(ids, att, gpu.token_type_ids[idx, :width].long())
-            s = s.float().masked_fill(~mask, -1e4)
-            e = e.float().masked_fill(~mask, -1e4)
-            loss = (torch.nn.functional.cross_entropy(s, gpu.start[idx])
-                    + torch.nn.functional.cross_entropy(e, gpu.end[idx])) / 2
+            cpu_idx = perm[b0:b0 + args.batch_size]
             opt.zero_grad(set_to_none=True)
-            loss.backward()
+            total_loss = torch.zeros((), device=device)
+            for m0 in range(0, len(cpu_idx), micro):      # micro-batches: the gradient of the whole batch
+                part = cpu_idx[m0:m0 + micro]
+                width = int(tens.lengths[part].max())       # from the CPU copy: no wait for the GPU
+                idx = part.to(device, non_blocking=True)
+                ids = gpu.input_ids[idx, :width].long()
+                att = (torch.arange(width, device=device)[None, :] < gpu.lengths[idx][:, None]).long()
+                mask = gpu.mask[idx, :width]
+                with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=cuda):
+                    s, e = model(ids, att, gpu.token_type_ids[idx, :width].long())
+                s = s.float().masked_fill(~mask, -1e4)
+                e = e.float().masked_fill(~mask, -1e4)
+                loss = (torch.nn.functional.cross_entropy(s, gpu.start[idx])
+                        + torch.nn.functional.cross_entropy(e, gpu.end[idx])) / 2 * (len(part) / len(cpu_idx))
+                loss.backward()
+                total_loss += loss.detach()
             torch.nn.utils.clip_grad_norm_([*body, *head], 1.0)
             opt.step()
             sched.step()
             step += 1
-            seen += len(idx)
-            losses.append(loss.detach())
+            seen += len(cpu_idx)
+            losses.append(total_loss)
             if step % args.log_every == 0 or b0 + args.batch_size >= len(tens):
                 mean = torch.stack(losses).mean().item()
                 losses = []
                 el = time.time() - t_train
                 print(f"epoch {epoch + 1}/{args.epochs} step {step}/{total} loss {mean:.4f} "
-                      f"lr {sched.get_last_lr()[0]:.2e} {seen / el:.0f} windows/s elapsed {el:.0f} s", flush=True)
+                      f"lr {sched.get_last_lr()[0]:.2e} {seen / el:.1f} windows/s elapsed {el:.0f} s", flush=True)
+        if cuda:
+            torch.cuda.synchronize()
         print(f"epoch {epoch + 1} done in {time.time() - t_ep:.1f} s", flush=True)
     train_s = time.time() - t_train
     del gpu
@@ -371,7 +382,7 @@ def _auroc(pos: Sequence[float], neg: Sequence[float]) -> float:
 
 
 def evaluate(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    bs = args.eval_batch_size or 4 * args.batch_size
+    bs = args.eval_batch_size or (4 * args.batch_size if args.device.startswith("cuda") else 16)
     dtype = "bf16" if args.device.startswith("cuda") else None
     kw = {"batch_size": bs, "dtype": dtype, "max_windows": None}
     out: dict[str, Any] = {}

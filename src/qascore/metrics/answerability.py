@@ -1,0 +1,103 @@
+"""`answerability`: does the passage answer the generated question, with the answer it was generated for?
+
+An extractive QA reader (runtime/reader.py: the packaged MiniLM encoder with a LoRA delta trained on
+SQuAD 1.1 and SQuAD 2.0's unanswerable questions by `qascore-lab train reader`) reads the generated
+question (`candidate`) against the passage (`context`), in overlapping windows when the passage is long.
+Without `answer` the score is the reader's probability that the passage holds an answer (1 - P(no
+answer) of its most confident window). With `answer` (the span the question was generated for) the
+score also asks that the answer be the one the reader finds; which combination (`rule`) was chosen on
+held-out SQuAD questions against wrong passages and wrong answers, and is stored with the delta:
+
+- `expected_f1`: the reader's expected token F1 with the answer, sum over its top spans of P(span) x F1
+  (the no-answer mass counts 0);
+- `mass`: its probability mass on spans equal to the answer after SQuAD normalisation;
+- `p_answer_x_f1`: P(answerable) x token F1 of its best span;
+- `p_answer`: P(answerable), the answer unused.
+
+`details`: `span` (the reader's best span), `span_prob`, `no_answer` (P(no answer)), `answer_f1` (token F1
+of the span with `answer`; null without one), `truncated` (the passage went on beyond the windows read).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar, Sequence
+
+from qascore.metrics import long_inputs
+from qascore.metrics.base import Metric, blank
+from qascore.metrics.device_options import device_option
+from qascore.metrics.options import Option
+from qascore.records import InputError, Record
+
+BATCH = 32
+
+
+class Answerability(Metric):
+    name: ClassVar[str] = "answerability"
+    requires: ClassVar[tuple[str, ...]] = ("candidate", "context")
+    description: ClassVar[str] = ("P(the passage answers the generated question [with the given answer]) from an "
+                                  "extractive QA reader (MiniLM-L6 + LoRA, trained on SQuAD 1.1 and SQuAD 2.0 "
+                                  "unanswerables); long passages in windows")
+
+    @classmethod
+    def option_specs(cls) -> dict[str, Option]:
+        from qascore.metrics.verifiers import dtype_option
+
+        return {"batch_size": Option("int", BATCH, "windows per model batch", min=1, signed=False),
+                "model": Option("str", None, "reader delta written by `qascore-lab train reader`", none="shipped"),
+                "max_windows": Option("int", 16, "windows of a long passage read at most", min=1, max=64),
+                "device": device_option(), "dtype": dtype_option()}
+
+    def _path(self) -> Path:
+        from qascore.runtime.reader import DELTA
+
+        p = Path(self.options["model"]).expanduser() if self.options["model"] else DELTA
+        if not p.exists():
+            if self.options["model"]:
+                raise FileNotFoundError(f"{self.name}: reader delta {p} not found")
+            raise FileNotFoundError(
+                f"{self.name}: the QA reader is not installed ({p} is missing): this build of qascore ships no "
+                f"trained reader yet; train one with `qascore-lab train reader --out DIR` and pass "
+                f"`-m answerability:model=DIR/reader.safetensors`")
+        return p
+
+    def validate(self, records: Sequence[Record]) -> None:
+        super().validate(records)
+        for rec in records:
+            if blank(rec.context):
+                raise InputError("is empty; answerability needs the passage the question was generated from",
+                                 source=rec.source, line=rec.line, field="context")
+
+    def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
+        from qascore.runtime.reader import load_shared, score
+
+        reader = load_shared(self._path(), self.options["device"])
+        answers = [None if blank(rec.answer) else rec.answer for rec in records]
+        readings = reader.read([rec.candidate for rec in records], [rec.context for rec in records],
+                               batch_size=int(self.options["batch_size"]), dtype=self.options["dtype"],
+                               max_windows=int(self.options["max_windows"]))
+        main = [score(r, a, reader.rule) for r, a in zip(readings, answers)]
+        truncated = [r.truncated for r in readings]
+        details: dict[str, list[Any]] = {
+            "span": [r.best[0] for r in readings],
+            "span_prob": [r.best[1] for r in readings],
+            "no_answer": [r.p_null for r in readings],
+            "answer_f1": [None if a is None else r.match(a)["f1"] for r, a in zip(readings, answers)],
+            long_inputs.TRUNCATED: long_inputs.flags_detail(truncated),
+        }
+        long_inputs.report(self.name, records, truncated,
+                           f"{reader.spec.max_len} WordPieces per window, the passage in at most "
+                           f"{int(self.options['max_windows'])} windows overlapping by {reader.spec.stride}")
+        return main, details
+
+    def signature_fields(self) -> dict[str, Any]:
+        from qascore.metrics.verifiers import dtype_field
+        from qascore.runtime.delta import file_sha256, read_meta
+        from qascore.runtime.encoder import model_id
+
+        path = self._path()
+        meta = read_meta(path)
+        spec = meta.get("spec", {})
+        return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(spec.get("encoder", "")),
+                "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": meta.get("rule"),
+                **dtype_field(self.options["dtype"])}

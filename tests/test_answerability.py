@@ -1,0 +1,100 @@
+"""`answerability`: the metric around the QA reader (runtime/reader.py), with a small untrained delta.
+
+What a trained reader scores is measured by `qascore-lab train reader` and the card (docs/answerability.md);
+here: the metric reads what the reader reads, its details, options, errors and windows.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import qascore
+from qascore.metrics.options import OptionError
+from qascore.records import InputError
+
+PASSAGE = "Ann Lee was born in Oslo in 1990. She moved to Lima in 2010 and wrote three novels there."
+
+
+@pytest.fixture(scope="module")
+def delta(tmp_path_factory):
+    from qascore.runtime import defaults
+    from qascore.runtime import reader as rd
+
+    try:
+        defaults.resolve(defaults.ENCODER)
+    except FileNotFoundError as err:
+        pytest.skip(f"encoder package absent: {err}")
+    torch.manual_seed(0)
+    spec = rd.ReaderSpec(max_len=48, stride=16, lora_rank=2, lora_alpha=4)
+    reader = rd.Reader(spec, rule="expected_f1")
+    with torch.no_grad():   # a head that is not all zeros (B of LoRA starts at zero: the base encoder's states)
+        reader.model.qa.weight.normal_(0, 0.5)
+    path = tmp_path_factory.mktemp("reader") / "reader.safetensors"
+    reader.save(path, extra={"command": "test"})
+    return path
+
+
+def test_missing_shipped_reader_is_a_readable_error(monkeypatch, tmp_path):
+    from qascore.runtime import reader as rd
+
+    monkeypatch.setattr(rd, "DELTA", tmp_path / "none" / "reader.safetensors")
+    metric = qascore.load("answerability")
+    with pytest.raises(FileNotFoundError, match="QA reader is not installed.*qascore-lab train reader"):
+        metric.score([{"candidate": "where?", "context": PASSAGE}])
+
+
+def test_model_option_must_be_a_reader_delta(tmp_path):
+    (tmp_path / "x.txt").write_text("hi")
+    with pytest.raises(OptionError, match="is not a safetensors file; expected a QA reader delta"):
+        qascore.load("answerability", model=str(tmp_path / "x.txt"))
+
+
+@pytest.mark.slow
+def test_scores_are_the_readers_and_details_explain_them(delta):
+    from qascore.runtime.reader import load_shared, score
+
+    recs = [{"candidate": "where was Ann Lee born?", "context": PASSAGE, "answer": "Oslo"},
+            {"candidate": "where was Ann Lee born?", "context": PASSAGE},
+            {"candidate": "how many novels did she write?", "context": PASSAGE, "answer": "  "}]
+    res = qascore.load("answerability", model=str(delta)).score(recs)
+    reader = load_shared(delta)
+    assert reader.rule == "expected_f1"
+    reads = reader.read([r["candidate"] for r in recs], [r["context"] for r in recs])
+    assert res.scores[0] == pytest.approx(score(reads[0], "Oslo", "expected_f1"), abs=1e-6)
+    # without an answer (or a blank one) the score is P(answerable)
+    assert res.scores[1] == pytest.approx(1 - reads[1].p_null, abs=1e-6)
+    assert res.scores[2] == pytest.approx(1 - reads[2].p_null, abs=1e-6)
+    d = res.details
+    assert d["answer_f1"][1] is None and d["answer_f1"][2] is None and 0.0 <= d["answer_f1"][0] <= 1.0
+    assert d["span"][0] in PASSAGE and d["span"][0] == reads[0].best[0]
+    assert d["no_answer"][1] == pytest.approx(reads[1].p_null, abs=1e-6)
+    assert d["truncated"] == [False, False, False]
+    assert all(0.0 <= s <= 1.0 for s in res.scores)
+    sig = res.signature
+    assert "model:reader@" in sig and "rule:expected_f1" in sig and "max_len:48" in sig and "stride:16" in sig
+
+
+@pytest.mark.slow
+def test_batching_and_windows(delta):
+    long_passage = " ".join([PASSAGE] * 6)   # > 48 WordPieces: several windows
+    recs = [{"candidate": "where was Ann Lee born?", "context": long_passage, "answer": "Oslo"},
+            {"candidate": "who moved?", "context": PASSAGE, "answer": "Ann Lee"}]
+    one = qascore.load("answerability", model=str(delta), batch_size=1).score(recs)
+    many = qascore.load("answerability", model=str(delta), batch_size=32).score(recs)
+    assert one.scores == pytest.approx(many.scores, abs=1e-5)
+    from qascore.runtime.encoder import TruncationWarning
+
+    with pytest.warns(TruncationWarning, match="answerability: 1 of 2 records"):
+        cut = qascore.load("answerability", model=str(delta), max_windows=1).score(recs)
+    assert cut.details["truncated"] == [True, False] and many.details["truncated"] == [False, False]
+    assert cut.scores[1] == pytest.approx(many.scores[1], abs=1e-5)
+
+
+@pytest.mark.slow
+def test_blank_passage_is_an_error_and_empty_question_scores_zero(delta):
+    metric = qascore.load("answerability", model=str(delta))
+    with pytest.raises(InputError, match="field 'context'.*passage"):
+        metric.score([{"candidate": "who?", "context": "  "}])
+    res = metric.score([{"candidate": "", "context": PASSAGE}, {"candidate": "who?", "context": PASSAGE}])
+    assert res.scores[0] == 0.0 and res.example(0) == {"empty_candidate": True}
