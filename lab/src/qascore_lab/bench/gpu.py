@@ -21,10 +21,13 @@ pass on a slice of the rows, with every memo emptied before each call, and `torc
 before each clock read. A metric whose model is not installed (an ImportError or a missing weight
 package or file) is one row saying so; any other failure is one row with its error; the run goes on.
 
-`--budget-s` bounds the whole run: each step gets at most an equal share of the time left, its row
-count is cut to what its warm-up pass predicts will fit, and a step that cannot do its minimum rows
-is skipped with a note. gpu.json and gpu.md are rewritten after every step, so a run killed part way
-leaves what it measured.
+`--budget-s` bounds the whole run. The timed call of each step gets at most its share of the time
+left (bert-score and each timing weigh 1, each CPU check 2; the tests have their own timeout); a
+2-row probe skips a step whose minimum rows (50, or all when fewer) cannot fit its share, and
+otherwise its rows are cut to what its warm-up pass predicts will fit. Loading and warm-up are paid
+from the time left as they happen, so the run can end one step past the budget; once the budget is
+spent, every step left is a row saying so. gpu.json and gpu.md are rewritten after every step, so a
+run killed part way leaves what it measured.
 
 Imports at module level are the standard library only: the GPU machine may lack spaCy, matplotlib
 and the other extras (bert_score imports matplotlib and pandas; where they are absent, empty stand-in
@@ -426,8 +429,10 @@ class Run:
             self.clock.log(f"bert-score {profile}: {entry['note']}")
             return
         entry["version"] = bert_score_version()
-        if self.share() <= 0:
+        allowed = self.share()
+        if allowed <= 0:
             entry["note"] = "skipped: --budget-s spent"
+            self.clock.log(f"bert-score {profile}: {entry['note']}")
             return
         from qascore.metrics.bertscore import default_layer
         from qascore.runtime import defaults
@@ -438,14 +443,14 @@ class Run:
             path = defaults.resolve(defaults.ENCODER)
             layer = default_layer(defaults.ENCODER, 6)
             kw = {"batch_size": self.args.batch_size} if self.args.batch_size else {}
-            t0 = time.perf_counter()
             scorer = cls(model_type=path, num_layers=layer, device=self.device, idf=False, nthreads=0, **kw)
             n_w = warm_rows(len(recs))
             scorer.score(cands[:n_w], refs[:n_w])  # load + warm-up
             _, tw = timed(lambda: scorer.score(cands[:n_w], refs[:n_w]), self.device)
-            n = fit_rows(len(recs), n_w / tw, self.share() - (time.perf_counter() - t0))
+            n = fit_rows(len(recs), n_w / tw, allowed)
             if n == 0:
                 entry["note"] = "skipped: predicted to overrun its share of --budget-s"
+                self.clock.log(f"bert-score {profile}: {entry['note']}")
                 return
             (_, _, f), secs = timed(lambda: scorer.score(cands[:n], refs[:n]), self.device)
         except Exception as err:  # noqa: BLE001 -- one row saying why, the run goes on
@@ -467,8 +472,10 @@ class Run:
         if name in self.unavailable:
             row["note"] = self.unavailable[name]
             return
-        if self.share() <= 0:
+        allowed = self.share()  # for the timed call; loading and the warm-up are paid from the budget left
+        if allowed <= 0:
             row["note"] = "skipped: --budget-s spent"
+            self.clock.log(f"{name} {profile} {dtype}: {row['note']}")
             return
         recs = self.rows(profile)
         t0 = time.perf_counter()
@@ -477,10 +484,17 @@ class Run:
             self.metrics[(name, dtype)] = metric
             metric.score(recs[:2])  # models loaded (and moved to the device) before timing
             row["load_s"] = round(time.perf_counter() - t0, 2)
+            _cold(metric)
+            _, tp = timed(lambda: metric.score(recs[:2]), self.device)  # unbatched rate: a pessimistic probe
+            floor = min(len(recs), MIN_ROWS)
+            if floor * tp / 2 > allowed:
+                row["note"] = (f"skipped: {floor} rows predicted {floor * tp / 2:.0f} s (2-row probe), over its "
+                               f"{allowed:.0f} s share of --budget-s")
+                self.clock.log(f"{name} {profile} {dtype}: {row['note']}")
+                return
             n_w = warm_rows(len(recs))
             _cold(metric)
             _, tw = timed(lambda: metric.score(recs[:n_w]), self.device)  # the warm-up pass
-            allowed = self.share() - (time.perf_counter() - t0)
             n = fit_rows(len(recs), n_w / tw, allowed)
             if n == 0:
                 row["note"] = (f"skipped: {len(recs)} rows predicted {len(recs) * tw / n_w:.0f} s, over its "
@@ -510,12 +524,13 @@ class Run:
         rows = [r for r in self.results if r["metric"] == name and r["profile"] == profile and r.get("rows")]
         if not rows:
             return
-        if self.share() <= 0:
+        allowed = self.share()
+        if allowed <= 0:
             for r in rows:
                 r["check_note"] = "CPU check skipped: --budget-s spent"
+            self.clock.log(f"check {name} {profile}: skipped (--budget-s spent)")
             return
         recs = self.rows(profile)[: min(self.check_n(), min(r["rows"] for r in rows))]
-        t0 = time.perf_counter()
         try:
             cpu = load_metric(name, "cpu", "fp32", self.args.batch_size)
             cpu.score(recs[:2])  # load
@@ -523,7 +538,7 @@ class Run:
             _cold(cpu)
             _, tw = timed(lambda: cpu.score(recs[:n_w]), "cpu")
             # the device side of the check is fast next to the CPU's: the share is the CPU's
-            n = fit_rows(len(recs), n_w / tw, self.share() - (time.perf_counter() - t0), floor=min(20, len(recs)))
+            n = fit_rows(len(recs), n_w / tw, allowed, floor=min(20, len(recs)))
             if n == 0:
                 for r in rows:
                     r["check_note"] = "CPU check skipped: predicted to overrun its share of --budget-s"
