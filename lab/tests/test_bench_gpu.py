@@ -126,6 +126,29 @@ def test_a_spent_budget_skips_the_work_and_still_writes_the_files(tmp_path, stub
     assert (tmp_path / "out" / "gpu.md").exists()
 
 
+def test_a_slow_step_is_skipped_by_its_probe_and_its_other_dtype_is_not_even_loaded(tmp_path, monkeypatch):
+    import time
+
+    loaded = []
+
+    class Slow(StubMetric):
+        def score(self, recs):
+            time.sleep(0.5 * len(recs))  # 0.5 s a row: 20 rows take 10 s
+            return super().score(recs)
+
+    def load_metric(name, device, dtype, batch_size):
+        loaded.append(dtype)
+        return Slow(name, device, dtype)
+
+    monkeypatch.setattr(gpu, "load_metric", load_metric)
+    # weights: fp32 timing 1, bf16 timing 1, check 2; a 4 s budget gives the fp32 timing a 1 s share
+    doc = _run(tmp_path, "--budget-s", "4", "--metrics", "judge", "--profiles", "short", "--no-bert-score")
+    r32, r16 = doc["results"]
+    assert r32["rows"] == 0 and r32["note"].startswith("skipped: 20 rows predicted 10 s (2-row probe)"), r32
+    assert r16["rows"] == 0 and "at another dtype's probe" in r16["note"], r16
+    assert loaded == ["fp32"]
+
+
 @pytest.mark.parametrize("n, rate, seconds, floor, want", [
     (1000, 500.0, 3.0, 50, 1000),   # 2 s of work in a 3 s share: all of it
     (1000, 500.0, 1.0, 50, 500),    # half fits: cut to what fits
