@@ -660,7 +660,8 @@ def markdown(doc: dict[str, Any]) -> str:
               "|---|---|---|---:|---:|---:|---|---|"]
     for p, b in doc["bert_score"].items():
         lines.append(f"| bert-score (package {b.get('version') or '?'}) | {p} | fp32 | {b.get('rows', 0)} | "
-                     f"{_fmt(b.get('rows_per_s'), '.1f')} | 1 | - | {b.get('note', '')} |")
+                     f"{_fmt(b.get('rows_per_s'), '.1f')} | {'1' if b.get('rows_per_s') else '-'} | - | "
+                     f"{b.get('note', '')} |")
     for r in doc["results"]:
         check = "-"
         if r.get("max_abs_vs_cpu") is not None:
