@@ -126,6 +126,29 @@ def test_a_spent_budget_skips_the_work_and_still_writes_the_files(tmp_path, stub
     assert (tmp_path / "out" / "gpu.md").exists()
 
 
+def test_a_slow_step_is_skipped_by_its_probe_and_its_other_dtype_is_not_even_loaded(tmp_path, monkeypatch):
+    import time
+
+    loaded = []
+
+    class Slow(StubMetric):
+        def score(self, recs):
+            time.sleep(0.5 * len(recs))  # 0.5 s a row: 20 rows take 10 s
+            return super().score(recs)
+
+    def load_metric(name, device, dtype, batch_size):
+        loaded.append(dtype)
+        return Slow(name, device, dtype)
+
+    monkeypatch.setattr(gpu, "load_metric", load_metric)
+    # weights: fp32 timing 1, bf16 timing 1, check 2; a 4 s budget gives the fp32 timing a 1 s share
+    doc = _run(tmp_path, "--budget-s", "4", "--metrics", "judge", "--profiles", "short", "--no-bert-score")
+    r32, r16 = doc["results"]
+    assert r32["rows"] == 0 and r32["note"].startswith("skipped: 20 rows predicted 10 s (2-row probe)"), r32
+    assert r16["rows"] == 0 and "at another dtype's probe" in r16["note"], r16
+    assert loaded == ["fp32"]
+
+
 @pytest.mark.parametrize("n, rate, seconds, floor, want", [
     (1000, 500.0, 3.0, 50, 1000),   # 2 s of work in a 3 s share: all of it
     (1000, 500.0, 1.0, 50, 500),    # half fits: cut to what fits
@@ -189,11 +212,16 @@ def test_bert_score_imports_without_matplotlib_and_pandas(tmp_path):
 
 @pytest.mark.slow
 def test_the_real_models_on_the_cpu_at_20_rows(tmp_path):
-    """The command as the brief runs it on the CPU: every installed model metric times and checks."""
-    doc = _run(tmp_path, "--dtypes", "fp32", "--budget-s", "600")
-    rows = {(r["metric"], r["profile"]): r for r in doc["results"] if r["dtype"] == "fp32"}
+    """The command on the CPU with the real models (short rows, fp32: the 2-core machine's share of it):
+    every answer metric times 20 rows and its check against the CPU is exact, the CPU being the CPU."""
+    pytest.importorskip("bert_score")
+    doc = _run(tmp_path, "--dtypes", "fp32", "--profiles", "short", "--budget-s", "900",
+               "--metrics", ",".join(gpu.ANSWER_METRICS))
+    rows = {r["metric"]: r for r in doc["results"]}
+    assert doc["bert_score"]["short"]["rows"] == 20
     for name in gpu.ANSWER_METRICS:
-        for profile in ("short", "long"):
-            r = rows[(name, profile)]
-            assert r["rows"] == 20 and r["rows_per_s"] > 0, r
-            assert r["max_abs_vs_cpu"] == 0.0, r  # the CPU against itself on the same rows: exact
+        r = rows[name]
+        assert r["rows"] == 20 and r["rows_per_s"] > 0, r
+        assert r["check_rows"] == 20 and r["max_abs_vs_cpu"] == 0.0, r
+    # bert-score read the same encoder at the same layer: F agrees with qascore's bertscore to float noise
+    assert rows["bertscore"]["max_abs_vs_bert_score_f"] < 1e-4

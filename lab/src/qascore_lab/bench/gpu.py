@@ -21,10 +21,14 @@ pass on a slice of the rows, with every memo emptied before each call, and `torc
 before each clock read. A metric whose model is not installed (an ImportError or a missing weight
 package or file) is one row saying so; any other failure is one row with its error; the run goes on.
 
-`--budget-s` bounds the whole run: each step gets at most an equal share of the time left, its row
-count is cut to what its warm-up pass predicts will fit, and a step that cannot do its minimum rows
-is skipped with a note. gpu.json and gpu.md are rewritten after every step, so a run killed part way
-leaves what it measured.
+`--budget-s` bounds the whole run. The timed call of each step gets at most its share of the time
+left (bert-score and each timing weigh 1, each CPU check 2; the tests have their own timeout). A
+2-row probe skips a step whose minimum rows (50, or all when fewer) cannot fit its share (the other
+dtype's probe skips it before loading when it predicts over 4x the share); otherwise its rows are
+cut to what its warm-up pass predicts will fit. Loading, probe and warm-up are paid from the time
+left as they happen, so the run can end one step past the budget; once the budget is spent, every
+step left is a row saying so. gpu.json and gpu.md are rewritten after every step, so a run killed
+part way leaves what it measured.
 
 Imports at module level are the standard library only: the GPU machine may lack spaCy, matplotlib
 and the other extras (bert_score imports matplotlib and pandas; where they are absent, empty stand-in
@@ -57,6 +61,11 @@ PROFILES = ("short", "long", "qg")
 # (judge >= 3,000 rows/s bf16 on short answers; qrelscore >= 50 questions/s).
 DEFAULT_ROWS = {"short": 4000, "long": 1000, "qg": 500}
 MIN_ROWS = 50  # a step that cannot time this many rows (or all of them, when fewer) is skipped
+MIN_SHARE_S = 0.5  # a step whose share of the budget left is under this is not started
+# A dtype's step is not started when the other dtype's 2-row probe predicts its minimum rows at more than
+# this many times its share (bf16 is slower than fp32 on CPUs without bf16 units; on a GPU at most a few
+# times faster).
+SIBLING_FACTOR = 4.0
 ROOT = Path(__file__).resolve().parents[4]  # the checkout: lab/src/qascore_lab/bench/gpu.py
 
 
@@ -72,8 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="folder for gpu.json, gpu.md and pytest.txt (default: $OUT, "
                                                "else ./gpu-bench)")
     p.add_argument("--budget-s", type=float, default=270.0,
-                   help="seconds for the whole run, tests included (default 270); work predicted to overrun "
-                        "is cut or skipped")
+                   help="seconds for every step, tests included, counted once the imports are done (default "
+                        "270); work predicted to overrun is cut or skipped")
     p.add_argument("--skip-tests", action="store_true", help="do not run pytest -m cuda")
     p.add_argument("--tests-timeout", type=float, default=120.0,
                    help="seconds allowed to pytest -m cuda (default 120, never more than 45%% of --budget-s)")
@@ -362,6 +371,7 @@ class Run:
         self.results: list[dict[str, Any]] = []
         self.bert: dict[str, dict[str, Any]] = {}
         self.bert_scores: dict[str, list[float]] = {}
+        self.probes: dict[tuple[str, str], float] = {}
         self.tests: dict[str, Any] = {"ran": False, "note": "--skip-tests"} if args.skip_tests else {}
         self.header = self._header()
         self.weight = self.weights_left = 1.0
@@ -426,8 +436,10 @@ class Run:
             self.clock.log(f"bert-score {profile}: {entry['note']}")
             return
         entry["version"] = bert_score_version()
-        if self.share() <= 0:
+        allowed = self.share()
+        if allowed < MIN_SHARE_S:
             entry["note"] = "skipped: --budget-s spent"
+            self.clock.log(f"bert-score {profile}: {entry['note']}")
             return
         from qascore.metrics.bertscore import default_layer
         from qascore.runtime import defaults
@@ -438,14 +450,14 @@ class Run:
             path = defaults.resolve(defaults.ENCODER)
             layer = default_layer(defaults.ENCODER, 6)
             kw = {"batch_size": self.args.batch_size} if self.args.batch_size else {}
-            t0 = time.perf_counter()
             scorer = cls(model_type=path, num_layers=layer, device=self.device, idf=False, nthreads=0, **kw)
             n_w = warm_rows(len(recs))
             scorer.score(cands[:n_w], refs[:n_w])  # load + warm-up
             _, tw = timed(lambda: scorer.score(cands[:n_w], refs[:n_w]), self.device)
-            n = fit_rows(len(recs), n_w / tw, self.share() - (time.perf_counter() - t0))
+            n = fit_rows(len(recs), n_w / tw, allowed)
             if n == 0:
                 entry["note"] = "skipped: predicted to overrun its share of --budget-s"
+                self.clock.log(f"bert-score {profile}: {entry['note']}")
                 return
             (_, _, f), secs = timed(lambda: scorer.score(cands[:n], refs[:n]), self.device)
         except Exception as err:  # noqa: BLE001 -- one row saying why, the run goes on
@@ -467,20 +479,35 @@ class Run:
         if name in self.unavailable:
             row["note"] = self.unavailable[name]
             return
-        if self.share() <= 0:
-            row["note"] = "skipped: --budget-s spent"
-            return
+        allowed = self.share()  # for the timed call; loading and the warm-up are paid from the budget left
         recs = self.rows(profile)
+        floor = min(len(recs), MIN_ROWS)
+        sibling = self.probes.get((name, profile))  # seconds per row of the other dtype's probe
+        if allowed < MIN_SHARE_S:
+            row["note"] = "skipped: --budget-s spent"
+        elif sibling is not None and floor * sibling > SIBLING_FACTOR * allowed:
+            row["note"] = (f"skipped: {floor} rows predicted {floor * sibling:.0f} s at another dtype's probe, over "
+                           f"{SIBLING_FACTOR:.0f}x its {allowed:.0f} s share of --budget-s")
+        if row.get("note"):
+            self.clock.log(f"{name} {profile} {dtype}: {row['note']}")
+            return
         t0 = time.perf_counter()
         try:
             metric = self.metrics.get((name, dtype)) or load_metric(name, self.device, dtype, self.args.batch_size)
             self.metrics[(name, dtype)] = metric
             metric.score(recs[:2])  # models loaded (and moved to the device) before timing
             row["load_s"] = round(time.perf_counter() - t0, 2)
+            _cold(metric)
+            _, tp = timed(lambda: metric.score(recs[:2]), self.device)  # unbatched rate: a pessimistic probe
+            self.probes[(name, profile)] = tp / 2
+            if floor * tp / 2 > allowed:
+                row["note"] = (f"skipped: {floor} rows predicted {floor * tp / 2:.0f} s (2-row probe), over its "
+                               f"{allowed:.0f} s share of --budget-s")
+                self.clock.log(f"{name} {profile} {dtype}: {row['note']}")
+                return
             n_w = warm_rows(len(recs))
             _cold(metric)
             _, tw = timed(lambda: metric.score(recs[:n_w]), self.device)  # the warm-up pass
-            allowed = self.share() - (time.perf_counter() - t0)
             n = fit_rows(len(recs), n_w / tw, allowed)
             if n == 0:
                 row["note"] = (f"skipped: {len(recs)} rows predicted {len(recs) * tw / n_w:.0f} s, over its "
@@ -510,12 +537,13 @@ class Run:
         rows = [r for r in self.results if r["metric"] == name and r["profile"] == profile and r.get("rows")]
         if not rows:
             return
-        if self.share() <= 0:
+        allowed = self.share()
+        if allowed < MIN_SHARE_S:
             for r in rows:
                 r["check_note"] = "CPU check skipped: --budget-s spent"
+            self.clock.log(f"check {name} {profile}: skipped (--budget-s spent)")
             return
         recs = self.rows(profile)[: min(self.check_n(), min(r["rows"] for r in rows))]
-        t0 = time.perf_counter()
         try:
             cpu = load_metric(name, "cpu", "fp32", self.args.batch_size)
             cpu.score(recs[:2])  # load
@@ -523,7 +551,7 @@ class Run:
             _cold(cpu)
             _, tw = timed(lambda: cpu.score(recs[:n_w]), "cpu")
             # the device side of the check is fast next to the CPU's: the share is the CPU's
-            n = fit_rows(len(recs), n_w / tw, self.share() - (time.perf_counter() - t0), floor=min(20, len(recs)))
+            n = fit_rows(len(recs), n_w / tw, allowed, floor=min(20, len(recs)))
             if n == 0:
                 for r in rows:
                     r["check_note"] = "CPU check skipped: predicted to overrun its share of --budget-s"
@@ -581,6 +609,7 @@ class Run:
 
     def go(self) -> None:
         steps = self.plan()
+        self.clock = Clock(self.args.budget_s)  # the budget counts from the first step (imports done)
         self.clock.log(f"bench gpu on {self.header['device_name']} ({self.device}); torch {self.header['torch']}, "
                        f"transformers {self.header['transformers']}; {len(steps)} steps, budget "
                        f"{self.args.budget_s:.0f} s; writing {self.out}")
@@ -611,7 +640,7 @@ def markdown(doc: dict[str, Any]) -> str:
     lines = [f"# `qascore-lab bench gpu` on {doc['device_name']} ({dev})", "",
              f"- {doc['started_utc']}; torch {doc['torch']} (CUDA {doc['cuda'] or '-'}), transformers "
              f"{doc['transformers']}, qascore {doc['qascore']}" + (f" at {doc['commit']}" if doc.get("commit") else "")
-             + f", Python {doc['python']}, {doc['cpu_threads']} CPU threads; run took {doc['elapsed_s']:.0f} s "
+             + f", Python {doc['python']}, {doc['cpu_threads']} CPU threads; the steps took {doc['elapsed_s']:.0f} s "
                f"of a {doc['budget_s']:.0f} s budget",
              f"- command: `qascore-lab bench gpu {' '.join(doc['argv'][2:] if doc['argv'][:2] == ['bench', 'gpu'] else doc['argv'])}`"]
     t = doc["tests"]
@@ -631,7 +660,8 @@ def markdown(doc: dict[str, Any]) -> str:
               "|---|---|---|---:|---:|---:|---|---|"]
     for p, b in doc["bert_score"].items():
         lines.append(f"| bert-score (package {b.get('version') or '?'}) | {p} | fp32 | {b.get('rows', 0)} | "
-                     f"{_fmt(b.get('rows_per_s'), '.1f')} | 1 | - | {b.get('note', '')} |")
+                     f"{_fmt(b.get('rows_per_s'), '.1f')} | {'1' if b.get('rows_per_s') else '-'} | - | "
+                     f"{b.get('note', '')} |")
     for r in doc["results"]:
         check = "-"
         if r.get("max_abs_vs_cpu") is not None:
