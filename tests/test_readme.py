@@ -34,7 +34,7 @@ def test_readme_install_command_is_the_makefiles():
     assert f"pip install {spec} --extra-index-url {index}" in README
     assert "pip install torch==2.13.0 " not in README     # the old command that resolves to CUDA on Linux
     assert "TORCH_SPEC=" in README and "TORCH_INDEX=" in README   # the override is documented
-    assert "No matching distribution found for torch==2.13.0+cpu" in README  # what happens offline with no wheel
+    assert "No matching distribution found" in README  # what happens offline with no wheel
 
 
 def test_serve_extra_is_the_server_only_and_httpx_comes_with_the_tests():
