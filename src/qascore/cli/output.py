@@ -135,3 +135,9 @@ def _mode_for(target: Path) -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+def say_written(output: str | None, n: int) -> None:
+    """Where `score` wrote its records (as `meta --html` and `explain` say theirs), on stderr."""
+    if output and output != STDOUT:
+        print(f"wrote {n} records to {output}", file=sys.stderr)
