@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 #   make install TORCH_SPEC=torch==2.13.0 TORCH_INDEX=https://download.pytorch.org/whl/cu128
 # On macOS PyPI's wheel is already the CPU one: make install TORCH_SPEC=torch==2.13.0
 # Where the index cannot be reached pip warns once per package and takes the wheel from its
-# configured wheel folder (find-links), or fails with "No matching distribution" if it has none.
+# configured wheel folder (find-links), or stops, finding no torch==2.13.0+cpu, if it has none.
 TORCH_SPEC ?= torch==2.13.0+cpu
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 

@@ -34,7 +34,7 @@ def test_readme_install_command_is_the_makefiles():
     assert f"pip install {spec} --extra-index-url {index}" in README
     assert "pip install torch==2.13.0 " not in README     # the old command that resolves to CUDA on Linux
     assert "TORCH_SPEC=" in README and "TORCH_INDEX=" in README   # the override is documented
-    assert "No matching distribution found for torch==2.13.0+cpu" in README  # what happens offline with no wheel
+    assert "No matching distribution found" in README  # what happens offline with no wheel
 
 
 def test_serve_extra_is_the_server_only_and_httpx_comes_with_the_tests():
@@ -137,7 +137,10 @@ def test_readme_reading_of_the_example_model_figures():
     assert round(_quoted("kpqa-rougeL", "g4"), 2) == 0.07 and round(_quoted("kpqa-rougeL", "g9"), 2) == 0.11
     records = qascore.read_records(str(REPO / "examples" / "genqa.jsonl"))
     sq = qascore.load("square").score(records)
-    assert sq.example(3)["correct"] is True and records[3].id == "g4"  # "it calls g4 ("Sydney") correct"
+    # "without them it calls g4 ("Sydney") and g6 (the red shirt) correct"
+    assert [records[i].id for i in (3, 5)] == ["g4", "g6"]
+    assert sq.example(3)["correct"] is True and sq.example(5)["correct"] is True
+    assert 'calls g4 ("Sydney") and g6 (the red shirt) correct' in " ".join(README.split())
     qg = qascore.read_records(str(REPO / "examples" / "qg.jsonl"))
     res = qascore.load("qrelscore").score(qg)
     by_id = dict(zip([r.id for r in qg], res.scores))

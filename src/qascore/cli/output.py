@@ -169,3 +169,9 @@ def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def say_written(output: str | None, n: int) -> None:
+    """Where `score` wrote its records (as `meta --html` and `explain` say theirs), on stderr."""
+    if output and output != STDOUT:
+        print(f"wrote {n} records to {output}", file=sys.stderr)

@@ -18,7 +18,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import Iterator
 
-from qascore.cli.output import STDOUT, check_output, check_partial, spec_paths
+from qascore.cli.output import STDOUT, check_output, check_partial, say_written, spec_paths
 from qascore.cli.options import load_metrics
 from qascore.cli.table import print_corpus
 from qascore.errors import UsageError
@@ -57,8 +57,6 @@ def run_chunked(args: argparse.Namespace) -> int:
         say(f"scored {n_new} records")
     print_corpus([(s.label, s.corpus, s.signature) for s in summaries], n, args.format,
                  sys.stderr if args.output == STDOUT else sys.stdout)
-    from qascore.cli.score import say_written
-
     say_written(args.output, n)
     return 0
 

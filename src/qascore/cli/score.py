@@ -14,7 +14,7 @@ from typing import IO, Any, Sequence
 from qascore.cli.options import load_metrics
 from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments
 from qascore.cli.table import print_corpus as print_rows
-from qascore.cli.output import STDOUT, check_output, spec_paths, write_whole
+from qascore.cli.output import STDOUT, check_output, say_written, spec_paths, write_whole
 from qascore.metrics.base import Metric, MetricResult
 from qascore.records import FORMATS, Record, check_unique_ids, dump_jsonl, parse_mapping, read_records
 from qascore.stream import scored_objects
@@ -69,12 +69,6 @@ def run(args: argparse.Namespace) -> int:
     print_corpus(results, len(records), args.format, sys.stderr if args.output == STDOUT else sys.stdout)
     say_written(args.output, len(records))
     return 0
-
-
-def say_written(output: str | None, n: int) -> None:
-    """Where the scored records went (as `meta --html` and `explain` say theirs), on stderr."""
-    if output and output != STDOUT:
-        print(f"wrote {n} records to {output}", file=sys.stderr)
 
 
 def score_all(metrics: Sequence[tuple[str, Metric]], records: Sequence[Record]) -> list[tuple[str, MetricResult]]:
