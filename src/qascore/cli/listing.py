@@ -12,7 +12,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("embedding similarity", ("bertscore",)),
     ("keyphrase-weighted overlap (KPQA)", ("kpqa",)),
     ("answer verifiers: P(correct)", ("verifiers", "square", "judge")),
-    ("question generation: relevance to the passage (QRelScore)", ("qrelscore",)),
+    ("question generation: relevance to the passage (QRelScore) and answerability", ("qrelscore", "answerability")),
 )
 
 
