@@ -198,3 +198,46 @@ def test_the_shipped_judge_scores_markdown_dress_as_the_plain_answer():
     assert s[1] == pytest.approx(s[0], abs=1e-6) and s[2] == pytest.approx(s[0], abs=1e-6)
     assert s[4] == pytest.approx(s[3], abs=1e-6) and s[6] == pytest.approx(s[5], abs=1e-6)
     assert res.details["correct"][:5] == [True] * 5 and not res.details["correct"][7]
+
+
+def test_why_names_the_verifier_probability_and_the_deciding_reference_and_window(monkeypatch):
+    """`features(why=...)` maps the verifier's deciding reference back to the record's own `references`: with
+    five references only the best MODEL_REFS reach the verifier, so an index into that short list is not one
+    into the record's (hand-worked below)."""
+    from types import SimpleNamespace
+
+    from qascore import Record
+    from qascore.metrics import judge, registry
+
+    handed: list[list[str]] = []
+
+    class Ava:
+        def score(self, records):
+            handed.extend(list(r.references) for r in records)
+            return SimpleNamespace(scores=[0.8], details={"reference": [3], "window": [2]})
+
+    monkeypatch.setattr(registry, "load", lambda name, **_: Ava())
+    refs = ["zzz", "Paris France", "yyy", "www", "Paris"]
+    rec = Record(id="1", question="Capital of France?", candidate="It is Paris, France.", references=refs)
+    why: dict = {}
+    judge.features([rec], ["verifier"], why=why)
+    # token recall in the candidate: 0, 1, 0, 0, 1; the best four (ties in file order) are "Paris France", "Paris",
+    # "zzz", "yyy", handed over in file order; "www" is left out, so short index 3 ("Paris") is the record's 4
+    assert handed == [["zzz", "Paris France", "yyy", "Paris"]]
+    assert why == {"verifier": [0.8], "reference": [4], "window": [2]}
+
+
+def test_threshold_option_decides_correct_and_is_checked(monkeypatch):
+    """`threshold` replaces the card's in `details.correct` (and the signature); out of 0..1 it is refused."""
+    import qascore
+    from qascore.metrics import judge
+    from qascore.metrics.options import OptionError
+
+    with pytest.raises(OptionError, match="threshold"):
+        qascore.load("judge", threshold=1.5)
+    card = {"features": ["contains"], "model": {"kind": "logistic", "mean": [0.0], "scale": [1.0], "coef": [0.0],
+                                                 "intercept": 0.0}, "platt": [1.0, 0.0], "threshold": 0.4}
+    monkeypatch.setattr(judge.Judge, "_card", lambda self: card)
+    rec = {"question": "q?", "candidate": "a", "references": ["a"]}
+    assert qascore.load("judge").score([rec]).details["correct"] == [True]        # P = 0.5 >= the card's 0.4
+    assert qascore.load("judge", threshold=0.6).score([rec]).details["correct"] == [False]

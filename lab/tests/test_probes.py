@@ -1,0 +1,63 @@
+"""The behavioural probe suite: the builder's families on a hand-made question, and the per-family table."""
+
+from __future__ import annotations
+
+import pytest
+
+from qascore_lab.bench.probes import family_table
+from qascore_lab.train.probes import Builder, pairs
+
+
+def build_one(gold: str, wrongs: list[str], **kw) -> list[dict]:
+    b = Builder(seed=13)
+    b.question("dev", "q1", "What is the capital of Australia?", [gold], gold, wrongs, "hand", "system", **kw)
+    return b.rows["dev"]
+
+
+def test_every_family_that_the_data_allows_is_written_with_its_label():
+    rows = build_one("Canberra", ["Sydney", "Melbourne"], sentence="Canberra is the capital of Australia.")
+    fams = {(r["family"], r["member"], r["label"]) for r in rows}
+    for family in ("assertion", "negation", "distractors", "swap"):
+        assert {(family, "right", 1), (family, "wrong", 0)} <= fams
+    for family in ("hedge", "refusal"):  # a committed right member against a non-committal wrong one
+        assert {(family, "right", 1), (family, "wrong", 0)} <= fams
+    assert ("restate", "wrong", 0) in fams
+    assert not any(r["family"] == "number" for r in rows)  # no digit in the gold answer
+    swap = {r["member"]: r["candidate"] for r in rows if r["family"] == "swap"}
+    assert swap == {"right": "Canberra is the capital of Australia.", "wrong": "Sydney is the capital of Australia."}
+
+
+def test_a_pair_swaps_the_gold_and_the_wrong_answer_in_the_same_words():
+    rows = build_one("Canberra", ["Sydney"])
+    for right, wrong in pairs(rows):
+        if rows[right]["family"] in ("assertion", "negation", "distractors"):
+            assert rows[wrong]["candidate"] == rows[right]["candidate"].replace("Canberra", "\0").replace(
+                "Sydney", "Canberra").replace("\0", "Sydney")
+
+
+def test_a_number_answer_gets_a_near_number_pair_and_no_wrong_answer_no_pairs():
+    rows = build_one("1969", [])
+    fams = {r["family"] for r in rows}
+    assert fams == {"number", "restate"}
+    number = {r["member"]: r["candidate"] for r in rows if r["family"] == "number"}
+    assert "1969" in number["right"] and "1969" not in number["wrong"]
+
+
+def test_a_restatement_is_not_written_when_the_question_holds_the_gold_answer():
+    b = Builder(seed=13)
+    b.question("dev", "q1", "Is Canberra the capital?", ["Canberra"], "Canberra", [], "hand", "system")
+    assert not any(r["family"] == "restate" for r in b.rows["dev"])
+
+
+def test_family_table_by_hand():
+    rows = [{"family": "negation", "pair": "p1", "member": "right", "label": 1},
+            {"family": "negation", "pair": "p1", "member": "wrong", "label": 0},
+            {"family": "negation", "pair": "p2", "member": "right", "label": 1},
+            {"family": "negation", "pair": "p2", "member": "wrong", "label": 0},
+            {"family": "restate", "pair": None, "member": "wrong", "label": 0}]
+    scores = [0.9, 0.2, 0.4, 0.4, 0.7]     # p1: right higher; p2: a tie, counted half
+    accepted = [True, False, False, False, True]
+    t = family_table(rows, scores, accepted)
+    assert t["negation"] == {"n": 4, "pairs": 2, "right_higher": pytest.approx(0.75), "wrong_accepted": 0.0,
+                             "right_accepted": 0.5}
+    assert t["restate"] == {"n": 1, "pairs": 0, "right_higher": None, "wrong_accepted": 1.0, "right_accepted": None}
