@@ -21,6 +21,11 @@ OUT=${OUT:-/tmp/gpu-out}
 DEVICE=${DEVICE:-cuda}
 SMALL=${SMALL:-}            # set: a CPU rehearsal on a few rows
 WALL=${WALL:-570}           # seconds the whole round may take (the device tool stops a command at 600)
+STEPS=${STEPS:-ava,reader,bench}   # which steps run (the judge features follow the verifier)
+PROBE_ROWS=${PROBE_ROWS:-20000}    # probe training rows in the verifier's data
+LR=${LR:-2e-4}                     # the verifier's LoRA learning rate
+BENCH_ARGS=${BENCH_ARGS:-}         # more options for bench gpu (e.g. --metrics judge --skip-tests)
+FEATURES=${FEATURES:-}             # a folder of judge feature caches to start from (the verifier's column is recomputed)
 T0=$(date +%s)
 SITE=/root/site
 W=/root/work
@@ -51,14 +56,17 @@ cp "$PACK/data/vd3m/report.json" runs/vd3m/
 $PY -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"
 
 # 1. the verifier: corpus v3's mix (drawn when packing, as --mix draws it) and 20,000 probe rows
-if [ -n "$SMALL" ]; then ROWS="--train-rows 64 --dev-rows 64"; PROBES=runs/probes=64; else ROWS=""; PROBES=runs/probes=20000; fi
-step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpus runs/vd3m --with-probes "$PROBES" $ROWS \
-  --init src/qascore/resources/ava/ava.safetensors --lora-rank 64 --epochs 1 --lr 2e-4 --seed 13 --threads 8 \
+on() { case ",$STEPS," in *",$1,"*) return 0;; *) return 1;; esac; }
+if [ -n "$SMALL" ]; then ROWS="--train-rows 64 --dev-rows 64"; PROBES=runs/probes=64; else ROWS=""; PROBES=runs/probes=$PROBE_ROWS; fi
+on bench-first && step bench-first 120 $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench-first" --budget-s 90 $BENCH_ARGS
+on ava && step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpus runs/vd3m --with-probes "$PROBES" $ROWS \
+  --init src/qascore/resources/ava/ava.safetensors --lora-rank 64 --epochs 1 --lr "$LR" --seed 13 --threads 8 \
   --device "$DEVICE" --out "$W/logs/ava" --name ava
 if [ -f "$W/logs/ava/ava.safetensors" ]; then
   cp "$W/logs/ava/ava.safetensors" "$OUT/ava.safetensors"
   cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
   # 2. the judge's feature columns with that verifier (the fit runs on the CPU from these caches)
+  [ -n "$FEATURES" ] && mkdir -p /root/judge && cp "$FEATURES"/*.rest.* /root/judge/
   [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus runs/vd3m --probes runs/probes --out /root/judge \
     --threads 8 --features-only
   [ -d /root/judge ] && tar czf "$OUT/judge-features.tgz" -C /root/judge .
@@ -66,7 +74,7 @@ fi
 
 # 3. the answerability reader on SQuAD 1.1 train
 if [ -n "$SMALL" ]; then READER="--max-questions 64 --epochs 1"; else READER="--epochs 2"; fi
-step reader 300 $PY -m qascore_lab.cli train reader --out "$W/logs/reader" --seed 13 --device "$DEVICE" \
+on reader && step reader 300 $PY -m qascore_lab.cli train reader --out "$W/logs/reader" --seed 13 --device "$DEVICE" \
   --data-root /root/data $READER
 if [ -f "$W/logs/reader/reader.safetensors" ]; then
   mv "$W/logs/reader/reader.safetensors" "$OUT/reader.safetensors"
@@ -76,7 +84,9 @@ fi
 # 4. speed at fp32 and bf16, GPU against CPU scores, the CUDA tests
 LEFT=$((WALL - $(date +%s) + T0))
 if [ -n "$SMALL" ]; then BENCH="--device cpu --rows 20 --skip-tests"; else BENCH="--device $DEVICE --tests-timeout $((LEFT / 4))"; fi
-if [ "$LEFT" -gt 60 ]; then
+if ! on bench; then
+  :
+elif [ "$LEFT" -gt 60 ]; then
   step bench "$LEFT" $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" --budget-s $((LEFT - 25)) $BENCH
 else
   log "no time left for bench gpu ($LEFT s)"
