@@ -126,3 +126,11 @@ def test_train_smoke_cpu(tmp_path):
     assert reader.rule == m["rule_check"]["chosen"] and reader.spec.max_len == 64
     reads = reader.read(["Where was Dana born?"], [_paragraph(3)[0]])
     assert len(reads) == 1 and 0.0 <= reads[0].p_null <= 1.0 and reads[0].best[0] in _paragraph(3)[0]
+    # --evaluate repeats the evaluation on the saved (fp16, merged) delta: the same questions, close figures
+    again = _args(tmp_path / "data", tmp_path / "ev", "--evaluate", str(out / "reader.safetensors"), "--device", "cpu",
+                  "--check-questions", "8", "--threads", "1", "--store")
+    assert tr.run(again) == 0
+    ev = json.loads((tmp_path / "ev" / "evaluation.json").read_text())["metrics"]
+    assert ev["squad11_heldout"]["questions"] == m["squad11_heldout"]["questions"]
+    assert ev["squad11_heldout"]["f1"] == pytest.approx(m["squad11_heldout"]["f1"], abs=15)
+    assert Reader.load(out / "reader.safetensors").rule == ev["rule_check"]["chosen"]

@@ -40,7 +40,7 @@ import numpy as np
 import torch
 
 from qascore.runtime import defaults
-from qascore.runtime.delta import base_hash
+from qascore.runtime.delta import base_hash, update_meta
 from qascore.runtime.reader import RULES, Reader, ReaderModel, ReaderSpec, load_base, score, window_arrays
 from qascore.text.squad import normalize_answer, squad_em, squad_f1
 from qascore_lab.datasets import benchmark_dir, data_root
@@ -87,12 +87,38 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eval-batch-size", type=int, default=0, help="windows per evaluation batch (0: 4x batch size on CUDA, 16 on CPU)")
     p.add_argument("--log-every", type=int, default=50, help="progress line every N steps (default 50)")
     p.add_argument("--data-root", default=None, help="folder holding squad_v1_train/, squad_v2_dev/ (default ../shared/data)")
+    p.add_argument("--evaluate", default=None, metavar="DELTA",
+                   help="train nothing: evaluate this reader delta as training ends (OUT/evaluation.json)")
+    p.add_argument("--store", action="store_true", help="with --evaluate: write the figures and rule into the delta")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.evaluate:
+        return evaluate_delta(args)
     report = train(args, command="qascore-lab train reader " + " ".join(sys.argv[3:]))
     print(json.dumps(report["metrics"], indent=1))
     print(f"wrote {report['delta']} ({report['delta_bytes'] / 1e6:.2f} MB) and {Path(args.out) / 'report.json'}")
+    return 0
+
+
+def evaluate_delta(args: argparse.Namespace) -> int:
+    """`--evaluate DELTA`: the end-of-training evaluation of a saved reader on the dev sets the other flags
+    define; writes OUT/evaluation.json, and with `--store` the figures and chosen rule into the delta."""
+    reader = Reader.load(args.evaluate)
+    reader.model.to(args.device)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    data = load_data(args)
+    t0 = time.time()
+    metrics = evaluate(reader, data, args)
+    metrics["eval_seconds"] = round(time.time() - t0, 1)
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / "evaluation.json", "w", encoding="utf-8") as fh:
+        json.dump({"delta": str(args.evaluate), "counts": data["counts"], "metrics": metrics}, fh, indent=1)
+    if args.store:
+        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["rule_check"]["chosen"]})
+    print(json.dumps(metrics, indent=1))
     return 0
 
 
@@ -234,9 +260,16 @@ def tensorize(tokenizer: Any, examples: Sequence[Example], spec: ReaderSpec, chu
     if workers > 1:
         import multiprocessing
 
+        before = os.environ.get("TOKENIZERS_PARALLELISM")
         os.environ["TOKENIZERS_PARALLELISM"] = "false"   # the processes are the parallelism
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_arrays, jobs)
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_arrays, jobs)
+        finally:
+            if before is None:
+                os.environ.pop("TOKENIZERS_PARALLELISM", None)
+            else:
+                os.environ["TOKENIZERS_PARALLELISM"] = before
     else:
         parts = [_arrays(job) for job in jobs]
     cat = {k: torch.from_numpy(np.concatenate([p[k] for p in parts])) for k in parts[0]}
@@ -330,13 +363,6 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
 
     model.eval()
     reader = Reader(spec, model, tokenizer)
-    t0 = time.time()
-    metrics = evaluate(reader, data, args)
-    metrics["train_seconds"] = round(train_s, 1)
-    metrics["eval_seconds"] = round(time.time() - t0, 1)
-    reader.rule = metrics["rule_check"]["chosen"]
-    print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
-
     delta = out_dir / "reader.safetensors"
     data_info = {
         "squad11": f"{squad.V11_FOLDER}/{squad.V11_FILE}", "squad2": f"{squad.FOLDER}/{squad.FILE}",
@@ -344,10 +370,21 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
                  "SQuAD 2.0 dev articles halved (train half / dev half); QGEval passages dropped",
         **data["counts"],
     }
-    meta = {"command": command, "seed": args.seed, "data": data_info, "metrics": metrics,
-            "data_root": str(data_root(args.data_root)), "license": "trained on SQuAD 1.1 / 2.0 (CC BY-SA 4.0)"}
+    meta: dict[str, Any] = {"command": command, "seed": args.seed, "data": data_info,
+                            "data_root": str(data_root(args.data_root)),
+                            "license": "trained on SQuAD 1.1 / 2.0 (CC BY-SA 4.0)", "train_seconds": round(train_s, 1)}
     reader.info = {"command": command, "seed": args.seed}
-    reader.save(delta, extra=meta)
+    reader.save(delta, extra=meta)   # saved before evaluating: a failure there loses no training
+    print(f"saved {delta} ({delta.stat().st_size / 1e6:.2f} MB; evaluating: `--evaluate {delta}` repeats this)",
+          flush=True)
+    t0 = time.time()
+    metrics = evaluate(reader, data, args)
+    metrics["train_seconds"] = round(train_s, 1)
+    metrics["eval_seconds"] = round(time.time() - t0, 1)
+    reader.rule = metrics["rule_check"]["chosen"]
+    print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
+    meta["metrics"] = metrics
+    update_meta(delta, {"metrics": metrics, "rule": reader.rule})
     report = {**meta, "spec": asdict(spec), "rule": reader.rule,
               "base_hash": base_hash(defaults.resolve(spec.encoder)), "delta": str(delta),
               "delta_bytes": delta.stat().st_size, "wall_seconds": round(time.time() - t_all, 1),
