@@ -18,7 +18,8 @@ At the end: EM/F1 (SQuAD normalisation) on the held-out SQuAD 1.1 articles, no-a
 the SQuAD 2.0 dev half, and the answerability check that picks the metric's main-score rule: held-out
 questions with their own passage and answer (positives) against the same questions with a wrong passage
 of the same article or with another question's answer from their passage (negatives); the rule with the
-highest AUROC is stored in the delta. Writes OUT/reader.safetensors (the delta) and OUT/report.json.
+highest mean of the two AUROCs is stored in the delta. Writes OUT/reader.safetensors (the delta, saved
+before the evaluation and completed after it) and OUT/report.json.
 """
 
 from __future__ import annotations
@@ -457,7 +458,10 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
                kw: dict[str, Any]) -> dict[str, Any]:
     """AUROC of each main-score rule: held-out questions with their own passage and answer against the same
     questions with a wrong passage (another paragraph of the article, without the answer) and with a wrong
-    answer (another question's answer from the same passage, token F1 < 0.5 with the own answer)."""
+    answer (another question's answer from the same passage, token F1 < 0.5 with the own answer); the rule
+    with the best mean of the two AUROCs is chosen. A rule that reads the answer tells a wrong passage by the
+    answer's absence alone, so `p_answer`'s wrong-passage AUROC is the one that says how well the reader
+    judges a question's answerability."""
     rng = random.Random(args.seed + 1)
     by_title: dict[str, dict[str, str]] = {}
     by_context: dict[str, list[str]] = {}
@@ -486,7 +490,9 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
         out[rule] = {k: round(_auroc(pos, [v for v, r in zip(vals, rows) if r[0] in kinds]), 4)
                      for k, kinds in (("wrong_passage", ("wrong_passage",)), ("wrong_answer", ("wrong_answer",)),
                                       ("both", ("wrong_passage", "wrong_answer")))}
-    out["chosen"] = max(RULES, key=lambda r: (_or(out[r]["both"], -1.0), r != "p_answer"))
+        out[rule]["balanced"] = round((_or(out[rule]["wrong_passage"], 0.5) + _or(out[rule]["wrong_answer"], 0.5)) / 2, 4)
+    # The two kinds weigh the same whatever their counts (a passage often has no second answer to swap in).
+    out["chosen"] = max(RULES, key=lambda r: (out[r]["balanced"], r != "p_answer"))
     return out
 
 
