@@ -126,3 +126,24 @@ def test_train_smoke_cpu(tmp_path):
     assert reader.rule == m["rule_check"]["chosen"] and reader.spec.max_len == 64
     reads = reader.read(["Where was Dana born?"], [_paragraph(3)[0]])
     assert len(reads) == 1 and 0.0 <= reads[0].p_null <= 1.0 and reads[0].best[0] in _paragraph(3)[0]
+    # --evaluate repeats the evaluation on the saved (fp16, merged) delta: the same questions, close figures
+    again = _args(tmp_path / "data", tmp_path / "ev", "--evaluate", str(out / "reader.safetensors"), "--device", "cpu",
+                  "--check-questions", "8", "--threads", "1", "--store")
+    assert tr.run(again) == 0
+    ev = json.loads((tmp_path / "ev" / "evaluation.json").read_text())["metrics"]
+    assert ev["squad11_heldout"]["questions"] == m["squad11_heldout"]["questions"]
+    assert ev["squad11_heldout"]["f1"] == pytest.approx(m["squad11_heldout"]["f1"], abs=15)
+    assert Reader.load(out / "reader.safetensors").rule == ev["rule_check"]["chosen"]
+
+
+@pytest.mark.parametrize("context, text, start, want", [
+    ("in 280 and 2 more", "2", 3, 11),            # first occurrence inside '280': the standalone '2'
+    ("the fourth of four", "four", 4, 14),
+    ("cannot, not now", "not", 3, 8),
+    ("only 280 here", "2", 5, 5),                 # no whole-word occurrence: kept
+    ("2 at the start", "2", 0, 0),                # already whole
+    ("a (2) b", "2", 3, 3),                       # punctuation is a boundary
+])
+def test_word_start_by_hand(context, text, start, want):
+    assert context[start:start + len(text)] == text
+    assert tr.word_start(context, text, start) == want

@@ -41,12 +41,12 @@ class Answerability(Metric):
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
-        from qascore.metrics.verifiers import dtype_option
-
+        dtype = Option("choice", None, "precision of the reader's forward pass (bf16: autocast; faster on GPUs and "
+                       "CPUs with bf16 units, probabilities move slightly)", choices=("fp32", "bf16", "fp16"), none="fp32")
         return {"batch_size": Option("int", BATCH, "windows per model batch", min=1, signed=False),
                 "model": Option("str", None, "reader delta written by `qascore-lab train reader`", none="shipped"),
                 "max_windows": Option("int", 16, "windows of a long passage read at most", min=1, max=64),
-                "device": device_option(), "dtype": dtype_option()}
+                "device": device_option(), "dtype": dtype}
 
     def _path(self) -> Path:
         from qascore.runtime.reader import DELTA

@@ -18,7 +18,8 @@ At the end: EM/F1 (SQuAD normalisation) on the held-out SQuAD 1.1 articles, no-a
 the SQuAD 2.0 dev half, and the answerability check that picks the metric's main-score rule: held-out
 questions with their own passage and answer (positives) against the same questions with a wrong passage
 of the same article or with another question's answer from their passage (negatives); the rule with the
-highest AUROC is stored in the delta. Writes OUT/reader.safetensors (the delta) and OUT/report.json.
+highest mean of the two AUROCs is stored in the delta. Writes OUT/reader.safetensors (the delta, saved
+before the evaluation and completed after it) and OUT/report.json.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import numpy as np
 import torch
 
 from qascore.runtime import defaults
-from qascore.runtime.delta import base_hash
+from qascore.runtime.delta import base_hash, update_meta
 from qascore.runtime.reader import RULES, Reader, ReaderModel, ReaderSpec, load_base, score, window_arrays
 from qascore.text.squad import normalize_answer, squad_em, squad_f1
 from qascore_lab.datasets import benchmark_dir, data_root
@@ -87,12 +88,38 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eval-batch-size", type=int, default=0, help="windows per evaluation batch (0: 4x batch size on CUDA, 16 on CPU)")
     p.add_argument("--log-every", type=int, default=50, help="progress line every N steps (default 50)")
     p.add_argument("--data-root", default=None, help="folder holding squad_v1_train/, squad_v2_dev/ (default ../shared/data)")
+    p.add_argument("--evaluate", default=None, metavar="DELTA",
+                   help="train nothing: evaluate this reader delta as training ends (OUT/evaluation.json)")
+    p.add_argument("--store", action="store_true", help="with --evaluate: write the figures and rule into the delta")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.evaluate:
+        return evaluate_delta(args)
     report = train(args, command="qascore-lab train reader " + " ".join(sys.argv[3:]))
     print(json.dumps(report["metrics"], indent=1))
     print(f"wrote {report['delta']} ({report['delta_bytes'] / 1e6:.2f} MB) and {Path(args.out) / 'report.json'}")
+    return 0
+
+
+def evaluate_delta(args: argparse.Namespace) -> int:
+    """`--evaluate DELTA`: the end-of-training evaluation of a saved reader on the dev sets the other flags
+    define; writes OUT/evaluation.json, and with `--store` the figures and chosen rule into the delta."""
+    reader = Reader.load(args.evaluate)
+    reader.model.to(args.device)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    data = load_data(args)
+    t0 = time.time()
+    metrics = evaluate(reader, data, args)
+    metrics["eval_seconds"] = round(time.time() - t0, 1)
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / "evaluation.json", "w", encoding="utf-8") as fh:
+        json.dump({"delta": str(args.evaluate), "counts": data["counts"], "metrics": metrics}, fh, indent=1)
+    if args.store:
+        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["rule_check"]["chosen"]})
+    print(json.dumps(metrics, indent=1))
     return 0
 
 
@@ -115,10 +142,30 @@ def qgeval_passages(root: str | None) -> set[str]:
         return {" ".join(row["passage"].split()) for row in csv.DictReader(fh)}
 
 
-def _example(q: squad.SquadQuestion) -> Example:
+def word_start(context: str, text: str, start: int) -> int:
+    """The answer's offset moved to its first occurrence that stands as whole words, when `start` lies inside a
+    longer word. SQuAD 1.1 here carries the FIRST occurrence of the answer text (its README), which for
+    about 0.5% of questions is inside another word ('2' in '280', 'four' in 'fourth')."""
+    def whole(i: int) -> bool:
+        return (i == 0 or not context[i - 1].isalnum()) and \
+            (i + len(text) >= len(context) or not context[i + len(text)].isalnum())
+
+    if not text or whole(start):
+        return start
+    i = context.find(text)
+    while i >= 0:
+        if whole(i):
+            return i
+        i = context.find(text, i + 1)
+    return start
+
+
+def _example(q: squad.SquadQuestion, v11: bool = False) -> Example:
     if q.answers and not q.is_impossible:
         a = q.answers[0]
-        return Example(q.question, q.context, (a.start, a.end), tuple(x.text for x in q.answers), q.title, q.id)
+        start = word_start(q.context, a.text, a.start) if v11 else a.start
+        return Example(q.question, q.context, (start, start + len(a.text)), tuple(x.text for x in q.answers),
+                       q.title, q.id)
     return Example(q.question, q.context, None, (), q.title, q.id)
 
 
@@ -145,12 +192,12 @@ def load_data(args: argparse.Namespace) -> dict[str, Any]:
         n = args.max_questions
         train11, train2 = train11[:n - n // 8], train2[:n // 8]
         dev11, dev2 = dev11[:max(8, n // 4)], dev2[:max(8, n // 4)]
-    train = [_example(q) for q in train11] + [_example(q) for q in train2]
+    train = [_example(q, v11=True) for q in train11] + [_example(q) for q in train2]
     wrong = wrong_passages(train11, args.wrong_passage_share, rng)
     train += wrong
     rng.shuffle(train)
     data = {
-        "train": train, "dev11": [_example(q) for q in dev11], "dev2": [_example(q) for q in dev2],
+        "train": train, "dev11": [_example(q, v11=True) for q in dev11], "dev2": [_example(q) for q in dev2],
         "counts": {
             "squad11_train_questions": len(train11), "squad11_heldout_questions": len(dev11),
             "squad11_heldout_articles": len({q.title for q in dev11}),
@@ -234,9 +281,16 @@ def tensorize(tokenizer: Any, examples: Sequence[Example], spec: ReaderSpec, chu
     if workers > 1:
         import multiprocessing
 
+        before = os.environ.get("TOKENIZERS_PARALLELISM")
         os.environ["TOKENIZERS_PARALLELISM"] = "false"   # the processes are the parallelism
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_arrays, jobs)
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_arrays, jobs)
+        finally:
+            if before is None:
+                os.environ.pop("TOKENIZERS_PARALLELISM", None)
+            else:
+                os.environ["TOKENIZERS_PARALLELISM"] = before
     else:
         parts = [_arrays(job) for job in jobs]
     cat = {k: torch.from_numpy(np.concatenate([p[k] for p in parts])) for k in parts[0]}
@@ -330,13 +384,6 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
 
     model.eval()
     reader = Reader(spec, model, tokenizer)
-    t0 = time.time()
-    metrics = evaluate(reader, data, args)
-    metrics["train_seconds"] = round(train_s, 1)
-    metrics["eval_seconds"] = round(time.time() - t0, 1)
-    reader.rule = metrics["rule_check"]["chosen"]
-    print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
-
     delta = out_dir / "reader.safetensors"
     data_info = {
         "squad11": f"{squad.V11_FOLDER}/{squad.V11_FILE}", "squad2": f"{squad.FOLDER}/{squad.FILE}",
@@ -344,10 +391,21 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
                  "SQuAD 2.0 dev articles halved (train half / dev half); QGEval passages dropped",
         **data["counts"],
     }
-    meta = {"command": command, "seed": args.seed, "data": data_info, "metrics": metrics,
-            "data_root": str(data_root(args.data_root)), "license": "trained on SQuAD 1.1 / 2.0 (CC BY-SA 4.0)"}
+    meta: dict[str, Any] = {"command": command, "seed": args.seed, "data": data_info,
+                            "data_root": str(data_root(args.data_root)),
+                            "license": "trained on SQuAD 1.1 / 2.0 (CC BY-SA 4.0)", "train_seconds": round(train_s, 1)}
     reader.info = {"command": command, "seed": args.seed}
-    reader.save(delta, extra=meta)
+    reader.save(delta, extra=meta)   # saved before evaluating: a failure there loses no training
+    print(f"saved {delta} ({delta.stat().st_size / 1e6:.2f} MB; evaluating: `--evaluate {delta}` repeats this)",
+          flush=True)
+    t0 = time.time()
+    metrics = evaluate(reader, data, args)
+    metrics["train_seconds"] = round(train_s, 1)
+    metrics["eval_seconds"] = round(time.time() - t0, 1)
+    reader.rule = metrics["rule_check"]["chosen"]
+    print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
+    meta["metrics"] = metrics
+    update_meta(delta, {"metrics": metrics, "rule": reader.rule})
     report = {**meta, "spec": asdict(spec), "rule": reader.rule,
               "base_hash": base_hash(defaults.resolve(spec.encoder)), "delta": str(delta),
               "delta_bytes": delta.stat().st_size, "wall_seconds": round(time.time() - t_all, 1),
@@ -420,7 +478,10 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
                kw: dict[str, Any]) -> dict[str, Any]:
     """AUROC of each main-score rule: held-out questions with their own passage and answer against the same
     questions with a wrong passage (another paragraph of the article, without the answer) and with a wrong
-    answer (another question's answer from the same passage, token F1 < 0.5 with the own answer)."""
+    answer (another question's answer from the same passage, token F1 < 0.5 with the own answer); the rule
+    with the best mean of the two AUROCs is chosen. A rule that reads the answer tells a wrong passage by the
+    answer's absence alone, so `p_answer`'s wrong-passage AUROC is the one that says how well the reader
+    judges a question's answerability."""
     rng = random.Random(args.seed + 1)
     by_title: dict[str, dict[str, str]] = {}
     by_context: dict[str, list[str]] = {}
@@ -449,7 +510,9 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
         out[rule] = {k: round(_auroc(pos, [v for v, r in zip(vals, rows) if r[0] in kinds]), 4)
                      for k, kinds in (("wrong_passage", ("wrong_passage",)), ("wrong_answer", ("wrong_answer",)),
                                       ("both", ("wrong_passage", "wrong_answer")))}
-    out["chosen"] = max(RULES, key=lambda r: (_or(out[r]["both"], -1.0), r != "p_answer"))
+        out[rule]["balanced"] = round((_or(out[rule]["wrong_passage"], 0.5) + _or(out[rule]["wrong_answer"], 0.5)) / 2, 4)
+    # The two kinds weigh the same whatever their counts (a passage often has no second answer to swap in).
+    out["chosen"] = max(RULES, key=lambda r: (out[r]["balanced"], r != "p_answer"))
     return out
 
 
