@@ -23,8 +23,10 @@ ANSWER_METRICS = ("bertscore", "kpqa-bertscore", "kpqa-rougeL", "kpqa-bleu1", "a
 QG_METRICS = ("qrelscore", "ref-qrelscore")
 FP32_TOL = 1e-4
 # bf16 keeps 8 bits of mantissa: probabilities and similarities move by up to ~0.02 on the CPU
-# (docs/ava.md, docs/qrelscore.md); the GPU bound is set wider until a GPU run measures it.
+# (docs/ava.md, docs/qrelscore.md) and up to 0.014 on an H200 (docs/devices.md). The judge's trees turn
+# its encoders' rounding into steps: 0.10 on one of the bundled examples on that H200.
 BF16_TOL = 0.05
+BF16_TOL_JUDGE = 0.12
 
 
 def _rows(name: str) -> list:
@@ -44,7 +46,7 @@ def test_bf16_on_cuda_stays_near_the_cpus_fp32(name: str) -> None:
     rows = _rows(name)
     cpu = load(name, device="cpu").score(rows).scores
     gpu = load(name, device="cuda", dtype="bf16").score(rows).scores
-    assert gpu == pytest.approx(cpu, abs=BF16_TOL)
+    assert gpu == pytest.approx(cpu, abs=BF16_TOL_JUDGE if name == "judge" else BF16_TOL)
 
 
 def test_score_judge_with_device_cuda_matches_the_cpu(tmp_path: Path) -> None:
