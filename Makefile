@@ -37,8 +37,8 @@ example: install
 	# GenQA: classic, BERTScore, KPQA (shipped tagger), AVA and SQuArE (shipped verifiers), the stacked judge.
 	$(BIN)/qascore score examples/genqa.jsonl -m f1 -m rougeL -m bertscore -m kpqa-rougeL -m kpqa-bertscore \
 		-m ava -m square -m judge -o examples/genqa.scored.jsonl
-	# QG: reference-free QRelScore and Ref-QRelScore against the passage.
-	$(BIN)/qascore score examples/qg.jsonl -m qrelscore -m ref-qrelscore -o examples/qg.scored.jsonl
+	# QG: reference-free QRelScore and Ref-QRelScore against the passage; answerability (QA reader) with each question's answer.
+	$(BIN)/qascore score examples/qg.jsonl -m qrelscore -m ref-qrelscore -m answerability -o examples/qg.scored.jsonl
 
 # Both packages: the core's tests (tests/) and the lab's (lab/tests/).
 test: install
