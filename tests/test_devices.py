@@ -130,6 +130,12 @@ def test_threads_sets_torchs_threads(tmp_path: Path) -> None:
 def test_meta_and_serve_check_the_device_before_any_work(command, tmp_path: Path, capsys, no_cuda) -> None:
     src = tmp_path / "in.jsonl"
     src.write_text(json.dumps({**ROWS[0], "h": 1.0}) + "\n")
+    if command[0] == "serve":  # a port nothing listens on, so that the device is what is refused
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            command = [*command, "--port", str(sock.getsockname()[1])]
     argv = [command[0], *([str(src)] if command[0] == "meta" else []), *command[1:], "-m", "f1", "--device", "cuda"]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
