@@ -442,3 +442,55 @@ def test_a_tuple_of_references_set_later_still_scores() -> None:
     r = Record(candidate="cat sat down", references=["x"])
     r.references = ("cat sat",)  # type: ignore[assignment]
     assert qascore.load("f1").score([r]).scores == [pytest.approx(0.8)]
+
+
+# -- 13: --engine ray stops as the local engine does ------------------------------------------------------
+def test_ray_init_cannot_take_the_commands_signal_handlers() -> None:
+    import signal
+
+    from qascore.engines.ray_engine import kept_signal_handlers
+
+    def ours(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    def rays(signum: int, frame: object) -> None:  # what ray.init installs: sys.exit(signum)
+        raise SystemExit(signum)
+
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        signal.signal(signal.SIGINT, ours)
+        signal.signal(signal.SIGTERM, ours)
+        with kept_signal_handlers():
+            signal.signal(signal.SIGTERM, rays)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGTERM) is ours and signal.getsignal(signal.SIGINT) is ours
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, status, line", [("SIGTERM", 143, "qascore: terminated (SIGTERM)"),
+                                               ("SIGINT", 130, "qascore: interrupted")])
+def test_a_ray_run_stopped_by_a_signal_exits_as_the_local_engine_does(tmp_path: Path, sig: str, status: int,
+                                                                      line: str) -> None:
+    pytest.importorskip("ray")
+    import signal
+    import time
+
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"id": str(i), "candidate": f"the cat sat on mat {i} today",
+                                       "references": [f"a cat sat on a mat {i}"]}) + "\n" for i in range(3000)))
+    out, part = tmp_path / "out.jsonl", tmp_path / "out.jsonl.part"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "qascore.cli", "score", str(src), "-m", "bertscore", "--engine",
+                             "ray", "--workers", "1", "--chunk-size", "20", "-o", str(out)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 240
+    while not (part.exists() and part.stat().st_size) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+    proc.send_signal(getattr(signal, sig))
+    err = proc.communicate(timeout=120)[1].decode()
+    assert proc.returncode == status, err
+    assert err.strip().splitlines()[-1] == line and "SIGTERM received" not in err
+    assert not out.exists() and part.exists()
