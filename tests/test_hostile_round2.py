@@ -494,3 +494,26 @@ def test_a_ray_run_stopped_by_a_signal_exits_as_the_local_engine_does(tmp_path: 
     assert proc.returncode == status, err
     assert err.strip().splitlines()[-1] == line and "SIGTERM received" not in err
     assert not out.exists() and part.exists()
+
+
+# -- 17: odd output paths --------------------------------------------------------------------------------
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_an_output_path_ending_in_a_slash_is_refused(tmp_path: Path, extra: list[str]) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    out = f"{tmp_path}/newf.jsonl/"
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", out, *extra])[::2])
+    assert line == f"qascore: error: -o {out}: ends with '/', so it names a folder, and there is none; give a file name"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+@pytest.mark.parametrize("flag", ["-o", "--html"])
+def test_a_loop_of_symlinks_at_the_output_stays_a_loop(tmp_path: Path, flag: str) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    a, b = tmp_path / "loopa", tmp_path / "loopb"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    argv = (["score", str(src), "-m", "f1", "-o", str(a)] if flag == "-o"
+            else ["meta", str(src), "--human", "human", "-m", "f1", "--html", str(a)])
+    line = one_error(*run_cli(argv)[::2])
+    assert line == f"qascore: error: {flag} {a}: is a loop of symlinks that leads to no file; give a file name"
+    assert a.is_symlink() and b.is_symlink() and os.readlink(a) == str(b)

@@ -20,6 +20,7 @@ process may set it), as the chunked path's FILE.part does (issue 42).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -48,6 +49,13 @@ def check_writable(path: str | None, flag: str = "-o") -> str | None:
     """
     if path is None or path == STDOUT:
         return path
+    if path.endswith(("/", os.sep)) and not os.path.isdir(path):  # `-o new.jsonl/` names a folder, not a file
+        raise UsageError(f"{flag} {path}: ends with '/', so it names a folder, and there is none; give a file name")
+    try:
+        os.stat(path)
+    except OSError as err:
+        if err.errno == errno.ELOOP:  # loopa -> loopb -> loopa: renaming a file over it would destroy the links
+            raise UsageError(f"{flag} {path}: is a loop of symlinks that leads to no file; give a file name") from None
     target = real_target(path)
     kind = special_kind(target)
     if kind == "a directory":
