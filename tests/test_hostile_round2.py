@@ -517,3 +517,52 @@ def test_a_loop_of_symlinks_at_the_output_stays_a_loop(tmp_path: Path, flag: str
     line = one_error(*run_cli(argv)[::2])
     assert line == f"qascore: error: {flag} {a}: is a loop of symlinks that leads to no file; give a file name"
     assert a.is_symlink() and b.is_symlink() and os.readlink(a) == str(b)
+
+
+# -- 14: an error of the file system names the file ------------------------------------------------------
+class _FullDisk:
+    """A writable text file whose writes fail as a full disk does (OSError without a file name)."""
+
+    def __init__(self, fh: object) -> None:
+        self.fh = fh
+
+    def write(self, text: str) -> int:
+        import errno
+
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.fh, name)
+
+    def __enter__(self) -> "_FullDisk":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.fh.close()  # type: ignore[attr-defined]
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import qascore.stream as stream
+    from qascore.cli import output
+
+    src = write_rows(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    real_fdopen, real_open_partial = os.fdopen, stream._open_partial
+    monkeypatch.setattr(output.os, "fdopen", lambda *a, **k: _FullDisk(real_fdopen(*a, **k)))
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out)])[::2])
+    assert line == f"qascore: error: {out}: No space left on device"
+    monkeypatch.setattr(output.os, "fdopen", real_fdopen)
+    monkeypatch.setattr(stream, "_open_partial", lambda *a, **k: _FullDisk(real_open_partial(*a, **k)))
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "2"])[::2])
+    assert line == f"qascore: error: {out}.part: No space left on device"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+def test_resume_over_a_binary_tail_names_the_file_and_line(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    assert run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "1"])[0] == 0
+    part = tmp_path / "out.jsonl.part"
+    part.write_bytes(out.read_bytes().splitlines(keepends=True)[0] + b"\xff\xfe\x00garbage\n")
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "1", "--resume"])[::2])
+    assert line.startswith(f"qascore: error: {part}:2: --resume: this line is not UTF-8 text (byte 0xff at column 1)")

@@ -37,6 +37,7 @@ import math
 import os
 import stat
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -235,10 +236,14 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
                 raise InputError("--resume: the output has more lines than the input has records",
                                  source=str(output), line=lineno)
             try:
-                obj = json.loads(raw)
+                obj = json.loads(raw.decode("utf-8"))  # decoded here: json.loads(bytes) guesses UTF-16 from a BOM
             except json.JSONDecodeError as err:
                 raise InputError(f"--resume: malformed output line ({err.msg})", source=str(output),
                                  line=lineno) from None
+            except UnicodeDecodeError as err:  # a binary tail (a disk error, another program's bytes)
+                raise InputError(f"--resume: this line is not UTF-8 text (byte 0x{raw[err.start]:02x} at column "
+                                 f"{err.start + 1}); remove the damaged lines or start afresh without --resume",
+                                 source=str(output), line=lineno) from None
             mine = (str(obj["id"]) if "id" in obj else None, obj.get("candidate"))
             theirs = (rec.id if "id" in rec.present else None, rec.candidate)
             if mine != theirs:
@@ -267,6 +272,18 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
 
 def _number(x: Any) -> float:
     return math.nan if x is None else float(x)  # NaN is written as null (qascore.jsonio)
+
+
+@contextmanager
+def naming(path: str | Path | None) -> Iterator[None]:
+    """An OSError without a file name raised inside (a write that finds the disk full, a read-only file
+    system, fchmod) comes out naming `path`: `out.jsonl.part: No space left on device` (issue 42)."""
+    try:
+        yield
+    except OSError as err:
+        if path is None or err.filename is not None or not err.errno:
+            raise
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from None
 
 
 def take_permissions(fd: int, target: str | Path) -> None:
@@ -346,7 +363,8 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     skip = 0
     if resume_output and out is not None and part is not None:
         prefix = part if part.exists() else out
-        skip = resume(prefix, read(), summaries, chunk_size)
+        with naming(prefix):
+            skip = resume(prefix, read(), summaries, chunk_size)
         if prefix == out and out.exists():
             os.replace(out, part)  # continued under FILE.part, renamed back when complete
     if skip:
@@ -360,11 +378,13 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
         if part is not None and out is not None:
             # permissions: FILE's; FILE.part's own when it continues a killed run (FILE moved there on resume)
             like = out if out.exists() or not part.exists() else part
-            fh = _open_partial(part, like, append=bool(skip))
+            with naming(part):
+                fh = _open_partial(part, like, append=bool(skip))
         for lines, scores in engine(skip, states):
             if fh is not None:
-                fh.write("".join(lines))
-                fh.flush()
+                with naming(part):
+                    fh.write("".join(lines))
+                    fh.flush()
             for s in summaries:
                 s.mean.extend(scores[s.label])
             n += len(lines)
@@ -380,9 +400,10 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
                 part.unlink(missing_ok=True)
         raise
     if part is not None and out is not None:
-        if out.exists():  # a file that appeared (or changed) while scoring: its permissions still win
-            take_permissions(fh.fileno(), out)
-        fh.close()
+        with naming(part):
+            if out.exists():  # a file that appeared (or changed) while scoring: its permissions still win
+                take_permissions(fh.fileno(), out)
+            fh.close()
         os.replace(part, out)
     ids.finish()
     return summaries, n

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable
 
 from qascore.errors import UsageError
-from qascore.stream import take_permissions
+from qascore.stream import naming, take_permissions
 
 STDOUT = "-"
 
@@ -166,7 +166,7 @@ def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
     target = real_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with naming(target), os.fdopen(fd, "w", encoding="utf-8") as fh:
             write(fh)
             # mkstemp's 0600 would hide a new result from the group; a file replaced keeps its mode and owner
             take_permissions(fh.fileno(), target)
