@@ -566,3 +566,53 @@ def test_resume_over_a_binary_tail_names_the_file_and_line(tmp_path: Path) -> No
     part.write_bytes(out.read_bytes().splitlines(keepends=True)[0] + b"\xff\xfe\x00garbage\n")
     line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "1", "--resume"])[::2])
     assert line.startswith(f"qascore: error: {part}:2: --resume: this line is not UTF-8 text (byte 0xff at column 1)")
+
+
+# -- 19, 20: what qascore prints of what it was given stays inert and short ------------------------------
+def test_explain_prints_terminal_escapes_of_a_record_as_text(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "x\x1b]0;pwned\x07", "question": "who\x1b[2J?", "candidate": "a\x1b[31mred",
+                               "references": ["red"]}) + "\n")
+    for colour in ("never", "always"):
+        rc, out, err = run_cli(["explain", str(src), "--color", colour])
+        assert rc == 0, err
+        assert "\x1b]" not in out and "\x1b[2J" not in out and "\x1b[31mred" not in out
+        assert "[x\\x1b]0;pwned\\x07] Q: who\\x1b[2J?" in out
+
+
+def test_the_repeated_id_warning_prints_the_id_inert(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    row = {"id": "\x1b[2Jboom", "candidate": "a", "references": ["a"]}
+    src.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n")
+    rc, _, err = run_cli(["score", str(src), "-m", "f1"])
+    assert rc == 0 and "\x1b" not in err
+    assert f"{src}:2: field 'id': id '\\x1b[2Jboom' repeats line 1" in err
+
+
+def test_an_unknown_metric_name_is_echoed_short_and_inert() -> None:
+    name = "\x1b[2J" + "x" * 1_000_000
+    rc, _, err = run_cli(["score", "-", "-m", name])
+    line = one_error(rc, err)
+    assert len(line) < 1000 and "\x1b" not in line and "(1,000,004 characters)" in line
+
+
+@pytest.mark.parametrize("bad", [None, 5, ["f1"]])
+def test_load_with_something_other_than_a_name_is_a_type_error_naming_it(bad: object) -> None:
+    import qascore
+
+    with pytest.raises(TypeError, match=rf"qascore.load takes a metric name or spec as a string .*got "
+                                        rf"{type(bad).__name__}"):
+        qascore.load(bad)  # type: ignore[arg-type]
+
+
+def test_a_404_does_not_echo_a_huge_path() -> None:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    import qascore
+    from qascore.serve.app import create_app
+
+    with TestClient(create_app([("f1", qascore.load("f1"))])) as client:
+        r = client.get("/" + "p" * 60_000)  # httpx sends at most 64 KiB of URL
+        assert r.status_code == 404 and len(r.json()["error"]) < 400

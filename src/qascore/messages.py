@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 
+from qascore.record_checks import terminal_safe
+
 _seen: set[str] = set()
 
 
@@ -16,7 +18,7 @@ def warn(message: str, *, once: bool = True) -> None:
     if once and message in _seen:
         return
     _seen.add(message)
-    print(f"qascore: warning: {message}", file=sys.stderr, flush=True)
+    print(f"qascore: warning: {terminal_safe(message)}", file=sys.stderr, flush=True)  # ids, texts: inert
 
 
 def reset() -> None:

@@ -24,6 +24,7 @@ from qascore.cli.heatmap import Example, Row, ansi, normalise, page
 from qascore.cli.output import check_output, write_whole
 from qascore.errors import UsageError
 from qascore.messages import warn
+from qascore.record_checks import terminal_safe
 from qascore.records import InputError, Record, parse_mapping, read_records
 
 
@@ -153,12 +154,12 @@ class Explainer:
 
 
 def terminal(rec: Record, rows: Sequence[Row], colour: bool) -> str:
-    lines = [f"[{rec.id}] Q: {rec.question}"]
+    lines = [f"[{terminal_safe(rec.id)}] Q: {terminal_safe(rec.question)}"]  # a record's text never drives the terminal
     for row in rows:
         for name, vals in (("KPW", row.kpw), ("IDF", row.idf)):
             if colour:
-                body = " ".join(ansi(w, lv) for w, lv in zip(row.words, normalise(vals)))
+                body = " ".join(ansi(terminal_safe(w), lv) for w, lv in zip(row.words, normalise(vals)))
             else:
-                body = " ".join(f"{w}[{v:.2f}]" for w, v in zip(row.words, vals))
+                body = " ".join(f"{terminal_safe(w)}[{v:.2f}]" for w, v in zip(row.words, vals))
             lines.append(f"  {row.label:<12} {name}: {body}")
     return "\n".join(lines) + "\n"
