@@ -616,3 +616,22 @@ def test_a_404_does_not_echo_a_huge_path() -> None:
     with TestClient(create_app([("f1", qascore.load("f1"))])) as client:
         r = client.get("/" + "p" * 60_000)  # httpx sends at most 64 KiB of URL
         assert r.status_code == 404 and len(r.json()["error"]) < 400
+
+
+def test_the_token_can_come_from_a_file_and_on_the_command_line_draws_a_warning(tmp_path: Path) -> None:
+    import argparse
+
+    from qascore.cli.serve import read_token
+    from qascore.errors import UsageError
+
+    secret = tmp_path / "token"
+    secret.write_text("s3cret\n")
+    ns = argparse.Namespace
+    assert read_token(ns(token=None, token_file=str(secret))) == "s3cret"
+    with pytest.raises(UsageError, match="give --token or --token-file, not both"):
+        read_token(ns(token="x", token_file=str(secret)))
+    (tmp_path / "empty").write_text("\n")
+    with pytest.raises(UsageError, match="its first line is empty"):
+        read_token(ns(token=None, token_file=str(tmp_path / "empty")))
+    rc, _, err = run_cli(["serve", "-m", "f1", "--token", "abc", "--port", "-1"])
+    assert rc == 2 and "--token on the command line can be read by other users" in err
