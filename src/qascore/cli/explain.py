@@ -47,6 +47,8 @@ SCORED = ("rougeL", "kpqa-rougeL", "bleu1", "kpqa-bleu1")  # what KPW does to ea
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.limit < 0:
+        raise UsageError(f"--limit must be >= 0, 0 for every record (got {args.limit})")
     check_output(args.html, [args.input, args.idf_from, args.tagger], "--html")
     check_tagger(args.tagger)
     records = _records(args)
