@@ -674,3 +674,34 @@ def test_meta_system_without_a_threshold_says_why_there_is_no_table(tmp_path: Pa
 def test_explain_limit_below_zero_is_refused() -> None:
     line = one_error(*run_cli(["explain", "-q", "q", "-c", "c", "-r", "r", "--limit", "-1"])[::2])
     assert line == "qascore: error: --limit must be >= 0, 0 for every record (got -1)"
+
+
+# -- 16: CSV columns and --map ---------------------------------------------------------------------------
+def test_a_csv_header_naming_a_column_twice_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text("candidate,reference,note,note\na b,a b,first,second\n")
+    line = one_error(*run_cli(["score", str(src), "-m", "f1"])[::2])
+    assert line == f"qascore: error: {src}:1: the header names column 'note' twice (columns 3 and 4); rename one"
+
+
+def test_a_field_mapped_twice_is_refused() -> None:
+    from qascore.records import InputError, parse_mapping
+
+    with pytest.raises(InputError, match=r"^--map references=b: field 'references' is already mapped to 'a'; map it"):
+        parse_mapping(["references=a", "references=b"])
+    assert parse_mapping(["references=a,b"]) == {"references": "a,b"}
+
+
+@pytest.mark.parametrize("body, extra, column", [
+    ("candidate,answer\na b,a b\n", [], "'references' or 'reference*' (reference1, reference2, ...)"),
+    ("candidate,gold\na b,\n", ["--map", "references=gold"], "'gold' (--map)"),
+])
+def test_a_csv_row_without_references_names_the_columns_and_map(tmp_path: Path, body: str, extra: list[str],
+                                                                 column: str) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text(body)
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", *extra])[::2])
+    header = body.splitlines()[0].replace(",", ", ")
+    assert line.startswith(f"qascore: error: {src}:2: field 'references': ")
+    assert line.endswith(f"(CSV/TSV: references is read from column {column}, which has no text on this row; the "
+                         f"header has {header}; --map references=COLUMN reads another)")

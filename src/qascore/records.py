@@ -156,7 +156,7 @@ class Record:
         """Raise an InputError unless every named field was given; `needed_by` names who needs it."""
         for name in names:
             if self.present and name not in self.present:
-                raise InputError(f"is missing; {needed_by or 'this metric'} needs it",
+                raise InputError(f"is missing; {needed_by or 'this metric'} needs it{table_hint(self.source, name)}",
                                  source=self.source, line=self.line, field=name)
 
 
@@ -194,6 +194,9 @@ def parse_mapping(items: Sequence[str] | None) -> dict[str, str]:
                              f"other columns are kept under their own names)")
         if not col:
             raise InputError(f"--map {item}: the column name is empty")
+        if key in mapping:  # the last would silently win
+            raise InputError(f"--map {item}: field '{key}' is already mapped to '{mapping[key]}'; map it once "
+                             f"(a comma list or a glob reads several columns: {key}=a,b or {key}=col*)")
         mapping[key] = col
     return mapping
 
@@ -213,6 +216,26 @@ def _columns_for(pattern: str, header: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names))  # a column named twice (e.g. by a glob) counts once
 
 
+# The header of each table read in this process, by source name: a record that lacks a field a metric needs
+# can then say which columns there were and how to map one (`table_hint`).
+_TABLE_HEADERS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
+_DEFAULT_COLUMNS = {"references": "'references' or 'reference*' (reference1, reference2, ...)",
+                    "negatives": "'negatives' or 'negative*'"}
+
+
+def table_hint(source: str | None, field: str) -> str:
+    """For a record read from a CSV/TSV file: which column `field` is read from, the columns the header has,
+    and the --map that names another; '' for any other record."""
+    table = _TABLE_HEADERS.get(source or "")
+    if table is None:
+        return ""
+    header, mapping = table
+    shown = ", ".join(visible(h) for h in header[:20]) + (f", ... ({len(header)} columns)" if len(header) > 20 else "")
+    column = f"'{visible(mapping[field])}' (--map)" if field in mapping else _DEFAULT_COLUMNS.get(field, repr(field))
+    return (f" (CSV/TSV: {field} is read from column {column}, which has no text on this row; the header has "
+            f"{shown}; --map {field}=COLUMN reads another)")
+
+
 def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
     """CSV/TSV from lines of text: columns map onto fields; multi-column references by a glob or a comma list."""
     ended = _EndWatch(lines)
@@ -222,6 +245,13 @@ def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping
             header = next(reader)
         except StopIteration:
             raise InputError("file is empty", source=src) from None
+        seen: dict[str, int] = {}
+        for i, h in enumerate(header, 1):  # a column named twice: one of them would be dropped
+            if h in seen:
+                raise InputError(f"the header names column '{visible(h)}' twice (columns {seen[h]} and {i}); rename "
+                                 f"one", source=src, line=1)
+            seen[h] = i
+        _TABLE_HEADERS[src] = (tuple(header), dict(mapping))
         cols = _column_plan(header, mapping, src)
         used = {i for idx in cols.values() for i in idx}
         n, start = 0, reader.line_num + 1
