@@ -705,3 +705,53 @@ def test_a_csv_row_without_references_names_the_columns_and_map(tmp_path: Path, 
     assert line.startswith(f"qascore: error: {src}:2: field 'references': ")
     assert line.endswith(f"(CSV/TSV: references is read from column {column}, which has no text on this row; the "
                          f"header has {header}; --map references=COLUMN reads another)")
+
+
+# -- 15: pass-through data is kept, or the change is said ---------------------------------------------------
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_an_id_given_as_null_is_written_back_as_null(tmp_path: Path, extra: list[str]) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": null, "candidate": "a", "references": ["a"]}\n{"id": "b", "candidate": "a", '
+                   '"references": ["a"]}\n')
+    out = tmp_path / "out.jsonl"
+    rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra])
+    assert rc == 0, err
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert "id" in rows[0] and rows[0]["id"] is None and rows[1]["id"] == "b"
+    if extra:  # --resume reads the null id back as the input's
+        rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra, "--resume"])
+        assert rc == 0, err
+
+
+def test_a_nonfinite_pass_through_number_is_said_once_per_file(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"candidate": "a", "references": ["a"], "h": 1.5, "note": "NaN in text is fine"}\n'
+                   '{"candidate": "a", "references": ["a"], "h": NaN}\n'
+                   '{"candidate": "a", "references": ["a"], "h": 1e400}\n')
+    out = tmp_path / "out.jsonl"
+    rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out)])
+    assert rc == 0
+    assert err.strip() == (f"qascore: warning: {src}:2: holds NaN, Infinity or a number beyond a double's range "
+                           f"(1e400), which JSON output cannot hold: it is written back as null (the first such "
+                           f"line of this file)")
+    assert [json.loads(x)["h"] for x in out.read_text().splitlines()] == [1.5, None, None]
+
+
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_scoring_a_scored_file_again_keeps_the_earlier_scores(tmp_path: Path, extra: list[str]) -> None:
+    src = write_rows(tmp_path / "in.jsonl", 2)
+    once, twice = tmp_path / "once.jsonl", tmp_path / "twice.jsonl"
+    assert run_cli(["score", str(src), "-m", "f1", "-o", str(once), *extra])[0] == 0
+    assert run_cli(["score", str(once), "-m", "em", "-o", str(twice), *extra])[0] == 0
+    row = json.loads(twice.read_text().splitlines()[0])
+    assert row["scores"] == {"f1": pytest.approx(0.8), "em": 0.0}
+    assert row["details"]["f1"] == {"p": pytest.approx(2 / 3), "r": 1.0, "f": pytest.approx(0.8)}
+
+
+def test_a_scores_field_that_is_not_an_object_is_replaced_with_a_warning(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"candidate": "a", "references": ["a"], "scores": 7}\n')
+    out = tmp_path / "out.jsonl"
+    rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out)])
+    assert rc == 0 and json.loads(out.read_text())["scores"] == {"f1": 1.0}
+    assert f"{src}:1: field 'scores' is not an object; the output replaces it with this run's scores" in err

@@ -21,6 +21,15 @@ def warn(message: str, *, once: bool = True) -> None:
     print(f"qascore: warning: {terminal_safe(message)}", file=sys.stderr, flush=True)  # ids, texts: inert
 
 
+def first_time(key: str) -> bool:
+    """True the first time `key` is asked about in this command run (e.g. one warning per input file)."""
+    key = "\0" + key  # never a message
+    if key in _seen:
+        return False
+    _seen.add(key)
+    return True
+
+
 def reset() -> None:
     """Forget which warnings were printed (each command run starts afresh)."""
     _seen.clear()

@@ -13,6 +13,7 @@ import csv
 import io
 import itertools
 import json
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -53,6 +54,8 @@ class Record:
     source: str | None = field(default=None, repr=False, compare=False)
     line: int | None = field(default=None, repr=False, compare=False)
     present: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    # Core fields the input gave as null (`"id": null`): written back as null, not dropped (issue 42).
+    nulls: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Every field checked however the record was made (a reader, the server, `Record(...)` in Python):
@@ -139,9 +142,10 @@ class Record:
                 kw[name] = value
         extra = {k: v for k, v in obj.items() if k not in CORE_FIELDS}
         present = frozenset(k for k in CORE_FIELDS if k in kw)
+        nulls = frozenset(k for k in CORE_FIELDS if k in obj and obj[k] is None)
         if "id" not in kw and line is not None:
             kw["id"] = str(line)
-        return cls(**kw, extra=extra, source=source, line=line, present=present)
+        return cls(**kw, extra=extra, source=source, line=line, present=present, nulls=nulls)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as it was read: only the fields it had, then the pass-through ones."""
@@ -149,6 +153,8 @@ class Record:
         for name in CORE_FIELDS:
             if name in self.present or (not self.present and getattr(self, name)):
                 out[name] = getattr(self, name)
+            elif name in self.nulls:
+                out[name] = None
         out.update(self.extra)
         return out
 
@@ -344,11 +350,47 @@ def json_value(text: str, source: str, lineno: int | None = None) -> Any:
         raise InputError(f"malformed JSON ({msg})", source=source, line=lineno) from None
 
 
+# A number JSON output cannot hold: NaN and Infinity (Python's json reads them; no JSON parser writes them)
+# and a literal beyond a double's range (1e400 reads as inf). Looked for only where this matches.
+_NONFINITE_HINT = re.compile(r"NaN|Infinity|[eE][+]?\d{3}")
+
+
 def parse_jsonl_line(text: str, source: str, lineno: int) -> Record | None:
-    """One JSONL line as a record (None for a blank line); errors name the file and line."""
+    """One JSONL line as a record (None for a blank line); errors name the file and line. A number that is
+    written back as null (NaN, Infinity, 1e400: JSON has no such number) draws one warning per file."""
     if not text.strip():
         return None
-    return Record.from_dict(json_value(text, source, lineno), source=source, line=lineno)
+    obj = json_value(text, source, lineno)
+    if _NONFINITE_HINT.search(text) and _has_nonfinite(text):
+        _warn_nonfinite(source, lineno)
+    return Record.from_dict(obj, source=source, line=lineno)
+
+
+def _has_nonfinite(text: str) -> bool:
+    found = []
+
+    def number(s: str) -> float:
+        x = float(s)
+        if not math.isfinite(x):
+            found.append(s)
+        return x
+
+    def constant(s: str) -> float:
+        found.append(s)
+        return float(s.replace("Infinity", "inf"))
+
+    json.loads(text, parse_float=number, parse_constant=constant)
+    return bool(found)
+
+
+def _warn_nonfinite(source: str, lineno: int) -> None:
+    from qascore.messages import first_time, warn
+
+    if not first_time(f"nonfinite:{source}"):
+        return
+
+    warn(f"{source}:{lineno}: holds NaN, Infinity or a number beyond a double's range (1e400), which JSON output "
+         f"cannot hold: it is written back as null (the first such line of this file)")
 
 
 def _read_jsonl(lines: Iterable[str], src: str) -> Iterator[Record]:

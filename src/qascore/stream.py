@@ -117,12 +117,29 @@ def scored_objects(records: Sequence[Record], results: Sequence[tuple[str, Metri
     out = []
     for i, rec in enumerate(records):
         obj = rec.to_dict()
-        obj["scores"] = {label: r.scores[i] for label, r in results}
+        obj["scores"] = {**_earlier(obj, "scores", rec), **{label: r.scores[i] for label, r in results}}
         details = {label: d for label, r in results if (r.details or r.empty) and (d := r.example(i))}
-        if details:
-            obj["details"] = details
+        earlier = _earlier(obj, "details", rec)
+        if details or earlier:
+            obj["details"] = {**earlier, **details}
         out.append(obj)
     return out
+
+
+def _earlier(obj: dict[str, Any], key: str, rec: Record) -> dict[str, Any]:
+    """The `scores` (or `details`) a record already had (a file scored before, now scored with another metric):
+    kept, a metric scored again replacing its own entry (issue 42). A field of that name that is not an
+    object cannot be merged: it is replaced, and a warning says so once."""
+    value = obj.get(key)
+    if value is None or isinstance(value, dict):
+        return value or {}
+    from qascore.messages import first_time, warn
+
+    if first_time(f"replaced:{key}:{rec.source}"):
+        where = ":".join(str(p) for p in (rec.source, rec.line) if p is not None)
+        warn(f"{where + ': ' if where else ''}field '{key}' is not an object; the output replaces it with this "
+             f"run's {key}")
+    return {}
 
 
 def score_chunk(records: Sequence[Record], metrics: Labelled) -> ChunkOut:
@@ -244,7 +261,7 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
                 raise InputError(f"--resume: this line is not UTF-8 text (byte 0x{raw[err.start]:02x} at column "
                                  f"{err.start + 1}); remove the damaged lines or start afresh without --resume",
                                  source=str(output), line=lineno) from None
-            mine = (str(obj["id"]) if "id" in obj else None, obj.get("candidate"))
+            mine = (str(obj["id"]) if obj.get("id") is not None else None, obj.get("candidate"))
             theirs = (rec.id if "id" in rec.present else None, rec.candidate)
             if mine != theirs:
                 raise InputError(f"--resume: this line is record {mine[0] or mine[1]!r} but the input has "
