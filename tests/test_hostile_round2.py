@@ -33,10 +33,12 @@ def one_error(rc: int, err: str) -> str:
 
 def qascore_process(args: list[str], **kw: object) -> subprocess.CompletedProcess:
     """The CLI in a child process (for what a test process cannot do to itself: close its streams)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
-           "OMP_NUM_THREADS": "1"}
+    import qascore  # the child runs the qascore this process imports
+
+    env = {**os.environ, "PYTHONPATH": str(Path(qascore.__file__).parents[1]), "OMP_NUM_THREADS": "1"}
     return subprocess.run([sys.executable, "-m", "qascore.cli", *args], env=env, cwd=kw.pop("cwd", None),
-                          capture_output=kw.pop("capture", True), timeout=120, check=False, **kw)  # type: ignore[call-overload]
+                          capture_output=True, timeout=kw.pop("timeout", 120), check=False,
+                          **kw)  # type: ignore[call-overload]
 
 
 # -- 1: no writer replaces one of its own inputs ---------------------------------------------------------
@@ -364,8 +366,8 @@ def test_a_bootstrap_too_big_for_memory_is_refused_by_the_python_api_too() -> No
 ])
 def test_serve_numbers_are_refused_before_models_load(option: str, value: str, says: str) -> None:
     pytest.importorskip("uvicorn")
-    rc, _, err = run_cli(["serve", "-m", "ava", option, value])
-    assert one_error(rc, err) == f"qascore: error: {says}"
+    done = qascore_process(["serve", "-m", "ava", option, value], timeout=60)  # a child: a server that starts
+    assert one_error(done.returncode, done.stderr.decode()) == f"qascore: error: {says}"  # would never end
 
 
 def test_serve_on_a_port_in_use_says_so_before_models_load() -> None:
@@ -376,7 +378,8 @@ def test_serve_on_a_port_in_use_says_so_before_models_load() -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        rc, _, err = run_cli(["serve", "-m", "ava", "--port", str(port)])
+        done = qascore_process(["serve", "-m", "ava", "--port", str(port)], timeout=60)
+        rc, err = done.returncode, done.stderr.decode()
     assert one_error(rc, err) == (f"qascore: error: --port {port}: cannot listen on 127.0.0.1:{port}: Address already "
                                   f"in use (another server is listening there: stop it or pick another --port)")
 
@@ -482,7 +485,9 @@ def test_a_ray_run_stopped_by_a_signal_exits_as_the_local_engine_does(tmp_path: 
     src.write_text("".join(json.dumps({"id": str(i), "candidate": f"the cat sat on mat {i} today",
                                        "references": [f"a cat sat on a mat {i}"]}) + "\n" for i in range(3000)))
     out, part = tmp_path / "out.jsonl", tmp_path / "out.jsonl.part"
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "OMP_NUM_THREADS": "1"}
+    import qascore
+
+    env = {**os.environ, "PYTHONPATH": str(Path(qascore.__file__).parents[1]), "OMP_NUM_THREADS": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "qascore.cli", "score", str(src), "-m", "bertscore", "--engine",
                              "ray", "--workers", "1", "--chunk-size", "20", "-o", str(out)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
