@@ -133,20 +133,28 @@ def test_readers_return_records_or_a_located_error(body: str, csv_body: str) -> 
 
 # -- writers: `score` on hostile files, onto hostile paths ----------------------------------------------
 OUT_KINDS = ["existing", "missing", "directory", "fifo", "symlink-to-file", "symlink-to-dir", "dangling-symlink",
-             "the-input", "symlink-to-input", "proc", "missing-folder", "device"]
+             "the-input", "symlink-to-input", "proc", "missing-folder", "device", "symlink-loop", "trailing-slash"]
+KEPT_MODE = 0o640  # an existing output's mode: a finished run keeps it (issue 42)
 
 
-def make_output(kind: str, tmp: Path, src: Path) -> Path:
+def make_output(kind: str, tmp: Path, src: Path) -> str:
     out = tmp / "out.jsonl"
     target = tmp / "target.jsonl"
+    if kind == "trailing-slash":
+        return f"{out}/"
+    if kind == "symlink-loop":
+        out.symlink_to(tmp / "loopb")
+        (tmp / "loopb").symlink_to(out)
     if kind == "existing":
         out.write_text("SENTINEL\n")
+        out.chmod(KEPT_MODE)
     elif kind == "directory":
         out.mkdir()
     elif kind == "fifo":
         os.mkfifo(out)
     elif kind == "symlink-to-file":
         target.write_text("SENTINEL\n")
+        target.chmod(KEPT_MODE)
         out.symlink_to(target)
     elif kind == "symlink-to-dir":
         (tmp / "d").mkdir()
@@ -154,19 +162,25 @@ def make_output(kind: str, tmp: Path, src: Path) -> Path:
     elif kind == "dangling-symlink":
         out.symlink_to(tmp / "nowhere" / "x.jsonl")
     elif kind == "the-input":
-        return src
+        return str(src)
     elif kind == "symlink-to-input":
         out.symlink_to(src)
     elif kind == "proc":
-        return Path("/proc/qascore-fuzz.jsonl")
+        return "/proc/qascore-fuzz.jsonl"
     elif kind == "missing-folder":
-        return tmp / "no" / "such" / "out.jsonl"
+        return str(tmp / "no" / "such" / "out.jsonl")
     elif kind == "device":
         if os.geteuid() == 0:
             os.mknod(out, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
         else:
             os.mkfifo(out)
-    return out
+    return str(out)
+
+
+def kept_mode(kind: str, tmp: Path) -> bool:
+    """A replaced file that had KEPT_MODE still has it."""
+    path = {"existing": tmp / "out.jsonl", "symlink-to-file": tmp / "target.jsonl"}.get(kind)
+    return path is None or stat.S_IMODE(path.stat().st_mode) == KEPT_MODE
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, bytes | None, str | None]]:
@@ -202,7 +216,7 @@ def test_score_exits_cleanly_and_a_refused_run_changes_nothing(body: str, kind: 
         src.write_text(body, encoding="utf-8", errors="surrogatepass")
         out = make_output(kind, tmp, src)
         before = snapshot(tmp)
-        argv = ["score", str(src), "-m", metric, "-o", str(out)]
+        argv = ["score", str(src), "-m", metric, "-o", out]
         argv += ["--chunk-size", "2"] if chunked else []
         argv += ["--overwrite-input"] if overwrite else []
         rc, _, err = run_cli(argv)
@@ -211,14 +225,104 @@ def test_score_exits_cleanly_and_a_refused_run_changes_nothing(body: str, kind: 
         changed = int(rc != 0 and before != after)
         specials_kept = all(after.get(p, (None,))[0] == v[0] for p, v in before.items()
                             if v[0] not in (stat.S_IFREG,))  # no FIFO, device, link or folder replaced
+        mode_kept = kept_mode(kind, tmp)
         count("writers", tracebacks=trace, bad_exits=int(rc not in OK_EXITS), changed_on_refusal=changed,
-              specials_replaced=int(not specials_kept))
+              specials_replaced=int(not specials_kept), modes_changed=int(not mode_kept))
         assert rc in OK_EXITS and not trace, err
         assert not changed, (kind, err)
         assert specials_kept, (kind, before, after)
+        assert mode_kept, (kind, err)
         if rc == 2:
             lines = [ln for ln in err.splitlines() if not ln.startswith("qascore: warning: ")]
             assert len(lines) == 1 and lines[0].startswith("qascore: error: "), err
+
+
+RATED = "".join(json.dumps({"id": str(i), "question": "who sat?", "candidate": "cat sat" + " down" * (i % 3),
+                             "references": ["cat sat"], "human": i % 3}) + "\n" for i in range(4))
+
+
+@profile(40)
+@given(writer=st.sampled_from(["meta", "explain", "explain-idf"]), kind=st.sampled_from(OUT_KINDS),
+       csv=st.booleans())
+@example(writer="meta", kind="the-input", csv=False)
+@example(writer="meta", kind="symlink-to-input", csv=True)
+@example(writer="explain-idf", kind="the-input", csv=False)
+def test_every_html_writer_spares_inputs_specials_and_modes(writer: str, kind: str, csv: bool) -> None:
+    """`meta --html` and `explain --html` follow `score -o`'s rules (issue 42): the input (JSONL or CSV, by any
+    name), `--idf-from`, a FIFO, device, folder or link loop is never written over; a file replaced keeps its
+    mode; a refused run changes nothing."""
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        if csv:
+            src = tmp / "in.csv"
+            src.write_text("id,question,candidate,reference,human\n" + "".join(
+                f"{i},who sat?,cat sat{' down' * (i % 3)},cat sat,{i % 3}\n" for i in range(4)))
+        else:
+            src = tmp / "in.jsonl"
+            src.write_text(RATED)
+        idf = tmp / "idf.jsonl"
+        idf.write_text(RATED)
+        out = make_output(kind, tmp, idf if writer == "explain-idf" else src)
+        before = snapshot(tmp)
+        if writer == "meta":
+            argv = ["meta", str(src), "--human", "human", "-m", "f1", "--html", out]
+        else:
+            argv = ["explain", str(src), "--idf-from", str(idf), "--html", out]
+        argv += ["--map", "references=reference"] if csv else []
+        rc, _, err = run_cli(argv)
+        after = snapshot(tmp)
+        trace = int("Traceback" in err or "internal error" in err)
+        inputs_kept = all(after.get(str(p)) == before.get(str(p)) for p in (src, idf))
+        specials_kept = all(after.get(p, (None,))[0] == v[0] for p, v in before.items() if v[0] != stat.S_IFREG)
+        mode_kept = kept_mode(kind, tmp)
+        count("html-writers", tracebacks=trace, bad_exits=int(rc not in OK_EXITS), inputs_replaced=int(not inputs_kept),
+              changed_on_refusal=int(rc != 0 and before != after), specials_replaced=int(not specials_kept),
+              modes_changed=int(not mode_kept))
+        assert rc in OK_EXITS and not trace, err
+        assert inputs_kept, (writer, kind, err)
+        assert rc == 0 or before == after, (writer, kind, err)
+        assert specials_kept and mode_kept, (writer, kind, err)
+        if kind in ("the-input", "symlink-to-input", "fifo", "directory", "symlink-loop", "trailing-slash", "proc"):
+            assert rc == 2, (writer, kind, err)
+
+
+@profile(8)
+@given(closed=st.sets(st.sampled_from([0, 1, 2]), min_size=1), chunked=st.booleans(),
+       stdin_input=st.booleans())
+@example(closed={0}, chunked=False, stdin_input=True)
+@example(closed={1}, chunked=True, stdin_input=False)
+@example(closed={2}, chunked=False, stdin_input=False)
+def test_closed_standard_streams_end_cleanly(closed: set[int], chunked: bool, stdin_input: bool) -> None:
+    """`<&-`, `>&-`, `2>&-` in any mix (issue 42): exit 0 or 2, never an internal error; nothing reaches a
+    result file from a closed descriptor's number."""
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        src = tmp / "in.jsonl"
+        src.write_text(RATED)
+        out = tmp / "out.jsonl"
+        argv = ["score", "-" if stdin_input else str(src), "-m", "f1", "-o", str(out)]
+        argv += ["--chunk-size", "2"] if chunked else []
+        env = {**os.environ, "PYTHONPATH": str(Path(qascore.__file__).parents[1]), "OMP_NUM_THREADS": "1"}
+
+        def close() -> None:
+            for fd in closed:
+                os.close(fd)
+
+        with src.open("rb") as stdin:
+            done = subprocess.run([sys.executable, "-m", "qascore.cli", *argv], stdin=stdin, capture_output=True,
+                                  env=env, preexec_fn=close, timeout=120, check=False)
+        err = done.stderr.decode()
+        trace = int("Traceback" in err or "internal error" in err)
+        count("closed-streams", tracebacks=trace, bad_exits=int(done.returncode not in (0, 2)))
+        assert done.returncode in (0, 2) and not trace, (closed, err)
+        if done.returncode == 0:
+            rows = [json.loads(x) for x in out.read_text().splitlines()]
+            assert [r["id"] for r in rows] == ["0", "1", "2", "3"]
+        if 1 in closed or (0 in closed and stdin_input):
+            assert done.returncode == 2 and not out.exists(), (closed, err)
 
 
 # -- option specs ---------------------------------------------------------------------------------------

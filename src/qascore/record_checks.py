@@ -27,6 +27,20 @@ def visible(name: str) -> str:
     return name if name.isprintable() else name.encode("unicode_escape").decode("ascii")
 
 
+# Characters a terminal acts on instead of showing: C0/C1 controls (ESC starts a colour, a title change, a
+# cursor move), DEL, line and paragraph separators, and the bidirectional overrides that reorder a line.
+_TERMINAL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def terminal_safe(text: str, limit: int | None = None) -> str:
+    """`text` as inert characters for a terminal or a log line: every control character (newlines too),
+    bidirectional override and lone surrogate written as its escape (`\x1b`); with `limit`, cut to that many
+    characters and said so. Used wherever qascore prints text it was given (issue 42)."""
+    if limit is not None and len(text) > limit:
+        text = f"{text[:limit]}... ({len(text):,} characters)"
+    return _TERMINAL.sub(lambda m: ascii(m.group())[1:-1], text)
+
+
 def surrogate_problem(text: str) -> str | None:
     """Why `text` is not text (a lone surrogate and where), or None."""
     hit = _SURROGATE.search(text)

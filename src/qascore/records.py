@@ -13,6 +13,7 @@ import csv
 import io
 import itertools
 import json
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -54,6 +55,8 @@ class Record:
     source: str | None = field(default=None, repr=False, compare=False)
     line: int | None = field(default=None, repr=False, compare=False)
     present: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    # Core fields the input gave as null (`"id": null`): written back as null, not dropped (issue 42).
+    nulls: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Every field checked however the record was made (a reader, the server, `Record(...)` in Python):
@@ -140,9 +143,10 @@ class Record:
                 kw[name] = value
         extra = {k: v for k, v in obj.items() if k not in CORE_FIELDS}
         present = frozenset(k for k in CORE_FIELDS if k in kw)
+        nulls = frozenset(k for k in CORE_FIELDS if k in obj and obj[k] is None)
         if "id" not in kw and line is not None:
             kw["id"] = str(line)
-        return cls(**kw, extra=extra, source=source, line=line, present=present)
+        return cls(**kw, extra=extra, source=source, line=line, present=present, nulls=nulls)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as it was read: only the fields it had, then the pass-through ones."""
@@ -150,6 +154,8 @@ class Record:
         for name in CORE_FIELDS:
             if name in self.present or (not self.present and getattr(self, name)):
                 out[name] = getattr(self, name)
+            elif name in self.nulls:
+                out[name] = None
         out.update(self.extra)
         return out
 
@@ -157,7 +163,7 @@ class Record:
         """Raise an InputError unless every named field was given; `needed_by` names who needs it."""
         for name in names:
             if self.present and name not in self.present:
-                raise InputError(f"is missing; {needed_by or 'this metric'} needs it",
+                raise InputError(f"is missing; {needed_by or 'this metric'} needs it{table_hint(self.source, name)}",
                                  source=self.source, line=self.line, field=name)
 
 
@@ -195,6 +201,9 @@ def parse_mapping(items: Sequence[str] | None) -> dict[str, str]:
                              f"other columns are kept under their own names)")
         if not col:
             raise InputError(f"--map {item}: the column name is empty")
+        if key in mapping:  # the last would silently win
+            raise InputError(f"--map {item}: field '{key}' is already mapped to '{mapping[key]}'; map it once "
+                             f"(a comma list or a glob reads several columns: {key}=a,b or {key}=col*)")
         mapping[key] = col
     return mapping
 
@@ -214,6 +223,26 @@ def _columns_for(pattern: str, header: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names))  # a column named twice (e.g. by a glob) counts once
 
 
+# The header of each table read in this process, by source name: a record that lacks a field a metric needs
+# can then say which columns there were and how to map one (`table_hint`).
+_TABLE_HEADERS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
+_DEFAULT_COLUMNS = {"references": "'references' or 'reference*' (reference1, reference2, ...)",
+                    "negatives": "'negatives' or 'negative*'"}
+
+
+def table_hint(source: str | None, field: str) -> str:
+    """For a record read from a CSV/TSV file: which column `field` is read from, the columns the header has,
+    and the --map that names another; '' for any other record."""
+    table = _TABLE_HEADERS.get(source or "")
+    if table is None:
+        return ""
+    header, mapping = table
+    shown = ", ".join(visible(h) for h in header[:20]) + (f", ... ({len(header)} columns)" if len(header) > 20 else "")
+    column = f"'{visible(mapping[field])}' (--map)" if field in mapping else _DEFAULT_COLUMNS.get(field, repr(field))
+    return (f" (CSV/TSV: {field} is read from column {column}, which has no text on this row; the header has "
+            f"{shown}; --map {field}=COLUMN reads another)")
+
+
 def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping[str, str]) -> Iterator[Record]:
     """CSV/TSV from lines of text: columns map onto fields; multi-column references by a glob or a comma list."""
     ended = _EndWatch(lines)
@@ -223,6 +252,13 @@ def _read_table(lines: Iterable[str], src: str, delimiter: str, mapping: Mapping
             header = next(reader)
         except StopIteration:
             raise InputError("file is empty", source=src) from None
+        seen: dict[str, int] = {}
+        for i, h in enumerate(header, 1):  # a column named twice: one of them would be dropped
+            if h in seen:
+                raise InputError(f"the header names column '{visible(h)}' twice (columns {seen[h]} and {i}); rename "
+                                 f"one", source=src, line=1)
+            seen[h] = i
+        _TABLE_HEADERS[src] = (tuple(header), dict(mapping))
         cols = _column_plan(header, mapping, src)
         used = {i for idx in cols.values() for i in idx}
         n, start = 0, reader.line_num + 1
@@ -319,11 +355,47 @@ def json_value(text: str, source: str, lineno: int | None = None) -> Any:
         raise InputError(f"malformed JSON ({msg})", source=source, line=lineno) from None
 
 
+# A number JSON output cannot hold: NaN and Infinity (Python's json reads them; no JSON parser writes them)
+# and a literal beyond a double's range (1e400 reads as inf). Looked for only where this matches.
+_NONFINITE_HINT = re.compile(r"NaN|Infinity|[eE][+]?\d{3}")
+
+
 def parse_jsonl_line(text: str, source: str, lineno: int) -> Record | None:
-    """One JSONL line as a record (None for a blank line); errors name the file and line."""
+    """One JSONL line as a record (None for a blank line); errors name the file and line. A number that is
+    written back as null (NaN, Infinity, 1e400: JSON has no such number) draws one warning per file."""
     if not text.strip():
         return None
-    return Record.from_dict(json_value(text, source, lineno), source=source, line=lineno)
+    obj = json_value(text, source, lineno)
+    if _NONFINITE_HINT.search(text) and _has_nonfinite(text):
+        _warn_nonfinite(source, lineno)
+    return Record.from_dict(obj, source=source, line=lineno)
+
+
+def _has_nonfinite(text: str) -> bool:
+    found = []
+
+    def number(s: str) -> float:
+        x = float(s)
+        if not math.isfinite(x):
+            found.append(s)
+        return x
+
+    def constant(s: str) -> float:
+        found.append(s)
+        return float(s.replace("Infinity", "inf"))
+
+    json.loads(text, parse_float=number, parse_constant=constant)
+    return bool(found)
+
+
+def _warn_nonfinite(source: str, lineno: int) -> None:
+    from qascore.messages import first_time, warn
+
+    if not first_time(f"nonfinite:{source}"):
+        return
+
+    warn(f"{source}:{lineno}: holds NaN, Infinity or a number beyond a double's range (1e400), which JSON output "
+         f"cannot hold: it is written back as null (the first such line of this file)")
 
 
 def _read_jsonl(lines: Iterable[str], src: str) -> Iterator[Record]:

@@ -37,6 +37,7 @@ import math
 import os
 import stat
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -116,12 +117,29 @@ def scored_objects(records: Sequence[Record], results: Sequence[tuple[str, Metri
     out = []
     for i, rec in enumerate(records):
         obj = rec.to_dict()
-        obj["scores"] = {label: r.scores[i] for label, r in results}
+        obj["scores"] = {**_earlier(obj, "scores", rec), **{label: r.scores[i] for label, r in results}}
         details = {label: d for label, r in results if (r.details or r.empty) and (d := r.example(i))}
-        if details:
-            obj["details"] = details
+        earlier = _earlier(obj, "details", rec)
+        if details or earlier:
+            obj["details"] = {**earlier, **details}
         out.append(obj)
     return out
+
+
+def _earlier(obj: dict[str, Any], key: str, rec: Record) -> dict[str, Any]:
+    """The `scores` (or `details`) a record already had (a file scored before, now scored with another metric):
+    kept, a metric scored again replacing its own entry (issue 42). A field of that name that is not an
+    object cannot be merged: it is replaced, and a warning says so once."""
+    value = obj.get(key)
+    if value is None or isinstance(value, dict):
+        return value or {}
+    from qascore.messages import first_time, warn
+
+    if first_time(f"replaced:{key}:{rec.source}"):
+        where = ":".join(str(p) for p in (rec.source, rec.line) if p is not None)
+        warn(f"{where + ': ' if where else ''}field '{key}' is not an object; the output replaces it with this "
+             f"run's {key}")
+    return {}
 
 
 def score_chunk(records: Sequence[Record], metrics: Labelled) -> ChunkOut:
@@ -235,11 +253,15 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
                 raise InputError("--resume: the output has more lines than the input has records",
                                  source=str(output), line=lineno)
             try:
-                obj = json.loads(raw)
+                obj = json.loads(raw.decode("utf-8"))  # decoded here: json.loads(bytes) guesses UTF-16 from a BOM
             except json.JSONDecodeError as err:
                 raise InputError(f"--resume: malformed output line ({err.msg})", source=str(output),
                                  line=lineno) from None
-            mine = (str(obj["id"]) if "id" in obj else None, obj.get("candidate"))
+            except UnicodeDecodeError as err:  # a binary tail (a disk error, another program's bytes)
+                raise InputError(f"--resume: this line is not UTF-8 text (byte 0x{raw[err.start]:02x} at column "
+                                 f"{err.start + 1}); remove the damaged lines or start afresh without --resume",
+                                 source=str(output), line=lineno) from None
+            mine = (str(obj["id"]) if obj.get("id") is not None else None, obj.get("candidate"))
             theirs = (rec.id if "id" in rec.present else None, rec.candidate)
             if mine != theirs:
                 raise InputError(f"--resume: this line is record {mine[0] or mine[1]!r} but the input has "
@@ -267,6 +289,18 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
 
 def _number(x: Any) -> float:
     return math.nan if x is None else float(x)  # NaN is written as null (qascore.jsonio)
+
+
+@contextmanager
+def naming(path: str | Path | None) -> Iterator[None]:
+    """An OSError without a file name raised inside (a write that finds the disk full, a read-only file
+    system, fchmod) comes out naming `path`: `out.jsonl.part: No space left on device` (issue 42)."""
+    try:
+        yield
+    except OSError as err:
+        if path is None or err.filename is not None or not err.errno:
+            raise
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from None
 
 
 def take_permissions(fd: int, target: str | Path) -> None:
@@ -346,7 +380,8 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     skip = 0
     if resume_output and out is not None and part is not None:
         prefix = part if part.exists() else out
-        skip = resume(prefix, read(), summaries, chunk_size)
+        with naming(prefix):
+            skip = resume(prefix, read(), summaries, chunk_size)
         if skip:  # named before the rename: where the kept records were found
             print(f"resuming after {skip} records already in {prefix}", file=sys.stderr)
         if prefix == out and out.exists():
@@ -360,11 +395,13 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
         if part is not None and out is not None:
             # permissions: FILE's; FILE.part's own when it continues a killed run (FILE moved there on resume)
             like = out if out.exists() or not part.exists() else part
-            fh = _open_partial(part, like, append=bool(skip))
+            with naming(part):
+                fh = _open_partial(part, like, append=bool(skip))
         for lines, scores in engine(skip, states):
             if fh is not None:
-                fh.write("".join(lines))
-                fh.flush()
+                with naming(part):
+                    fh.write("".join(lines))
+                    fh.flush()
             for s in summaries:
                 s.mean.extend(scores[s.label])
             n += len(lines)
@@ -380,9 +417,10 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
                 part.unlink(missing_ok=True)
         raise
     if part is not None and out is not None:
-        if out.exists():  # a file that appeared (or changed) while scoring: its permissions still win
-            take_permissions(fh.fileno(), out)
-        fh.close()
+        with naming(part):
+            if out.exists():  # a file that appeared (or changed) while scoring: its permissions still win
+                take_permissions(fh.fileno(), out)
+            fh.close()
         os.replace(part, out)
     ids.finish()
     return summaries, n

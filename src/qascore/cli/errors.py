@@ -16,6 +16,7 @@ import threading
 from typing import Callable, Iterator, NoReturn
 
 from qascore.errors import MissingDependency
+from qascore.record_checks import terminal_safe
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
@@ -50,7 +51,7 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         command = self.prog if self.prog != "qascore" else "qascore"
-        print(f"qascore: error: {message} (`{command} --help` lists the options)", file=sys.stderr)
+        print(f"qascore: error: {terminal_safe(message)} (`{command} --help` lists the options)", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 # Optional Python packages and how to get them (a missing one imported by a metric names its module).
@@ -93,7 +94,7 @@ def debug_requested(argv: list[str]) -> bool:
 
 
 def error(message: str) -> int:
-    print(f"qascore: error: {message}", file=sys.stderr)
+    print(f"qascore: error: {terminal_safe(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -141,5 +142,5 @@ def guarded(run: Callable[[], int], debug: bool) -> int:
         if debug:
             raise
         text, status = message_of(err)
-        print(f"qascore: error: {text}", file=sys.stderr)
+        print(f"qascore: error: {terminal_safe(text)}", file=sys.stderr)  # echoed names and texts stay inert
         return status

@@ -24,6 +24,7 @@ from qascore.cli.heatmap import Example, Row, ansi, normalise, page
 from qascore.cli.output import check_output, write_whole
 from qascore.errors import UsageError
 from qascore.messages import warn
+from qascore.record_checks import terminal_safe
 from qascore.records import InputError, Record, parse_mapping, read_records
 
 
@@ -46,6 +47,8 @@ SCORED = ("rougeL", "kpqa-rougeL", "bleu1", "kpqa-bleu1")  # what KPW does to ea
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.limit < 0:
+        raise UsageError(f"--limit must be >= 0, 0 for every record (got {args.limit})")
     check_output(args.html, [args.input, args.idf_from, args.tagger], "--html")
     check_tagger(args.tagger)
     records = _records(args)
@@ -153,12 +156,12 @@ class Explainer:
 
 
 def terminal(rec: Record, rows: Sequence[Row], colour: bool) -> str:
-    lines = [f"[{rec.id}] Q: {rec.question}"]
+    lines = [f"[{terminal_safe(rec.id)}] Q: {terminal_safe(rec.question)}"]  # a record's text never drives the terminal
     for row in rows:
         for name, vals in (("KPW", row.kpw), ("IDF", row.idf)):
             if colour:
-                body = " ".join(ansi(w, lv) for w, lv in zip(row.words, normalise(vals)))
+                body = " ".join(ansi(terminal_safe(w), lv) for w, lv in zip(row.words, normalise(vals)))
             else:
-                body = " ".join(f"{w}[{v:.2f}]" for w, v in zip(row.words, vals))
+                body = " ".join(f"{terminal_safe(w)}[{v:.2f}]" for w, v in zip(row.words, vals))
             lines.append(f"  {row.label:<12} {name}: {body}")
     return "\n".join(lines) + "\n"

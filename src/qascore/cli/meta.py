@@ -206,6 +206,9 @@ def _run_file(args: argparse.Namespace) -> int:
         raise ValueError("--human FIELD (or --label FIELD) is required with an INPUT file")
     if args.compare and not args.human:
         raise ValueError("--compare needs --human")
+    for flag, value in (("--system", args.system), ("--split", args.split), ("--threshold", args.threshold)):
+        if value is not None and not args.label:  # they shape the --label table: alone they would do nothing
+            raise UsageError(f"{flag} needs --label FIELD (it applies to the correct/incorrect table)")
     if not args.metric and not args.score_field:
         raise ValueError("give at least one --metric or --score-field")
     names = [*args.score_field, *args.metric]
@@ -221,6 +224,9 @@ def _run_file(args: argparse.Namespace) -> int:
     if human is not None:
         _warn_small_n(len(records))
     gold = labels(records, args.label) if args.label else None
+    if args.system:  # every record names its system, checked before any metric runs
+        for rec in records:
+            text_field(rec, args.system)
     columns: dict[str, np.ndarray] = {}
     for field in args.score_field:
         columns[field] = np.array([number_field(r, field) for r in records])
@@ -374,6 +380,9 @@ def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: arg
     for name, r in res["metrics"].items():
         if "systems" in r:
             _print_systems(name, r["systems"], args.system)
+        elif args.system:
+            print(f"\n{name}: no accuracy per system ('{args.system}'): it needs a threshold (give --threshold or "
+                  f"--split)")
     if scorer is not None:
         for sig in scorer.signatures.values():
             print(f"signature: {sig}")

@@ -20,6 +20,7 @@ process may set it), as the chunked path's FILE.part does (issue 42).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable
 
 from qascore.errors import UsageError
-from qascore.stream import take_permissions
+from qascore.stream import naming, take_permissions
 
 STDOUT = "-"
 
@@ -48,6 +49,13 @@ def check_writable(path: str | None, flag: str = "-o") -> str | None:
     """
     if path is None or path == STDOUT:
         return path
+    if path.endswith(("/", os.sep)) and not os.path.isdir(path):  # `-o new.jsonl/` names a folder, not a file
+        raise UsageError(f"{flag} {path}: ends with '/', so it names a folder, and there is none; give a file name")
+    try:
+        os.stat(path)
+    except OSError as err:
+        if err.errno == errno.ELOOP:  # loopa -> loopb -> loopa: renaming a file over it would destroy the links
+            raise UsageError(f"{flag} {path}: is a loop of symlinks that leads to no file; give a file name") from None
     target = real_target(path)
     kind = special_kind(target)
     if kind == "a directory":
@@ -158,7 +166,7 @@ def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
     target = real_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with naming(target), os.fdopen(fd, "w", encoding="utf-8") as fh:
             write(fh)
             # mkstemp's 0600 would hide a new result from the group; a file replaced keeps its mode and owner
             take_permissions(fh.fileno(), target)

@@ -34,7 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                    help=f"a request still scoring after S seconds gets 504 (default {DEFAULT_TIMEOUT_S:g}; 0: none)")
     p.add_argument("--token", help=f"every request must send 'Authorization: Bearer TOKEN' (default: ${TOKEN_ENV} "
-                                   f"when set); needed to bind an address other than this machine's")
+                                   f"when set); needed to bind an address other than this machine's. On the command "
+                                   f"line it shows in `ps`: prefer ${TOKEN_ENV} or --token-file")
+    p.add_argument("--token-file", metavar="FILE", help="read the token from FILE's first line (not shown in `ps`)")
     p.add_argument("--insecure", action="store_true",
                    help="allow a non-loopback --host without a token (anyone who can reach it can score)")
     p.add_argument("--docs", action="store_true", help="serve the OpenAPI page at /docs and /openapi.json")
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from qascore.cli.options import load_metrics  # the CLI's typed options and error texts
 
-    token = args.token or os.environ.get(TOKEN_ENV) or None
+    token = read_token(args)
     if not is_loopback(args.host) and not token and not args.insecure:
         raise UsageError(f"--host {args.host} lets other machines reach the server: give --token TOKEN (or set "
                          f"${TOKEN_ENV}), or --insecure to serve without one")
@@ -75,6 +77,30 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     server.run(sockets=[sock])
     return 0
+
+
+def read_token(args: argparse.Namespace) -> str | None:
+    """--token, else --token-file's first line, else $QASCORE_TOKEN; a token on the command line is visible to
+    every user of the machine (`ps`), so it draws a warning (issue 42)."""
+    if args.token and args.token_file:
+        raise UsageError("give --token or --token-file, not both")
+    if args.token_file:
+        try:
+            with open(args.token_file, encoding="utf-8") as fh:
+                token = fh.readline().strip()
+        except (OSError, UnicodeDecodeError) as err:
+            raise UsageError(f"--token-file {args.token_file}: cannot be read "
+                             f"({getattr(err, 'strerror', None) or err})") from None
+        if not token:
+            raise UsageError(f"--token-file {args.token_file}: its first line is empty")
+        return token
+    if args.token:
+        from qascore.messages import warn
+
+        warn(f"--token on the command line can be read by other users of this machine (ps); set ${TOKEN_ENV} or "
+             f"use --token-file FILE instead")
+        return args.token
+    return os.environ.get(TOKEN_ENV) or None
 
 
 MAX_WAIT_MS = 10_000  # a batch that waits longer than this for company answers nobody in time

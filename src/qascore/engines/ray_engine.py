@@ -22,7 +22,10 @@ from __future__ import annotations
 import codecs
 import json
 import logging
+import signal
+import threading
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -108,6 +111,24 @@ class ChunkScorer:
         return {"text": texts, "scores": scores, "error": errors}
 
 
+@contextmanager
+def kept_signal_handlers() -> Iterator[None]:
+    """SIGINT and SIGTERM handled after `ray.init` as before it (the command's: cli.errors). Ray's driver sets
+    a SIGTERM handler of its own (`sys.exit(15)`) and its core a C-level one that prints a stack dump and
+    aborts (issue 42); given back, a stopped run exits 130 / 143 with one line and keeps its FILE.part, as
+    the local engine does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            if handler is not None:  # None: not installed from Python; nothing to give back
+                signal.signal(sig, handler)
+
+
 class RayEngine:
     """The `stream.Engine` that scores on Ray: call it with (skip, states)."""
 
@@ -133,7 +154,8 @@ class RayEngine:
 
         if not ray.is_initialized():
             kw: dict[str, Any] = {"address": self.address} if self.address else {"num_cpus": max(2, self.workers)}
-            ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kw)
+            with kept_signal_handlers():
+                ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kw)
         logging.getLogger("ray.data").setLevel(logging.ERROR)  # before the switch below, which logs a warning
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True

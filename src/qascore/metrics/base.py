@@ -20,7 +20,7 @@ import numpy as np
 
 from qascore.version import __version__
 from qascore.metrics.options import Option, format_value, resolve
-from qascore.records import InputError, Record, as_records
+from qascore.records import InputError, Record, as_records, table_hint
 
 AGGREGATIONS = ("max", "mean")
 EMPTY_CANDIDATE = "empty_candidate"  # the details key that says a record scored 0.0 for its empty candidate
@@ -157,8 +157,9 @@ class Metric(ABC):
         for rec in records:
             rec.require(*self.requires, needed_by=f"metric '{self.name}'")
             if "references" in self.requires and not rec.references:
-                raise InputError("needs at least one reference (got an empty list)",
-                                 source=rec.source, line=rec.line, field="references")
+                raise InputError("needs at least one reference (got an empty list)"
+                                 + table_hint(rec.source, "references"), source=rec.source, line=rec.line,
+                                 field="references")
             limit = self.options.get("max_references") if self.refuses_many_references else None
             if limit is not None and len(rec.references) > limit:
                 raise InputError(f"{len(rec.references)} references; {self.name} reads each with its model and "

@@ -30,7 +30,7 @@ import torch
 from qascore.metrics.base import AGGREGATIONS, Metric, MetricResult, aggregate, join_signature, version_fields
 from qascore.metrics import long_inputs
 from qascore.metrics.device_options import device_option
-from qascore.metrics.options import WEIGHTS_OPTION, Option, max_references_option
+from qascore.metrics.options import WEIGHTS_OPTION, Option, OptionError, max_references_option
 from qascore.records import Record, as_records
 from qascore.runtime import defaults
 from qascore.runtime.encoder import DTYPES, Encoded, Encoder, TruncationWarning, get_encoder
@@ -82,6 +82,10 @@ class BertScore(Metric):
                             f"(use idf=true for IDF, or the kpqa-bertscore metric for keyphrase weights)")
         if o.get("weights") is not None and o.get("idf"):
             raise ValueError(f"{self.name}: give either idf=true or weights=..., not both")
+        layers = defaults.config_layers(o["model"]) if o["layer"] is not None else None
+        if layers is not None and o["layer"] > layers:  # checked now, before any input is read (issue 42)
+            raise OptionError(self.name, "layer", o["layer"], f"expected an integer in 0..{layers} ({o['model']} has "
+                                                              f"{layers} layers)")
         self._encoder: Encoder | None = None
         self._baseline: dict[int, np.ndarray] | None = None
         self._corpus_idf: IdfWeighter | None = None  # two-pass scoring: IDF fitted on the whole file

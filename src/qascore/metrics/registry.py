@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Sequence
 
+from qascore.record_checks import terminal_safe
 from qascore.errors import UsageError
 from qascore.metrics.base import Metric
 from qascore.metrics.options import OptionError
@@ -49,7 +50,7 @@ def metric_class(name: str) -> type[Metric]:
 
 def _resolve(name: str) -> type[Metric]:
     if name not in _REGISTRY:
-        raise KeyError(f"unknown metric '{name}'; known: {', '.join(sorted(_REGISTRY))}")
+        raise KeyError(f"unknown metric '{terminal_safe(name, 100)}'; known: {', '.join(sorted(_REGISTRY))}")
     module, cls = _REGISTRY[name].split(":")
     return getattr(importlib.import_module(module), cls)
 
@@ -74,6 +75,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def load(name: str, **options: Any) -> Metric:
     """A metric object by name, or by a spec string as `-m` takes it (`load("bertscore:layer=4,idf=true")`);
     options are the metric's keyword arguments (`load("bertscore", layer=4)`), and may be mixed with a spec."""
+    if not isinstance(name, str):
+        raise TypeError(f"qascore.load takes a metric name or spec as a string (such as 'f1' or "
+                        f"'bertscore:layer=4'), got {type(name).__name__}; qascore.list_metrics() names them")
     if ":" in name:
         name, given = parse_spec(name)
         twice = sorted(set(given) & set(options))
@@ -105,7 +109,7 @@ def parse_metric_spec(spec: str) -> tuple[str, dict[str, str]]:
     try:
         return parse_spec(spec)
     except ValueError as err:
-        raise UsageError(f"-m {spec}: {err}") from None
+        raise UsageError(f"-m {terminal_safe(spec, 200)}: {err}") from None
 
 
 def labelled_specs(specs: Sequence[str]) -> list[tuple[str, str, dict[str, str]]]:
@@ -138,7 +142,7 @@ def load_named(name: str, options: dict[str, str], spec: str | None = None) -> A
     except OptionError as err:
         raise UsageError(f"-m {name}:{err.key}={err.value}: {err.message}") from None
     except KeyError as err:
-        raise UsageError(f"-m {spec or name}: {err.args[0]}") from None
+        raise UsageError(f"-m {terminal_safe(spec or name, 200)}: {err.args[0]}") from None
 
 
 def load_metric(spec: str) -> Any:

@@ -8,6 +8,7 @@ directory or a Hugging Face id.
 from __future__ import annotations
 
 import importlib.util
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,3 +73,16 @@ def resolve(spec: str) -> str:
     if not path.exists():
         raise FileNotFoundError(f"{path} missing from package '{pkg}'")
     return str(path)
+
+
+def config_layers(spec: str) -> int | None:
+    """`num_hidden_layers` from a local model's config.json (a folder or a `pkg:` spec), read without loading
+    the model, so a layer option can be checked before any input is read (issue 42); None when the model is
+    not local or its config says nothing (the loader then checks, and says why it cannot load)."""
+    try:
+        folder = Path(resolve(spec))
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    n = config.get("num_hidden_layers") if isinstance(config, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None

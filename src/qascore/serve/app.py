@@ -43,7 +43,7 @@ from starlette.requests import ClientDisconnect
 
 from qascore.metrics.base import Metric, MetricResult
 from qascore import jsonio
-from qascore.record_checks import printable
+from qascore.record_checks import printable, terminal_safe
 from qascore.records import InputError, Record, decode_text, json_value
 from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S
 from qascore.serve.batcher import MicroBatcher
@@ -135,7 +135,7 @@ def _slice(result: MetricResult, start: int, stop: int) -> MetricResult:
 
 def log_line(message: str) -> None:
     """One line on the server's stderr for what a client did wrong (never a traceback)."""
-    print(f"qascore serve: {message}", file=sys.stderr, flush=True)
+    print(f"qascore serve: {terminal_safe(message, 500)}", file=sys.stderr, flush=True)
 
 
 def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAULT_MAX_BATCH,
@@ -168,8 +168,10 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
-        text = {404: f"no such path {request.url.path} (POST /score, GET /metrics, GET /health)",
-                405: f"{request.method} is not allowed on {request.url.path}"}.get(err.status_code, str(err.detail))
+        path = terminal_safe(request.url.path, 200)  # a 100 KB path is not echoed back whole
+        text = {404: f"no such path {path} (POST /score, GET /metrics, GET /health)",
+                405: f"{terminal_safe(request.method, 20)} is not allowed on {path}"}.get(err.status_code,
+                                                                                         str(err.detail))
         return JSONResponse({"error": text}, status_code=err.status_code, headers=err.headers)
 
     if token:

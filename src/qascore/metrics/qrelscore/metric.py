@@ -17,10 +17,10 @@ from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric, blank
 from qascore.metrics.qrelscore import rescale
 from qascore.metrics.device_options import device_option
-from qascore.metrics.options import Option
+from qascore.metrics.options import Option, OptionError
 from qascore.metrics.qrelscore.engine import Engine, QuestionTooLong
 from qascore.metrics.qrelscore.grg import GAINS
-from qascore.metrics.qrelscore.lrm import AGGS, WEIGHTINGS, check_layers
+from qascore.metrics.qrelscore.lrm import AGGS, WEIGHTINGS, check_layers, select_layers
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.encoder import DTYPES
@@ -75,6 +75,12 @@ class _QRel(Metric):
                              lm_max_tokens=None if o["batch_tokens"] is None else int(o["batch_tokens"]),
                              dtype=o["dtype"])
         self._b: dict[str, float | None] = {}
+        layers = defaults.config_layers(o["encoder"])
+        if layers is not None:  # a layer the encoder lacks: said now, before any input is read (issue 42)
+            try:
+                select_layers(o["layers"], layers)
+            except ValueError as err:
+                raise OptionError(self.name, "layers", o["layers"], f"{err} ({o['encoder']})") from None
 
     # -- baselines ---------------------------------------------------------
     def baseline(self, part: str) -> float | None:
