@@ -141,6 +141,12 @@ def test_readme_reading_of_the_example_model_figures():
     assert [records[i].id for i in (3, 5)] == ["g4", "g6"]
     assert sq.example(3)["correct"] is True and sq.example(5)["correct"] is True
     assert 'calls g4 ("Sydney") and g6 (the red shirt) correct' in " ".join(README.split())
+    # "`judge` and `ava` call g2 and g4 correct too (about 0.6)"
+    for name in ("judge", "ava"):
+        res = qascore.load(name).score(records)
+        assert [res.example(i)["correct"] for i in (1, 3)] == [True, True]
+        assert all(0.55 <= res.scores[i] <= 0.65 for i in (1, 3))
+    assert "`judge` and `ava` call g2 and g4 correct too (about 0.6)" in text
     qg = qascore.read_records(str(REPO / "examples" / "qg.jsonl"))
     res = qascore.load("qrelscore").score(qg)
     by_id = dict(zip([r.id for r in qg], res.scores))
@@ -150,3 +156,11 @@ def test_readme_reading_of_the_example_model_figures():
     others = [v for k, v in by_id.items() if k not in low]
     assert round(min(others), 2) == 0.09 and round(max(others), 2) == 0.14
     assert res.example(5)["lrm"] == pytest.approx(-0.0025, abs=5e-5)
+    # "the two off-topic questions score 0.0 ..., the others 0.71-0.99, lower where ... (q4 ...)"
+    ans = qascore.load("answerability").score(qg)
+    by_id = dict(zip([r.id for r in qg], ans.scores))
+    assert round(by_id["q3"], 2) == 0.0 and round(by_id["q6"], 2) == 0.0
+    others = {k: v for k, v in by_id.items() if k not in ("q3", "q6")}
+    assert round(min(others.values()), 2) == 0.71 and round(max(others.values()), 2) == 0.99
+    assert min(others, key=others.get) == "q4" and ans.example(3)["span"] == "1903 and in 1911"
+    assert "the others 0.71-0.99" in " ".join(README.split())
