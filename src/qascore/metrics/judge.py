@@ -86,7 +86,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         p = np.clip(np.asarray(res.scores), 1e-6, 1 - 1e-6)
         cols["verifier"] = np.log(p / (1 - p))
         if why is not None:
-            picked = res.details.get("reference", [-1] * len(records))
+            picked = [int(k) for k in res.details.get("reference", [-1] * len(records))]
             why["verifier"] = [round(float(v), 4) for v in res.scores]
             why["reference"] = [r.references.index(s.references[k]) if k >= 0 else -1
                                 for r, s, k in zip(records, short, picked)]
