@@ -58,9 +58,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--host {args.host} lets other machines reach the server: give --token TOKEN (or set "
                          f"${TOKEN_ENV}), or --insecure to serve without one")
     check_numbers(args)
+    apply_runtime_arguments(args)  # --device, --threads: checked first, as every command does
     sock = listen_socket(args.host, args.port)  # a port in use or out of range: said now, before any model loads
-    apply_runtime_arguments(args)
-    metrics = load_metrics(args.metric)
+    try:
+        metrics = load_metrics(args.metric)
+    except BaseException:
+        sock.close()
+        raise
     app = create_app(metrics, max_batch=0 if args.no_batching else args.max_batch,
                      max_wait_s=0 if args.no_batching else args.max_wait_ms / 1000, max_body_bytes=args.max_body,
                      token=token, docs=args.docs, request_timeout_s=args.timeout)
