@@ -54,17 +54,23 @@ MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model 
 MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text"  # how `features` forms the models' inputs; lab caches key on it
 
 
-def lexical_features(question: str, candidate: str, references: Sequence[str]) -> dict[str, float]:
-    """The features that need no model, for one record."""
+def lexical_features(question: str, candidate: str, references: Sequence[str],
+                     names: Sequence[str] = FEATURES) -> dict[str, float]:
+    """The features that need no model, for one record (the clause-reading ones only when named: they cost
+    more than the others together)."""
     words = len(candidate.split())
     shortest = min((len(r.split()) for r in references), default=0)
-    return {"recall": am.token_recall(candidate, references), "contains": am.contains(candidate, references),
-            "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
-            "n_refs": math.log(max(1, len(references))),
-            "hedge": am.hedges(candidate),
-            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
-            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
-            "disowned": am.disowned(candidate, references), "alternatives": am.alternatives(candidate)}
+    out = {"recall": am.token_recall(candidate, references), "contains": am.contains(candidate, references),
+           "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
+           "n_refs": math.log(max(1, len(references))),
+           "hedge": am.hedges(candidate),
+           "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
+           "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate))}
+    if "disowned" in names:
+        out["disowned"] = am.disowned(candidate, references)
+    if "alternatives" in names:
+        out["alternatives"] = am.alternatives(candidate)
+    return out
 
 
 def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = defaults.VERIFIER_BATCH,
@@ -98,7 +104,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "f1" in names:
         cols["f1"] = np.asarray(load("f1").score(records).scores)
-    lex = [lexical_features(r.question, r.candidate, r.references) for r in records]
+    lex = [lexical_features(r.question, r.candidate, r.references, names) for r in records]
     for name in names:
         if name not in cols:
             if name not in FEATURES:
