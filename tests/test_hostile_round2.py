@@ -490,7 +490,10 @@ def test_a_ray_run_stopped_by_a_signal_exits_as_the_local_engine_does(tmp_path: 
     env = {**os.environ, "PYTHONPATH": str(Path(qascore.__file__).parents[1]), "OMP_NUM_THREADS": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "qascore.cli", "score", str(src), "-m", "bertscore", "--engine",
                              "ray", "--workers", "1", "--chunk-size", "20", "-o", str(out)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            # a run started in the background inherits SIGINT ignored (POSIX job control),
+                            # and then rightly ignores it: the child gets the default disposition
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 240
     while not (part.exists() and part.stat().st_size) and time.time() < deadline and proc.poll() is None:
         time.sleep(0.5)
