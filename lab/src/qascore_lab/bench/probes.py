@@ -46,8 +46,8 @@ def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accept
         idx = [i for i, r in enumerate(rows) if r["family"] == fam]
         if not idx:
             continue
-        right = [i for i in idx if r_member(rows[i]) == "right"]
-        wrong = [i for i in idx if r_member(rows[i]) == "wrong"]
+        right = [i for i in idx if rows[i]["member"] == "right"]
+        wrong = [i for i in idx if rows[i]["member"] == "wrong"]
         fam_pairs = [(a, b) for a, b in pair_list if rows[a]["family"] == fam]
         higher = [1.0 if s[a] > s[b] else 0.5 if s[a] == s[b] else 0.0 for a, b in fam_pairs]
         out[fam] = {"n": len(idx), "pairs": len(fam_pairs),
@@ -66,11 +66,7 @@ def by_questions(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict
     return [r for r in rows if r["qid"] in keep]
 
 
-def r_member(row: dict[str, Any]) -> str:
-    return "right" if row["label"] == 1 else "wrong"
-
-
-def accept_threshold(metric: str, dev_rows: Sequence[dict[str, Any]], threads: int) -> float:
+def accept_threshold(metric: str, dev_rows: Sequence[dict[str, Any]]) -> float:
     """The accuracy-best threshold on the probe dev split, for a metric without a stored one."""
     from qascore.meta.classification import tune_threshold
 
@@ -120,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.time()
         scores, correct = score(metric, rows)
         if correct is None:
-            cut = accept_threshold(metric, dev_rows, args.threads)
+            cut = accept_threshold(metric, dev_rows)
             thresholds[metric] = {"threshold": cut, "from": "probe dev split, best accuracy"}
             correct = [s >= cut for s in scores]
         else:
