@@ -21,8 +21,7 @@ def write(path: Path, rows: list[dict]) -> None:
 
 def main(out: Path) -> None:
     sys.path[:0] = ["src", "lab/src"]
-    from qascore_lab.bench.probes import by_questions
-    from qascore_lab.train.probes import read
+    from qascore_lab.train.probes import by_questions, read
     from qascore_lab.train.verifier_corpus import read_split
     from qascore_lab.train.verifier_run import mix, sample
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qascore_lab.bench.probes import family_table
-from qascore_lab.train.probes import Builder, pairs
+from qascore_lab.train.probes import Builder, family_table, pairs
 
 
 def build_one(gold: str, wrongs: list[str], **kw) -> list[dict]:

@@ -76,21 +76,23 @@ class AVA(Metric):
                                                   dtype=self.options["dtype"], desc=self.name,
                                                   max_windows=int(self.options["max_windows"]), best_window=decided)
         per: list[list[dict[str, float]]] = [[] for _ in records]
+        rows_of: list[list[int]] = [[] for _ in records]  # each record's rows of `flat`, one per reference
         read = [0] * len(records)
         truncated = [False] * len(records)
         for k, i in enumerate(owner):
-            per[i].append({"ava": float(probs[k]), "reference": float(len(per[i])), "window": float(decided[k])})
+            per[i].append({"ava": float(probs[k])})
+            rows_of[i].append(k)
             read[i] = max(read[i], windows[k])
             truncated[i] = truncated[i] or unread[k]
         thr = self.options["threshold"]
         thr = float(ver.threshold if thr is None else thr)
-        parts = [aggregate(p, "ava", self.options["aggregate"]) for p in per]
-        main = [p["ava"] for p in parts]
+        main = [aggregate(p, "ava", self.options["aggregate"])["ava"] for p in per]
         details: dict[str, Any] = {"ava": main, "correct": [bool(m >= thr) for m in main], "windows": read,
                                    long_inputs.TRUNCATED: long_inputs.flags_detail(truncated)}
         if self.options["aggregate"] == "max":  # which reference and which of its windows decided (0-based)
-            details["reference"] = [int(p.get("reference", -1)) for p in parts]
-            details["window"] = [int(p.get("window", -1)) for p in parts]
+            best = [int(np.argmax(probs[ks])) if ks else -1 for ks in rows_of]  # the first best, as `aggregate`
+            details["reference"] = best
+            details["window"] = [decided[ks[b]] if b >= 0 else -1 for ks, b in zip(rows_of, best)]
         long_inputs.report(self.name, records, truncated, window_rule(ver.spec.max_len, self.options["max_windows"]))
         return main, details
 

@@ -158,7 +158,7 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
     "A is not the answer"), or sits in a clause that attributes it to others or calls it a mistake ("Many
     people think it is A, but ..."). 0.0 where some mention is asserted, or where none is found clause by
-    clause. Rules over folded words, written for the probe families (docs/judge.md); they read English only."""
+    clause. Rules over folded words, written for the probe families (docs/probes.md); English only."""
     text = candidate.translate(_QUOTES).lower()
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
     refs = [r.split() for r in (fold(x) for x in references) if r]

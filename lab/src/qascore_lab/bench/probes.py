@@ -14,9 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
-
-from qascore_lab.train.probes import FAMILIES, pairs, read
+from qascore_lab.train.probes import FAMILIES, by_questions, family_table, read
 
 DEFAULT_METRICS = ("judge", "ava", "square", "kpqa-rougeL", "f1")
 
@@ -32,38 +30,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dev-questions", type=int, default=300, metavar="N",
                    help="questions of the dev split (seeded sample) that set the threshold of a metric without one")
     p.add_argument("--out", default=None, help="write probes.json and probes.md here")
-
-
-def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accepted: Sequence[bool]
-                 ) -> dict[str, dict[str, float | int]]:
-    """family -> {n, pairs, right_higher, wrong_accepted, right_accepted} (rates; None where a family has no
-    such member)."""
-    s = np.asarray(scores, dtype=float)
-    acc = np.asarray(accepted, dtype=bool)
-    out: dict[str, dict[str, Any]] = {}
-    pair_list = list(pairs(rows))
-    for fam in FAMILIES:
-        idx = [i for i, r in enumerate(rows) if r["family"] == fam]
-        if not idx:
-            continue
-        right = [i for i in idx if rows[i]["member"] == "right"]
-        wrong = [i for i in idx if rows[i]["member"] == "wrong"]
-        fam_pairs = [(a, b) for a, b in pair_list if rows[a]["family"] == fam]
-        higher = [1.0 if s[a] > s[b] else 0.5 if s[a] == s[b] else 0.0 for a, b in fam_pairs]
-        out[fam] = {"n": len(idx), "pairs": len(fam_pairs),
-                    "right_higher": float(np.mean(higher)) if higher else None,
-                    "wrong_accepted": float(acc[wrong].mean()) if wrong else None,
-                    "right_accepted": float(acc[right].mean()) if right else None}
-    return out
-
-
-def by_questions(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
-    """The rows of a seeded sample of n questions, in file order."""
-    import random
-
-    qids = sorted({r["qid"] for r in rows})
-    keep = set(random.Random(seed).sample(qids, min(n, len(qids))))
-    return [r for r in rows if r["qid"] in keep]
 
 
 def accept_threshold(metric: str, dev_rows: Sequence[dict[str, Any]]) -> float:

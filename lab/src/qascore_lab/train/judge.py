@@ -290,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     test_recs, test_y = to_records(test_rows)
     x = feature_matrix("dev", dev_recs, out)
     if args.probes:  # appended after the corpus rows, so the views' row indices stay valid
-        from qascore_lab.bench.probes import by_questions
+        from qascore_lab.train.probes import by_questions
 
         probe_rows = by_questions(probes.read(args.probes, "dev"), args.probe_questions, args.seed)
         probe_recs, probe_y = to_records(probe_rows)
@@ -365,7 +365,7 @@ def run(args: argparse.Namespace) -> int:
                                                  "accuracy": binary_scores(test1_probs, test_y, card["threshold"]).accuracy},
                              "features": {f: auroc(tx[:, k], test_y) for k, f in enumerate(FEATURES)}}
     if args.probes:
-        from qascore_lab.bench.probes import family_table
+        from qascore_lab.train.probes import family_table
 
         probe_test = probes.read(args.probes, "test")
         p_recs, _ = to_records(probe_test)

@@ -24,6 +24,8 @@ same coarse type (holds a digit or not). Splits follow the verification corpus (
 a question in its train / dev / test split stays there; EVOUNA-TQ questions by `evouna.split_of`,
 answer-equivalence questions by the corpus's hash, SQuAD 1.1 questions the corpus did not use by a salted
 hash (80 / 10 / 10). Questions of the evaluation sets the corpus holds out are dropped.
+
+`family_table` is the suite's report per family (`bench probes` and `train judge --probes` print it).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
+
+import numpy as np
 
 from qascore.text.answer_match import wants_person
 from qascore_lab.train.verifier_corpus import normalize
@@ -343,6 +347,36 @@ def pairs(rows: Sequence[dict[str, Any]]) -> Iterator[tuple[int, int]]:
     for m in members.values():
         if "right" in m and "wrong" in m:
             yield m["right"], m["wrong"]
+
+
+def by_questions(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
+    """The rows of a seeded sample of n questions, in file order."""
+    qids = sorted({r["qid"] for r in rows})
+    keep = set(random.Random(seed).sample(qids, min(n, len(qids))))
+    return [r for r in rows if r["qid"] in keep]
+
+
+def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accepted: Sequence[bool]
+                 ) -> dict[str, dict[str, float | int]]:
+    """family -> {n, pairs, right_higher, wrong_accepted, right_accepted} (rates; None where a family has no
+    such member)."""
+    s = np.asarray(scores, dtype=float)
+    acc = np.asarray(accepted, dtype=bool)
+    out: dict[str, dict[str, Any]] = {}
+    pair_list = list(pairs(rows))
+    for fam in FAMILIES:
+        idx = [i for i, r in enumerate(rows) if r["family"] == fam]
+        if not idx:
+            continue
+        right = [i for i in idx if rows[i]["member"] == "right"]
+        wrong = [i for i in idx if rows[i]["member"] == "wrong"]
+        fam_pairs = [(a, b) for a, b in pair_list if rows[a]["family"] == fam]
+        higher = [1.0 if s[a] > s[b] else 0.5 if s[a] == s[b] else 0.0 for a, b in fam_pairs]
+        out[fam] = {"n": len(idx), "pairs": len(fam_pairs),
+                    "right_higher": float(np.mean(higher)) if higher else None,
+                    "wrong_accepted": float(acc[wrong].mean()) if wrong else None,
+                    "right_accepted": float(acc[right].mean()) if right else None}
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
