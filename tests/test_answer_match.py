@@ -71,6 +71,41 @@ def test_candidate_types(candidate, number, name):
     assert (am.has_number(candidate), am.has_name(candidate)) == (number, name)
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("It cost 1,100 dollars.", {"1100"}),             # a thousands comma
+    ("in the 1960s and the 19th century", {"1960", "19"}),
+    ("3.50 or 07", {"3.5", "7"}),                    # trailing decimal zeros, leading zeros
+    ("2,5 kg", {"2.5"}),                             # a decimal comma
+    ("one hundred", set()),                          # number words are not read
+])
+def test_numbers(text, expected):
+    assert am.numbers(text) == expected
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    ("When did Apollo 11 land?", "Apollo 11 landed on the Moon in 1968.", ["1969", "July 20, 1969"], 1.0),
+    ("When did Apollo 11 land?", "On 20 July 1969, watched by 600 million.", ["1969", "July 20, 1969"], 0.0),
+    ("When did it land?", "In 1969, watched by 600 million.", ["July 20, 1969"], 0.5),  # 20 missing
+    ("When did it land?", "In 1969.", ["July 20, 1969"], 0.0),      # no number beyond the gold's
+    ("What range?", "It was 12-15 degrees.", ["12-18 degrees"], 0.5),
+    ("When?", "1756.", ["1768", "one thousand, seven hundred and sixty-eight"], 1.0),
+    ("Who?", "Paris in 1900", ["Marie Curie"], 0.0),                # no gold number to miss
+    ("In 1985, which ship?", "The Calcuta, in 1985.", ["Achille Lauro"], 0.0),
+    ("How many in 1985?", "12 in 1985.", ["14"], 1.0),              # the question's 1985 is not the answer's
+    ("How fast is light?", "About 300,000 km/s.", ["299,792 kilometers per second"], 0.0),  # rounded
+    ("What is pi?", "Approximately 3.14", ["3.141592653589793"], 0.0),
+    ("Circumference?", "40,075 km (24,901 mi)", ["24,900 miles"], 0.0),  # the gold is the rounded one
+    ("When?", "In 1970.", ["1969"], 1.0),                           # one trailing zero is not a rounding
+    ("How long do cats live?", "15 years", ["13 to 17 years"], 0.0),  # inside the gold range
+    ("Body temperature?", "Between 36.5 and 37.5 degrees", ["37 degrees"], 0.0),  # the gold inside its range
+    ("Who?", "Tiger Woods, 906 weeks in the top 10", ["Tiger Woods", "Ashes (2010 film)"], 0.0),  # holds gold
+    ("When did James Dean die?", "He was killed in the crash on May 5, 1955.",
+     ["The death of James Dean in a car crash in 1955 turned the 24-year-old star into a legend."], 0.0),  # a sentence
+])
+def test_number_miss(question, candidate, references, expected):
+    assert am.number_miss(question, candidate, references) == expected
+
+
 @pytest.mark.parametrize("question, expected", [
     ("who wrote hamlet", "who wrote hamlet?"),                   # NQ / WikiQA / MS MARCO query
     ("  how many moons does mars have  ", "how many moons does mars have?"),

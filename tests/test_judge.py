@@ -52,6 +52,8 @@ def test_lexical_features_by_hand():
     f = lexical_features("How many moons does Mars have?", "I'm sorry, I do not know.", ["two", "2 moons"])
     assert f["contains"] == 0.0 and f["recall"] == 0.0 and f["hedge"] == 1.0
     assert f["num_gap"] == 1.0 and f["person_gap"] == 0.0
+    assert f["number_miss"] == 0.0                               # it states no number
+    assert lexical_features("When?", "In 1968.", ["1969"])["number_miss"] == 1.0
     assert f["log_len"] == pytest.approx(math.log(1 + 6))
     assert f["len_ratio"] == pytest.approx(math.log(7 / 2))       # shortest reference: one word
     assert f["n_refs"] == pytest.approx(math.log(2))

@@ -68,7 +68,7 @@ if [ -f "$W/logs/ava/ava.safetensors" ]; then
   cp "$W/logs/ava/ava.safetensors" "$OUT/ava.safetensors"
   cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
   # 2. the judge's feature columns with that verifier (the fit runs on the CPU from these caches)
-  [ -n "$FEATURES" ] && mkdir -p /root/judge && cp "$FEATURES"/*.rest.* /root/judge/
+  [ -n "$FEATURES" ] && mkdir -p /root/judge && cp "$FEATURES"/*.kpqa_rougeL.* /root/judge/
   [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus runs/vd3m --probes runs/probes --out /root/judge \
     --threads 8 --features-only
   [ -d /root/judge ] && tar czf "$OUT/judge-features.tgz" -C /root/judge .

@@ -121,6 +121,82 @@ def has_name(candidate: str) -> float:
     return float(bool(_NAME.search(candidate.strip())))
 
 
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers written in digits in `text`, as plain strings: thousands commas dropped ("1,100" -> "1100"),
+    leading zeros dropped, a decimal kept ("3.50" -> "3.5"); "1960s" and "19th" give "1960" and "19". Number
+    words are not read: "one" is too often not a number."""
+    out = set()
+    for m in _DIGITS.findall(text.translate(_QUOTES)):
+        m = m.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+", m) else m.replace(",", ".")
+        whole, _, frac = m.partition(".")
+        frac = frac.rstrip("0").replace(".", "")
+        out.add((whole.lstrip("0") or "0") + (f".{frac}" if frac else ""))
+    return out
+
+
+_RANGE = re.compile(r"(\d[\d.,]*)\s*(?:-|to|and)\s*(\d[\d.,]*)")
+
+
+def _ranges(text: str) -> list[tuple[float, float]]:
+    """The ranges written in `text` ("13 to 17", "12-18", "between 36.5 and 37.5"), as (low, high)."""
+    out = []
+    for a, b in _RANGE.findall(text.translate(_QUOTES)):
+        lo, hi = (float(next(iter(numbers(x)))) for x in (a, b))
+        if lo < hi:
+            out.append((lo, hi))
+    return out
+
+
+def _rounds(a: str, b: str) -> bool:
+    """`a` is `b` rounded as `a` is written: to its decimals ("3.14" for 3.14159), or to its trailing zeros
+    when there are at least two ("300000" for 299792; "1970" is not 1969)."""
+    if "." in a:
+        return round(float(b), len(a.split(".")[1])) == float(a)
+    zeros = len(a) - len(a.rstrip("0"))
+    return zeros >= 2 and a != "0" and round(float(b), -zeros) == float(a)
+
+
+def _close(said: str, gold: str) -> bool:
+    """The same number, or one of the two a rounding of the other ("24,900 miles" for 24,901)."""
+    return said == gold or _rounds(said, gold) or _rounds(gold, said)
+
+
+ANSWER_WORDS = 10  # a longer reference is a sentence that holds the answer, its other numbers not the gold's
+
+
+def number_miss(question: str, candidate: str, references: Sequence[str]) -> float:
+    """How far the candidate's numbers miss the gold ones: 0.0 when the candidate holds a reference, or states
+    no number (digits) that the question, the references' numbers (as written or rounded, `_close`) and their
+    ranges do not account for; else the share of the best reference's numbers it lacks (a reference's range
+    that holds a stated number, or a stated range that holds a reference's number, lacks none; references
+    without digits or longer than ANSWER_WORDS are not read, 0.0 if none is left). "Apollo 11 landed in
+    1968" against ["1969", "July 20, 1969"] gives 1.0, "12-15 degrees" against ["12-18 degrees"] 0.5, "about
+    300,000 km/s" against ["299,792 km/s"] and "15 years" against ["13 to 17 years"] 0.0."""
+    said = numbers(candidate) - numbers(question)
+    gold = [(n, _ranges(r)) for n, r in ((numbers(r), r) for r in references if len(r.split()) <= ANSWER_WORDS) if n]
+    if not said or not gold or contains(candidate, references):
+        return 0.0
+    spans = _ranges(candidate)
+    ends = {x for span in spans for x in span}  # a stated range is matched end by end, not held in a gold range
+
+    def known(c: str) -> bool:
+        return any(_close(c, g) or float(c) not in ends and any(lo <= float(c) <= hi for lo, hi in rr)
+                   for n, rr in gold for g in n)
+
+    if all(known(c) for c in said):
+        return 0.0
+    misses = []
+    for n, rr in gold:
+        if any(float(c) not in ends and lo <= float(c) <= hi for lo, hi in rr for c in said):
+            return 0.0
+        misses.append(sum(not any(_close(c, g) for c in said) and not any(lo <= float(g) <= hi for lo, hi in spans)
+                          for g in n) / len(n))
+    return min(misses)
+
+
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
 
 _CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|,|\s+\b(?:but|however|whereas|yet)\b")

@@ -1,0 +1,30 @@
+"""The judge's dev rule: kinds weigh the same, sources within a kind the same, each probe family a source."""
+
+import pytest
+
+import numpy as np
+
+from qascore_lab.train.judge import rule, source_figures, source_of
+
+
+def test_probe_rows_are_scored_by_family():
+    assert source_of({"source": "probes", "kind": "probe-number"}) == "probe-number"
+    assert source_of({"source": "evouna", "kind": "llm"}) == "evouna"
+
+
+def test_rule_by_hand():
+    per = {"ae": 0.9, "squad": 0.8, "wikiqa": 0.7, "evouna": 0.95,
+           "probe-assertion": 1.0, "probe-number": 0.6}
+    # short 0.85, sentence 0.7 (one source present), llm 0.95, probes 0.8 (two families, not rows)
+    assert rule(per) == pytest.approx((0.85 + 0.7 + 0.95 + 0.8) / 4)
+    assert rule({"ae": 0.9, "evouna": 0.7}) == pytest.approx(0.8)   # kinds without sources are not read
+
+
+def test_probe_families_are_read_as_decisions():
+    y = np.array([1, 0, 1, 0, 1, 1, 0, 0, 1, 1])
+    s = np.array([0.9, 0.6, 0.8, 0.2, 0.7, 0.1, 0.9, 0.3, 0.5, 0.6])
+    src = ["probe-number"] * 4 + ["probe-alias"] * 2 + ["ae"] * 4
+    figs = source_figures(s, y, src, cut=0.5)
+    assert figs["probe-number"] == 0.75          # right members 2/2 accepted, wrong 1/2 refused: (1 + 0.5) / 2
+    assert figs["probe-alias"] == 0.5            # one member kind only: 1 of 2 accepted
+    assert figs["ae"] == 0.5                     # AUROC, positives (0.5, 0.6) over negatives (0.9, 0.3): 2 of 4 pairs
