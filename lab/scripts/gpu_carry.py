@@ -3,7 +3,7 @@
 On the CPU, `pack` writes a file, or a tar of files and package folders, xz-compressed where that saves
 space, cut into parts of at most --part-mib MiB, and a manifest with each part's and the whole payload's
 SHA-256; `plan` groups the parts of every pack into per-call folders (.gpu/carry/call1, call2, ...) that
-fit beside the tree. On the device (standard library only: the machine has no qascore packages), each call
+fit beside the tree. On the device (standard library only, so it runs before anything is installed), each call
 copies its folder to a stash that lives while the machine stays warm, and `join` gathers the parts from the
 stash and the carried folder, checks them and writes the file or extracts the folders (docs/devices.md).
 
