@@ -32,6 +32,7 @@ from typing import IO, Iterator
 
 MIB = 2**20
 LIMIT_MIB = 64  # what one device call carries, the working tree included
+PART_SPARE_MIB = 2  # `pack --part-mib auto` leaves this much more, so the tree may grow before the round
 CHUNK = 4 * MIB
 # xz -9 with literals aligned to 4 bytes (lc=0, lp=2, pb=2): on MiniLM's fp32 weights 83.4% of the size
 # against 86% in the round of 2026-11-26 (and 92% with a 4-byte delta filter first); a MiB saved is device time.
@@ -266,8 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("name")
     p.add_argument("sources", nargs="+", type=Path)
     p.add_argument("--out", type=Path, default=Path(".gpu/carry/packs"))
-    p.add_argument("--part-mib", default="auto", help=f"largest part (auto: what a call carries, {LIMIT_MIB} MiB - "
-                   "the tree - 1)")
+    p.add_argument("--part-mib", default="auto", help=f"largest part (auto: {LIMIT_MIB} MiB - the tree - 1 - "
+                   f"{PART_SPARE_MIB})")
     p.add_argument("--xz", choices=("auto", "always", "never"), default="auto")
     p = sub.add_parser("plan", help="group every pack's parts into per-call folders that fit beside the tree")
     p.add_argument("--packs", type=Path, default=Path(".gpu/carry/packs"))
@@ -283,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         if a.cmd == "pack":
-            m = pack(a.name, a.sources, a.out, call_mib(carry=a.out) if a.part_mib == "auto" else float(a.part_mib), a.xz)
+            m = pack(a.name, a.sources, a.out, call_mib(carry=a.out) - PART_SPARE_MIB if a.part_mib == "auto" else float(a.part_mib), a.xz)
             packed = sum(p["bytes"] for p in m["parts"])
             print(f"{a.name}: {m['bytes'] / MIB:.1f} MiB -> {packed / MIB:.1f} MiB ({m['codec']}) in "
                   f"{len(m['parts'])} parts under {a.out}")
