@@ -32,6 +32,13 @@ from qascore.records import InputError, Record
 BATCH = 32
 
 
+def verifier_path() -> Path:
+    """The span judge of the VERIFIED rules: the `ava` metric's shipped verifier."""
+    from qascore.runtime.ava_layouts import AVA_DIR
+
+    return AVA_DIR / "ava.safetensors"
+
+
 class Answerability(Metric):
     name: ClassVar[str] = "answerability"
     requires: ClassVar[tuple[str, ...]] = ("candidate", "context")
@@ -69,20 +76,28 @@ class Answerability(Metric):
                                  source=rec.source, line=rec.line, field="context")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
-        from qascore.runtime.reader import load_shared, score
+        from qascore.runtime.ava_layouts import load_verifier
+        from qascore.runtime.reader import VERIFIED, load_shared, score, verify
 
         reader = load_shared(self._path(), self.options["device"])
         answers = [None if blank(rec.answer) else rec.answer for rec in records]
         readings = reader.read([rec.candidate for rec in records], [rec.context for rec in records],
                                batch_size=int(self.options["batch_size"]), dtype=self.options["dtype"],
                                max_windows=int(self.options["max_windows"]))
-        main = [score(r, a, reader.rule) for r, a in zip(readings, answers)]
+        judged: list[dict[str, float] | None] = [None] * len(records)
+        if reader.rule in VERIFIED:
+            ver = load_verifier(verifier_path(), self.options["device"])
+            judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]),
+                                                     dtype=self.options["dtype"]),
+                            [rec.candidate for rec in records], readings, answers)
+        main = [score(r, a, reader.rule, j) for r, a, j in zip(readings, answers, judged)]
         truncated = [r.truncated for r in readings]
         details: dict[str, list[Any]] = {
             "span": [r.best[0] for r in readings],
             "span_prob": [r.best[1] for r in readings],
             "no_answer": [r.p_null for r in readings],
             "answer_f1": [None if a is None else r.match(a)["f1"] for r, a in zip(readings, answers)],
+            "answer_ava": [None if j is None else j.get(r.best[0], 0.0) for r, j in zip(readings, judged)],
             long_inputs.TRUNCATED: long_inputs.flags_detail(truncated),
         }
         long_inputs.report(self.name, records, truncated,
@@ -98,6 +113,10 @@ class Answerability(Metric):
         path = self._path()
         meta = read_meta(path)
         spec = meta.get("spec", {})
+        from qascore.runtime.reader import VERIFIED
+
+        ava = verifier_path()
+        judge = {"verifier": f"{ava.stem}@{file_sha256(ava)}"} if meta.get("rule") in VERIFIED else {}
         return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(spec.get("encoder", "")),
-                "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": meta.get("rule"),
+                "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": meta.get("rule"), **judge,
                 **dtype_field(self.options["dtype"])}

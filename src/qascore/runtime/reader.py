@@ -23,12 +23,13 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import torch
 from torch import nn
 
+from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.lora import add_lora, merge_lora
@@ -37,6 +38,7 @@ from qascore.text.squad import normalize_answer, squad_f1
 DELTA = defaults.RESOURCES / "reader" / "reader.safetensors"
 MAX_WINDOWS = 16   # windows read per passage at most (the metric reports more as truncated)
 TOP_K = 20         # spans kept per window
+JUDGED_K = 5       # top spans per window a verifier judges, for the rules that read its judgments
 
 
 @dataclass
@@ -305,32 +307,74 @@ class Reading:
         spans = [s for _, sp in self.windows for s in sp]
         return max(spans, key=lambda s: s[1]) if spans else ("", 0.0)
 
-    def match(self, answer: str) -> dict[str, float]:
+    def match(self, answer: str, judged: Mapping[str, float] | None = None) -> dict[str, float]:
         """How the reading meets a target answer: F1 of the best span; the reader's probability mass on
         spans equal to it after SQuAD normalisation (`mass`) and its expected token F1 (`expected_f1`),
-        each in the window where it is largest."""
+        each in the window where it is largest. With `judged` (span text -> a verifier's P(the span answers
+        the question as `answer` does), for the `judged_spans`): `ava_best`, that of the best span, and
+        `ava_expected`, the sum over each window's top `JUDGED_K` spans of P(span) x P(correct), in the
+        window where it is largest."""
         target = normalize_answer(answer)
-        mass, expected = 0.0, 0.0
+        mass, expected, verified = 0.0, 0.0, 0.0
         for _, spans in self.windows:
             mass = max(mass, sum(p for t, p in spans if normalize_answer(t) == target))
             expected = max(expected, sum(p * squad_f1(t, answer) for t, p in spans))
-        return {"f1": squad_f1(self.best[0], answer), "mass": mass, "expected_f1": expected}
+            if judged is not None:
+                verified = max(verified, sum(p * judged[t] for t, p in spans[:JUDGED_K]))
+        out = {"f1": squad_f1(self.best[0], answer), "mass": mass, "expected_f1": expected}
+        if judged is not None:
+            out["ava_best"] = judged.get(self.best[0], 0.0)
+            out["ava_expected"] = verified
+        return out
+
+    def judged_spans(self) -> list[str]:
+        """The distinct span texts a verifier judges for the rules that read it (each window's top `JUDGED_K`)."""
+        return sorted({t for _, spans in self.windows for t, _ in spans[:JUDGED_K]})
 
 
 # Main-score rules of `answerability` with a target answer (without one it is always p_answer); the
-# training command measures each on held-out SQuAD questions and stores the best in the delta.
+# training command measures each on held-out SQuAD questions and stores the best in the delta. The
+# `VERIFIED` ones read a verifier's judgments of the reader's spans against the answer (`verify`).
 RULES: dict[str, Callable[[Reading, dict[str, float]], float]] = {
     "p_answer": lambda r, m: r.p_answer,
     "expected_f1": lambda r, m: m["expected_f1"],
     "mass": lambda r, m: m["mass"],
     "p_answer_x_f1": lambda r, m: r.p_answer * m["f1"],
+    "ava_expected": lambda r, m: m["ava_expected"],
+    "p_answer_x_ava": lambda r, m: r.p_answer * m["ava_best"],
 }
+VERIFIED = frozenset({"ava_expected", "p_answer_x_ava"})
 
 
-def score(reading: Reading, answer: str | None, rule: str) -> float:
+def score(reading: Reading, answer: str | None, rule: str, judged: Mapping[str, float] | None = None) -> float:
     if answer is None:
         return reading.p_answer
-    return float(RULES[rule](reading, reading.match(answer)))
+    if rule in VERIFIED and judged is None:
+        raise ValueError(f"rule '{rule}' reads a verifier's judgments of the spans (`verify`); none were given")
+    return float(RULES[rule](reading, reading.match(answer, judged)))
+
+
+def verify(predict: Callable[[list[Record]], np.ndarray], questions: Sequence[str], readings: Sequence[Reading],
+           answers: Sequence[str | None]) -> list[dict[str, float] | None]:
+    """Per reading, a verifier's P(span answers the question as the answer does) for its `judged_spans`
+    (None where there is no answer): `predict` maps Records (question, candidate = span, references =
+    [answer]) to probabilities, one call for all. A search-query-style question gets its question mark
+    (`answer_match.as_question`), as the `ava` metric reads it."""
+    from qascore.text.answer_match import as_question
+
+    flat: list[Record] = []
+    owner: list[tuple[int, str]] = []
+    for i, (q, rd, a) in enumerate(zip(questions, readings, answers)):
+        if a is None:
+            continue
+        for t in rd.judged_spans():
+            flat.append(Record(question=as_question(q), candidate=t, references=[a]))
+            owner.append((i, t))
+    out: list[dict[str, float] | None] = [None if a is None else {} for a in answers]
+    probs = predict(flat) if flat else np.zeros(0)
+    for (i, t), p in zip(owner, probs):
+        out[i][t] = float(p)  # type: ignore[index]
+    return out
 
 
 # -- the trained object ----------------------------------------------------------
@@ -395,10 +439,6 @@ class Reader:
         for w, ex in enumerate(win.example):
             out[ex].windows.append(per_window[w])
         return out
-
-    def score(self, questions: Sequence[str], contexts: Sequence[str], answers: Sequence[str | None],
-              **kw: Any) -> list[float]:
-        return [score(r, a, self.rule) for r, a in zip(self.read(questions, contexts, **kw), answers)]
 
     def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
         meta = {"spec": asdict(self.spec), "base_hash": base_hash(defaults.resolve(self.spec.encoder)),

@@ -87,7 +87,7 @@ def _join(tokens: Sequence[str]) -> str:
 
 def names(text: str) -> list[str]:
     """Capitalised names and numbers in `text`, not counting its first word (capitalised anyway)."""
-    return [m.group(0) for m in _NAME.finditer(text) if not m.group(0).lower() in STOP]
+    return [m.group(0) for m in _NAME.finditer(text) if m.group(0).lower() not in STOP]
 
 
 def swap_entity(question: str, context: str, pool: Sequence[str], rng: random.Random) -> str | None:

@@ -41,11 +41,12 @@ import numpy as np
 import torch
 
 from qascore.runtime import defaults
-from qascore.runtime.delta import base_hash, update_meta
-from qascore.runtime.reader import RULES, Reader, ReaderModel, ReaderSpec, load_base, score, window_arrays
+from qascore.runtime.delta import base_hash, read_meta, update_meta
+from qascore.runtime.reader import RULES, Reader, ReaderModel, ReaderSpec, load_base, score, verify, window_arrays
 from qascore.text.squad import normalize_answer, squad_em, squad_f1
 from qascore_lab.datasets import benchmark_dir, data_root
 from qascore_lab.datasets import squad
+from qascore_lab.train import qg_corruptions as qc
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="use at most N training questions (and N//4 per dev set): smoke tests (default 0 = all)")
     p.add_argument("--check-questions", type=int, default=2000,
                    help="held-out questions in the rule check (each with two negatives; default 2000)")
+    p.add_argument("--qg-questions", type=int, default=1000,
+                   help="held-out questions in the bad-question check that chooses the rule (default 1000)")
+    p.add_argument("--rule-checks-only", action="store_true",
+                   help="with --evaluate: only the two rule checks (the delta's other stored figures kept)")
     p.add_argument("--device", default="cpu", help="cpu (default) or cuda")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     p.add_argument("--workers", type=int, default=0, help="tokenising processes (0: one per CPU core)")
@@ -111,14 +116,17 @@ def evaluate_delta(args: argparse.Namespace) -> int:
         torch.set_num_threads(args.threads)
     data = load_data(args)
     t0 = time.time()
-    metrics = evaluate(reader, data, args)
+    if args.rule_checks_only:
+        metrics = {**read_meta(args.evaluate).get("metrics", {}), **rule_checks(reader, data, args)}
+    else:
+        metrics = evaluate(reader, data, args)
     metrics["eval_seconds"] = round(time.time() - t0, 1)
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     with open(out_dir / "evaluation.json", "w", encoding="utf-8") as fh:
         json.dump({"delta": str(args.evaluate), "counts": data["counts"], "metrics": metrics}, fh, indent=1)
     if args.store:
-        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["rule_check"]["chosen"]})
+        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["qg_check"]["chosen"]})
     print(json.dumps(metrics, indent=1))
     return 0
 
@@ -402,7 +410,7 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
     metrics = evaluate(reader, data, args)
     metrics["train_seconds"] = round(train_s, 1)
     metrics["eval_seconds"] = round(time.time() - t0, 1)
-    reader.rule = metrics["rule_check"]["chosen"]
+    reader.rule = metrics["qg_check"]["chosen"]
     print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
     meta["metrics"] = metrics
     update_meta(delta, {"metrics": metrics, "rule": reader.rule})
@@ -440,9 +448,7 @@ def _auroc(pos: Sequence[float], neg: Sequence[float]) -> float:
 
 
 def evaluate(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    bs = args.eval_batch_size or (4 * args.batch_size if args.device.startswith("cuda") else 16)
-    dtype = "bf16" if args.device.startswith("cuda") else None
-    kw = {"batch_size": bs, "dtype": dtype, "max_windows": None}
+    kw = _kw(args)
     out: dict[str, Any] = {}
 
     dev11: list[Example] = data["dev11"]
@@ -462,8 +468,21 @@ def evaluate(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> 
     out["squad2_dev_half"] = {"questions": len(dev2), "unanswerable": len(neg),
                               "noans_accuracy_at_0.5": _pct(acc), "noans_auroc": round(_auroc(pos, neg), 4),
                               "answerable_f1": _pct(has_f1)}
-    out["rule_check"] = rule_check(reader, dev11 + [e for e in dev2 if e.answer is not None], args, kw)
+    out.update(rule_checks(reader, data, args))
     return out
+
+
+def _kw(args: argparse.Namespace) -> dict[str, Any]:
+    """How the evaluation reads: big batches and bf16 on CUDA, every window."""
+    cuda = args.device.startswith("cuda")
+    return {"batch_size": args.eval_batch_size or (4 * args.batch_size if cuda else 16),
+            "dtype": "bf16" if cuda else None, "max_windows": None}
+
+
+def rule_checks(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The two checks of the main-score rules on the held-out answerable questions; `qg_check` chooses."""
+    held = data["dev11"] + [e for e in data["dev2"] if e.answer is not None]
+    return {"rule_check": rule_check(reader, held, args, _kw(args)), "qg_check": qg_check(reader, held, args, _kw(args))}
 
 
 def _or(value: float, fallback: float) -> float:
@@ -502,8 +521,7 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
         others = sorted({a for a in by_context[e.context] if squad_f1(a, own) < 0.5})
         if others:
             rows.append(("wrong_answer", e.question, e.context, rng.choice(others)))
-    reads = reader.read([r[1] for r in rows], [r[2] for r in rows], **kw)
-    scores = {rule: [score(rd, r[3], rule) for rd, r in zip(reads, rows)] for rule in RULES}
+    scores = rule_scores(reader, [r[1:] for r in rows], args, kw)
     out: dict[str, Any] = {"counts": {k: sum(r[0] == k for r in rows) for k in ("pos", "wrong_passage", "wrong_answer")}}
     for rule, vals in scores.items():
         pos = [v for v, r in zip(vals, rows) if r[0] == "pos"]
@@ -511,9 +529,50 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
                      for k, kinds in (("wrong_passage", ("wrong_passage",)), ("wrong_answer", ("wrong_answer",)),
                                       ("both", ("wrong_passage", "wrong_answer")))}
         out[rule]["balanced"] = round((_or(out[rule]["wrong_passage"], 0.5) + _or(out[rule]["wrong_answer"], 0.5)) / 2, 4)
-    # The two kinds weigh the same whatever their counts (a passage often has no second answer to swap in).
-    out["chosen"] = max(RULES, key=lambda r: (out[r]["balanced"], r != "p_answer"))
     return out
 
 
-__all__ = ["add_arguments", "run", "train", "load_data", "tensorize", "evaluate", "rule_check", "Example"]
+def rule_scores(reader: Reader, rows: Sequence[tuple[str, str, str]], args: argparse.Namespace,
+                kw: dict[str, Any]) -> dict[str, list[float]]:
+    """Every rule's score of (question, passage, answer) rows: one reading each, and the verifier's judgments
+    of the spans (for the VERIFIED rules) made once."""
+    from qascore.metrics.answerability import verifier_path
+    from qascore.runtime.ava_layouts import load_verifier
+
+    questions, answers = [r[0] for r in rows], [r[2] for r in rows]
+    reads = reader.read(questions, [r[1] for r in rows], **kw)
+    ver = load_verifier(verifier_path(), args.device)
+    judged = verify(lambda recs: ver.predict(recs, batch_size=kw["batch_size"], dtype=kw["dtype"]), questions, reads,
+                    answers)
+    return {rule: [score(rd, a, rule, j) for rd, a, j in zip(reads, answers, judged)] for rule in RULES}
+
+
+def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespace,
+             kw: dict[str, Any]) -> dict[str, Any]:
+    """AUROC of each rule: `--qg-questions` held-out questions with their own passage and answer against the
+    bad-question look-alikes made from them (`qg_corruptions`), per kind; the rule with the best mean over
+    the five negative kinds is chosen (`choose`). `copied_cut` is reported only."""
+    sources = [qc.Source(e.question, e.context, e.context[e.answer[0]:e.answer[1]], e.title) for e in examples
+               if e.answer is not None]
+    rows = qc.build(sources, args.qg_questions)
+    scores = rule_scores(reader, [(r.question, r.context, r.answer) for r in rows], args, kw)
+    kinds = [r.kind for r in rows]
+    out: dict[str, Any] = {"counts": {k: kinds.count(k) for k in qc.KINDS}}
+    for rule, vals in scores.items():
+        pos = [v for v, k in zip(vals, kinds) if k == "own"]
+        out[rule] = {kind: round(_auroc(pos, [v for v, k in zip(vals, kinds) if k == kind]), 4)
+                     for kind in (*qc.NEGATIVE_KINDS, "copied_cut")}
+        out[rule]["mean"] = round(float(np.mean([_or(out[rule][k], 0.5) for k in qc.NEGATIVE_KINDS])), 4)
+    out["chosen"] = choose({rule: out[rule]["mean"] for rule in RULES})
+    return out
+
+
+def choose(means: dict[str, float], margin: float = 0.005) -> str:
+    """The rule with the best mean AUROC; of those within `margin` of it, the first in RULES' order (the
+    simpler and faster first: the VERIFIED rules, which run the verifier too, last)."""
+    best = max(means.values())
+    return next(r for r in RULES if r in means and means[r] >= best - margin)
+
+
+__all__ = ["add_arguments", "run", "train", "load_data", "tensorize", "evaluate", "rule_check", "qg_check", "choose",
+           "Example"]
