@@ -129,3 +129,17 @@ def test_a_verified_rule_judges_the_spans_with_the_ava_verifier(delta, tmp_path)
     assert res.details["answer_ava"][1] is None
     assert "rule:ava_expected" in res.signature and "verifier:ava@" in res.signature
     assert "verifier:" not in qascore.load("answerability", model=str(delta)).score(recs[:1]).signature
+    # the `rule` option overrides the stored rule, and the signature says so
+    fixed = qascore.load("answerability", model=str(path), rule="expected_f1").score(recs)
+    assert fixed.scores[0] == pytest.approx(score(reads[0], "Oslo", "expected_f1"), abs=1e-6)
+    assert "rule:expected_f1" in fixed.signature and "verifier:" not in fixed.signature
+    with pytest.raises(ValueError, match="rule 'logistic' needs the weights"):
+        qascore.load("answerability", model=str(path), rule="logistic").score(recs)
+    # a delta storing the logistic rule and its weights: sigmoid(1 x log-odds(expected_f1)) = expected_f1 (clipped)
+    stored = tmp_path / "logistic.safetensors"
+    shutil.copy(delta, stored)
+    update_meta(stored, {"rule": "logistic",
+                         "rule_weights": {"signals": ["expected_f1"], "coef": [1.0], "intercept": 0.0}})
+    res = qascore.load("answerability", model=str(stored)).score(recs)
+    want = min(max(score(reads[0], "Oslo", "expected_f1"), 1e-4), 1 - 1e-4)
+    assert res.scores[0] == pytest.approx(want, abs=1e-6) and "rule:logistic" in res.signature

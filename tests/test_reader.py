@@ -149,6 +149,29 @@ def test_verified_rules_read_the_judgments_of_the_top_spans(monkeypatch):
     assert set(rd.VERIFIED) < set(rd.RULES)
 
 
+def test_logistic_rule_by_hand():
+    r = rd.Reading([(0.2, [("Oslo", 0.5), ("in Oslo", 0.3)])])
+    lg = rd.Logistic(("p_answer", "expected_f1"), (1.0, 2.0), -0.5)
+    # p_answer 0.8 -> log-odds ln 4; expected_f1 = 0.5 + 0.3 * F1('in Oslo', 'Oslo') = 0.5 + 0.3 * 2/3 = 0.7
+    z = -0.5 + math.log(4) + 2 * math.log(0.7 / 0.3)
+    assert rd.score(r, "Oslo", "logistic", logistic=lg) == pytest.approx(1 / (1 + math.exp(-z)))
+    assert rd.log_odds(1.0) == pytest.approx(math.log((1 - 1e-4) / 1e-4))       # clipped, finite
+    assert rd.score(r, None, "logistic", logistic=lg) == pytest.approx(0.8)     # no answer: P(answerable)
+    assert rd.Logistic.from_dict(lg.to_dict()) == lg and rd.Logistic.from_dict(None) is None
+    with pytest.raises(ValueError, match="weights a reader delta stores"):
+        rd.score(r, "Oslo", "logistic")
+    with pytest.raises(ValueError, match="need no verifier"):
+        rd.Logistic(("ava_expected",), (1.0,), 0.0)
+    with pytest.raises(ValueError, match="one coefficient each"):
+        rd.Logistic(("p_answer",), (1.0, 2.0), 0.0)
+
+
+def test_the_metrics_rule_names_are_the_readers():
+    from qascore.metrics.answerability import RULE_NAMES
+
+    assert set(RULE_NAMES) == {*rd.RULES, rd.LOGISTIC}
+
+
 def test_verify_asks_once_for_every_span_of_records_with_an_answer():
     seen = []
 

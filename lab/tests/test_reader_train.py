@@ -8,6 +8,7 @@ import gzip
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from qascore_lab.train import reader as tr
@@ -149,6 +150,20 @@ def test_train_smoke_cpu(tmp_path):
 ])
 def test_rule_choice_by_hand(means, chosen):
     assert tr.choose(means) == chosen
+
+
+def test_the_fitted_rule_comes_after_the_fixed_ones_and_before_the_verified():
+    assert tr.ORDER.index("logistic") == len(tr.ORDER) - len(tr.VERIFIED) - 1
+    assert tr.choose({"expected_f1": 0.843, "logistic": 0.874, "ava_expected": 0.878}) == "logistic"
+
+
+def test_fit_logistic_separates_and_stores_its_weights():
+    rng = np.random.default_rng(0)
+    own = rng.uniform(0.6, 0.99, size=(50, 2))
+    bad = rng.uniform(0.01, 0.5, size=(50, 2))
+    lg = tr.fit_logistic(np.vstack([own, bad]), np.array([1] * 50 + [0] * 50))
+    assert lg.signals == tr.LOGISTIC_SIGNALS and all(c > 0 for c in lg.coef)
+    assert lg.combine([0.9, 0.9]) > 0.5 > lg.combine([0.1, 0.1])
 
 
 @pytest.mark.parametrize("context, text, start, want", [

@@ -30,6 +30,8 @@ from qascore.metrics.options import Option
 from qascore.records import InputError, Record
 
 BATCH = 32
+# the reader's rules (runtime/reader.py RULES and LOGISTIC), listed here so that the options need no torch import
+RULE_NAMES = ("p_answer", "expected_f1", "mass", "p_answer_x_f1", "ava_expected", "p_answer_x_ava", "logistic")
 
 
 def verifier_path() -> Path:
@@ -53,6 +55,8 @@ class Answerability(Metric):
         return {"batch_size": Option("int", BATCH, "windows per model batch", min=1, signed=False),
                 "model": Option("str", None, "reader delta written by `qascore-lab train reader`", none="shipped"),
                 "max_windows": Option("int", 16, "windows of a long passage read at most", min=1, max=64),
+                "rule": Option("choice", None, "main score with an answer (the signature names it)",
+                               choices=RULE_NAMES, none="stored", signed=False),
                 "device": device_option(), "dtype": dtype}
 
     def _path(self) -> Path:
@@ -84,13 +88,14 @@ class Answerability(Metric):
         readings = reader.read([rec.candidate for rec in records], [rec.context for rec in records],
                                batch_size=int(self.options["batch_size"]), dtype=self.options["dtype"],
                                max_windows=int(self.options["max_windows"]))
+        rule = self.options["rule"] or reader.rule
         judged: list[dict[str, float] | None] = [None] * len(records)
-        if reader.rule in VERIFIED:
+        if rule in VERIFIED:
             ver = load_verifier(verifier_path(), self.options["device"])
             judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]),
                                                      dtype=self.options["dtype"]),
                             [rec.candidate for rec in records], readings, answers)
-        main = [score(r, a, reader.rule, j) for r, a, j in zip(readings, answers, judged)]
+        main = [score(r, a, rule, j, reader.logistic) for r, a, j in zip(readings, answers, judged)]
         truncated = [r.truncated for r in readings]
         details: dict[str, list[Any]] = {
             "span": [r.best[0] for r in readings],
@@ -109,14 +114,14 @@ class Answerability(Metric):
         from qascore.metrics.verifiers import dtype_field
         from qascore.runtime.delta import file_sha256, read_meta
         from qascore.runtime.encoder import model_id
+        from qascore.runtime.reader import VERIFIED
 
         path = self._path()
         meta = read_meta(path)
         spec = meta.get("spec", {})
-        from qascore.runtime.reader import VERIFIED
-
+        rule = self.options["rule"] or meta.get("rule")
         ava = verifier_path()
-        judge = {"verifier": f"{ava.stem}@{file_sha256(ava)}"} if meta.get("rule") in VERIFIED else {}
+        judge = {"verifier": f"{ava.stem}@{file_sha256(ava)}"} if rule in VERIFIED else {}
         return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(spec.get("encoder", "")),
-                "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": meta.get("rule"), **judge,
+                "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": rule, **judge,
                 **dtype_field(self.options["dtype"])}

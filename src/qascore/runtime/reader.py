@@ -20,6 +20,7 @@ spans; the passage answers the question as much as its most confident window say
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -344,14 +345,64 @@ RULES: dict[str, Callable[[Reading, dict[str, float]], float]] = {
     "p_answer_x_ava": lambda r, m: r.p_answer * m["ava_best"],
 }
 VERIFIED = frozenset({"ava_expected", "p_answer_x_ava"})
+LOGISTIC = "logistic"   # the rule whose weights a delta stores (`Logistic`)
+EPS = 1e-4              # probabilities are clipped to [EPS, 1 - EPS] before their log-odds
 
 
-def score(reading: Reading, answer: str | None, rule: str, judged: Mapping[str, float] | None = None) -> float:
+def log_odds(p: float) -> float:
+    p = min(max(p, EPS), 1 - EPS)
+    return math.log(p / (1 - p))
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """The `logistic` rule: sigmoid(intercept + sum of coef x log-odds(signal)), the signals being other
+    rules' scores; fitted by `qascore-lab train reader` on the bad-question check and stored in the delta
+    (`rule_weights`), so that a reader carries its own weights."""
+
+    signals: tuple[str, ...]
+    coef: tuple[float, ...]
+    intercept: float
+
+    def __post_init__(self) -> None:
+        bad = [s for s in self.signals if s not in RULES or s in VERIFIED]
+        if bad or len(self.coef) != len(self.signals):
+            raise ValueError(f"logistic rule: signals must be rules that need no verifier, one coefficient each "
+                             f"(got signals {list(self.signals)}, {len(self.coef)} coefficients)")
+
+    def __call__(self, reading: Reading, m: dict[str, float]) -> float:
+        return self.combine([RULES[s](reading, m) for s in self.signals])
+
+    def combine(self, values: Sequence[float]) -> float:
+        """The score from the signals' values (in `signals` order)."""
+        z = self.intercept + sum(c * log_odds(v) for c, v in zip(self.coef, values))
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"signals": list(self.signals), "coef": list(self.coef), "intercept": self.intercept}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> "Logistic | None":
+        if not d:
+            return None
+        return cls(tuple(d["signals"]), tuple(float(c) for c in d["coef"]), float(d["intercept"]))
+
+
+def score(reading: Reading, answer: str | None, rule: str, judged: Mapping[str, float] | None = None,
+          logistic: Logistic | None = None) -> float:
+    """The main score under `rule` (P(answerable) without an answer); `judged` for the VERIFIED rules
+    (`verify`), `logistic` for the `logistic` rule."""
     if answer is None:
         return reading.p_answer
     if rule in VERIFIED and judged is None:
         raise ValueError(f"rule '{rule}' reads a verifier's judgments of the spans (`verify`); none were given")
-    return float(RULES[rule](reading, reading.match(answer, judged)))
+    m = reading.match(answer, judged)
+    if rule == LOGISTIC:
+        if logistic is None:
+            raise ValueError("rule 'logistic' needs the weights a reader delta stores (`rule_weights`); this one "
+                             "has none: `qascore-lab train reader --evaluate DELTA --rule-checks-only --store` fits them")
+        return logistic(reading, m)
+    return float(RULES[rule](reading, m))
 
 
 def verify(predict: Callable[[list[Record]], np.ndarray], questions: Sequence[str], readings: Sequence[Reading],
@@ -383,7 +434,8 @@ class Reader:
     """Model + tokenizer: readings of (question, passage) pairs."""
 
     def __init__(self, spec: ReaderSpec, model: ReaderModel | None = None, tokenizer: Any = None,
-                 info: dict[str, Any] | None = None, rule: str = "expected_f1") -> None:
+                 info: dict[str, Any] | None = None, rule: str = "expected_f1",
+                 logistic: Logistic | None = None) -> None:
         from qascore.runtime.encoder import load_tokenizer
 
         self.spec = spec
@@ -393,6 +445,7 @@ class Reader:
         self.model = model if model is not None else ReaderModel(spec, load_base(spec))
         self.info = dict(info or {})
         self.rule = rule
+        self.logistic = logistic
 
     @property
     def device(self) -> str:
@@ -443,6 +496,8 @@ class Reader:
     def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
         meta = {"spec": asdict(self.spec), "base_hash": base_hash(defaults.resolve(self.spec.encoder)),
                 "rule": self.rule, "info": self.info}
+        if self.logistic is not None:
+            meta["rule_weights"] = self.logistic.to_dict()
         meta.update(extra or {})
         save_delta(self.model, path, self.model.trained_names(), meta)
 
@@ -455,7 +510,8 @@ class Reader:
         apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
         merge_lora(model)
         model.eval()
-        return cls(spec, model, info=meta.get("info", {}), rule=str(meta.get("rule", "expected_f1")))
+        return cls(spec, model, info=meta.get("info", {}), rule=str(meta.get("rule", "expected_f1")),
+                   logistic=Logistic.from_dict(meta.get("rule_weights")))
 
 
 def describe(path: str | Path = DELTA) -> str:

@@ -42,7 +42,8 @@ import torch
 
 from qascore.runtime import defaults
 from qascore.runtime.delta import base_hash, read_meta, update_meta
-from qascore.runtime.reader import RULES, Reader, ReaderModel, ReaderSpec, load_base, score, verify, window_arrays
+from qascore.runtime.reader import (LOGISTIC, RULES, VERIFIED, Logistic, Reader, ReaderModel, ReaderSpec, load_base,
+                                    log_odds, score, verify, window_arrays)
 from qascore.text.squad import normalize_answer, squad_em, squad_f1
 from qascore_lab.datasets import benchmark_dir, data_root
 from qascore_lab.datasets import squad
@@ -126,7 +127,8 @@ def evaluate_delta(args: argparse.Namespace) -> int:
     with open(out_dir / "evaluation.json", "w", encoding="utf-8") as fh:
         json.dump({"delta": str(args.evaluate), "counts": data["counts"], "metrics": metrics}, fh, indent=1)
     if args.store:
-        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["qg_check"]["chosen"]})
+        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["qg_check"]["chosen"],
+                                    "rule_weights": metrics["qg_check"]["logistic_weights"]})
     print(json.dumps(metrics, indent=1))
     return 0
 
@@ -411,9 +413,10 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
     metrics["train_seconds"] = round(train_s, 1)
     metrics["eval_seconds"] = round(time.time() - t0, 1)
     reader.rule = metrics["qg_check"]["chosen"]
+    reader.logistic = Logistic.from_dict(metrics["qg_check"]["logistic_weights"])
     print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
     meta["metrics"] = metrics
-    update_meta(delta, {"metrics": metrics, "rule": reader.rule})
+    update_meta(delta, {"metrics": metrics, "rule": reader.rule, "rule_weights": metrics["qg_check"]["logistic_weights"]})
     report = {**meta, "spec": asdict(spec), "rule": reader.rule,
               "base_hash": base_hash(defaults.resolve(spec.encoder)), "delta": str(delta),
               "delta_bytes": delta.stat().st_size, "wall_seconds": round(time.time() - t_all, 1),
@@ -557,21 +560,49 @@ def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespa
     rows = qc.build(sources, args.qg_questions)
     scores = rule_scores(reader, [(r.question, r.context, r.answer) for r in rows], args, kw)
     kinds = [r.kind for r in rows]
-    out: dict[str, Any] = {"counts": {k: kinds.count(k) for k in qc.KINDS}}
+    titles = sorted({r.title for r in rows})
+    half = np.array([r.title in set(titles[::2]) for r in rows])
+    use = np.array([k in ("own", *qc.NEGATIVE_KINDS) for k in kinds])
+    y = np.array([k == "own" for k in kinds], dtype=int)
+    x = np.array([[scores[s][i] for s in LOGISTIC_SIGNALS] for i in range(len(rows))])
+    crossed = np.zeros(len(rows))
+    for fold in (half, ~half):   # the logistic's AUROCs: each half of the articles scored by a fit on the other
+        lg = fit_logistic(x[~fold & use], y[~fold & use])
+        crossed[fold] = [lg.combine(v) for v in x[fold]]
+    scores[LOGISTIC] = crossed.tolist()
+    out: dict[str, Any] = {"counts": {k: kinds.count(k) for k in qc.KINDS},
+                           "logistic_weights": fit_logistic(x[use], y[use]).to_dict()}
     for rule, vals in scores.items():
         pos = [v for v, k in zip(vals, kinds) if k == "own"]
         out[rule] = {kind: round(_auroc(pos, [v for v, k in zip(vals, kinds) if k == kind]), 4)
                      for kind in (*qc.NEGATIVE_KINDS, "copied_cut")}
         out[rule]["mean"] = round(float(np.mean([_or(out[rule][k], 0.5) for k in qc.NEGATIVE_KINDS])), 4)
-    out["chosen"] = choose({rule: out[rule]["mean"] for rule in RULES})
+    out["chosen"] = choose({rule: out[rule]["mean"] for rule in scores})
     return out
 
 
+# The logistic rule's signals: P(answerable) and the expected F1 with the answer (chosen on the bad-question
+# check among wider sets, lab/results/reader.md).
+LOGISTIC_SIGNALS = ("p_answer", "expected_f1")
+# Simpler and faster first: the fixed rules, the fitted one, those that run the verifier too.
+ORDER = (*[r for r in RULES if r not in VERIFIED], LOGISTIC, *[r for r in RULES if r in VERIFIED])
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray) -> Logistic:
+    """The logistic rule fitted on rows of LOGISTIC_SIGNALS' scores (x) and own/not-own labels (y): sklearn's
+    L2-regularised (C = 1) logistic regression on their log-odds."""
+    from sklearn.linear_model import LogisticRegression
+
+    z = np.vectorize(log_odds)(x)
+    m = LogisticRegression(C=1.0, max_iter=1000).fit(z, y)
+    return Logistic(LOGISTIC_SIGNALS, tuple(round(float(c), 6) for c in m.coef_[0]), round(float(m.intercept_[0]), 6))
+
+
 def choose(means: dict[str, float], margin: float = 0.005) -> str:
-    """The rule with the best mean AUROC; of those within `margin` of it, the first in RULES' order (the
-    simpler and faster first: the VERIFIED rules, which run the verifier too, last)."""
+    """The rule with the best mean AUROC; of those within `margin` of it, the first in ORDER (simpler and
+    faster first)."""
     best = max(means.values())
-    return next(r for r in RULES if r in means and means[r] >= best - margin)
+    return next(r for r in ORDER if r in means and means[r] >= best - margin)
 
 
 __all__ = ["add_arguments", "run", "train", "load_data", "tensorize", "evaluate", "rule_check", "qg_check", "choose",
