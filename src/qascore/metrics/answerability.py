@@ -5,17 +5,22 @@ SQuAD 1.1 and SQuAD 2.0's unanswerable questions by `qascore-lab train reader`) 
 question (`candidate`) against the passage (`context`), in overlapping windows when the passage is long.
 Without `answer` the score is the reader's probability that the passage holds an answer (1 - P(no
 answer) of its most confident window). With `answer` (the span the question was generated for) the
-score also asks that the answer be the one the reader finds; which combination (`rule`) was chosen on
-held-out SQuAD questions against wrong passages and wrong answers, and is stored with the delta:
+score also asks that the answer be the one the reader finds; which combination (`rule`) is chosen by
+`qascore-lab train reader` on held-out SQuAD questions against bad-question look-alikes, and stored with
+the delta (the `rule` option overrides it):
 
 - `expected_f1`: the reader's expected token F1 with the answer, sum over its top spans of P(span) x F1
   (the no-answer mass counts 0);
 - `mass`: its probability mass on spans equal to the answer after SQuAD normalisation;
 - `p_answer_x_f1`: P(answerable) x token F1 of its best span;
-- `p_answer`: P(answerable), the answer unused.
+- `p_answer`: P(answerable), the answer unused;
+- `ava_expected`, `p_answer_x_ava`: as `expected_f1` and `p_answer_x_f1` with the `ava` verifier's
+  P(the span answers the question as the answer does) in place of token F1 (its top 5 spans per window);
+- `logistic`: a logistic regression on other rules' log-odds, its weights stored in the delta.
 
 `details`: `span` (the reader's best span), `span_prob`, `no_answer` (P(no answer)), `answer_f1` (token F1
-of the span with `answer`; null without one), `truncated` (the passage went on beyond the windows read).
+of the span with `answer`; null without one), `answer_ava` (the verifier's P(correct) of the span; null
+unless a verifier rule runs), `truncated` (the passage went on beyond the windows read).
 """
 
 from __future__ import annotations

@@ -15,11 +15,14 @@ Windows are tokenised once, in batches, by the fast tokenizer and kept as tensor
 `--device cuda`); each batch is cut to its longest window.
 
 At the end: EM/F1 (SQuAD normalisation) on the held-out SQuAD 1.1 articles, no-answer accuracy and AUROC on
-the SQuAD 2.0 dev half, and the answerability check that picks the metric's main-score rule: held-out
-questions with their own passage and answer (positives) against the same questions with a wrong passage
-of the same article or with another question's answer from their passage (negatives); the rule with the
-highest mean of the two AUROCs is stored in the delta. Writes OUT/reader.safetensors (the delta, saved
-before the evaluation and completed after it) and OUT/report.json.
+the SQuAD 2.0 dev half, and two checks of the metric's main-score rules on the held-out answerable
+questions. The rule check: each question with its own passage and answer against the same question with a
+wrong passage of the same article or another question's answer from its passage (AUROCs, reported). The
+bad-question check (`qg_check`, which chooses): own questions against the QG faults `qg_corruptions`
+makes of them; the `logistic` rule is fitted there (cross-fitted by article for its AUROCs), and the rule
+with the best mean AUROC over the five faults (the simpler within 0.005) is stored in the delta with the
+logistic weights. Writes OUT/reader.safetensors (the delta, saved before the evaluation and completed after
+it) and OUT/report.json.
 """
 
 from __future__ import annotations
