@@ -86,14 +86,16 @@ class Answerability(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         from qascore.runtime.ava_layouts import load_verifier
-        from qascore.runtime.reader import VERIFIED, load_shared, score, verify
+        from qascore.runtime.reader import LOGISTIC, VERIFIED, load_shared, need_weights, score, verify
 
         reader = load_shared(self._path(), self.options["device"])
+        rule = self.options["rule"] or reader.rule
+        if rule == LOGISTIC:
+            need_weights(reader.logistic)   # refused before any reading
         answers = [None if blank(rec.answer) else rec.answer for rec in records]
         readings = reader.read([rec.candidate for rec in records], [rec.context for rec in records],
                                batch_size=int(self.options["batch_size"]), dtype=self.options["dtype"],
                                max_windows=int(self.options["max_windows"]))
-        rule = self.options["rule"] or reader.rule
         judged: list[dict[str, float] | None] = [None] * len(records)
         if rule in VERIFIED:
             ver = load_verifier(verifier_path(), self.options["device"])

@@ -398,11 +398,16 @@ def score(reading: Reading, answer: str | None, rule: str, judged: Mapping[str, 
         raise ValueError(f"rule '{rule}' reads a verifier's judgments of the spans (`verify`); none were given")
     m = reading.match(answer, judged)
     if rule == LOGISTIC:
-        if logistic is None:
-            raise ValueError("rule 'logistic' needs the weights a reader delta stores (`rule_weights`); this one "
-                             "has none: `qascore-lab train reader --evaluate DELTA --rule-checks-only --store` fits them")
-        return logistic(reading, m)
+        return need_weights(logistic)(reading, m)
     return float(RULES[rule](reading, m))
+
+
+def need_weights(logistic: Logistic | None) -> Logistic:
+    """The `logistic` rule's weights, or the error that says how a delta gets them."""
+    if logistic is None:
+        raise ValueError("rule 'logistic' needs the weights a reader delta stores (`rule_weights`); this one "
+                         "has none: `qascore-lab train reader --evaluate DELTA --rule-checks-only --store` fits them")
+    return logistic
 
 
 def verify(predict: Callable[[list[Record]], np.ndarray], questions: Sequence[str], readings: Sequence[Reading],
