@@ -98,3 +98,48 @@ def test_blank_passage_is_an_error_and_empty_question_scores_zero(delta):
         metric.score([{"candidate": "who?", "context": "  "}])
     res = metric.score([{"candidate": "", "context": PASSAGE}, {"candidate": "who?", "context": PASSAGE}])
     assert res.scores[0] == 0.0 and res.example(0) == {"empty_candidate": True}
+
+
+@pytest.mark.slow
+def test_a_verified_rule_judges_the_spans_with_the_ava_verifier(delta, tmp_path):
+    """A delta whose stored rule reads the verifier: the score is the reader's spans judged by the shipped
+    `ava` verifier against the answer, and the signature names that verifier."""
+    import shutil
+
+    from qascore.metrics.answerability import verifier_path
+    from qascore.runtime.ava_layouts import load_verifier
+    from qascore.runtime.delta import update_meta
+    from qascore.runtime.reader import load_shared, score, verify
+
+    if not verifier_path().exists():
+        pytest.skip("the ava verifier is not installed")
+    path = tmp_path / "reader.safetensors"
+    shutil.copy(delta, path)
+    update_meta(path, {"rule": "ava_expected"})
+    recs = [{"candidate": "where was Ann Lee born?", "context": PASSAGE, "answer": "Oslo"},
+            {"candidate": "where was Ann Lee born?", "context": PASSAGE}]
+    res = qascore.load("answerability", model=str(path)).score(recs)
+    reader = load_shared(path)
+    reads = reader.read([r["candidate"] for r in recs], [r["context"] for r in recs])
+    ver = load_verifier(verifier_path())
+    judged = verify(ver.predict, [r["candidate"] for r in recs], reads, ["Oslo", None])
+    assert res.scores[0] == pytest.approx(score(reads[0], "Oslo", "ava_expected", judged[0]), abs=1e-5)
+    assert res.scores[1] == pytest.approx(reads[1].p_answer, abs=1e-6)
+    assert res.details["answer_ava"][0] == pytest.approx(judged[0][reads[0].best[0]], abs=1e-5)
+    assert res.details["answer_ava"][1] is None
+    assert "rule:ava_expected" in res.signature and "verifier:ava@" in res.signature
+    assert "verifier:" not in qascore.load("answerability", model=str(delta)).score(recs[:1]).signature
+    # the `rule` option overrides the stored rule, and the signature says so
+    fixed = qascore.load("answerability", model=str(path), rule="expected_f1").score(recs)
+    assert fixed.scores[0] == pytest.approx(score(reads[0], "Oslo", "expected_f1"), abs=1e-6)
+    assert "rule:expected_f1" in fixed.signature and "verifier:" not in fixed.signature
+    with pytest.raises(ValueError, match="rule 'logistic' needs the weights"):
+        qascore.load("answerability", model=str(path), rule="logistic").score(recs)
+    # a delta storing the logistic rule and its weights: sigmoid(1 x log-odds(expected_f1)) = expected_f1 (clipped)
+    stored = tmp_path / "logistic.safetensors"
+    shutil.copy(delta, stored)
+    update_meta(stored, {"rule": "logistic",
+                         "rule_weights": {"signals": ["expected_f1"], "coef": [1.0], "intercept": 0.0}})
+    res = qascore.load("answerability", model=str(stored)).score(recs)
+    want = min(max(score(reads[0], "Oslo", "expected_f1"), 1e-4), 1 - 1e-4)
+    assert res.scores[0] == pytest.approx(want, abs=1e-6) and "rule:logistic" in res.signature

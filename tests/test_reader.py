@@ -132,6 +132,61 @@ def test_reading_match_and_rules():
     assert empty.p_answer == 0.0 and empty.best == ("", 0.0) and empty.match("x")["f1"] == 0.0
 
 
+def test_verified_rules_read_the_judgments_of_the_top_spans(monkeypatch):
+    monkeypatch.setattr(rd, "JUDGED_K", 2)
+    r = rd.Reading([(0.4, [("Eiffel Tower", 0.3), ("the tower", 0.2), ("Paris", 0.1)]),
+                    (0.8, [("Paris", 0.2)])])
+    assert r.judged_spans() == ["Eiffel Tower", "Paris", "the tower"]     # each window's top 2, distinct
+    judged = {"Eiffel Tower": 0.9, "the tower": 0.5, "Paris": 0.1}
+    m = r.match("Eiffel Tower", judged)
+    assert m["ava_best"] == 0.9
+    assert m["ava_expected"] == pytest.approx(max(0.3 * 0.9 + 0.2 * 0.5, 0.2 * 0.1))   # 'Paris' at 0.1: third
+    assert rd.score(r, "Eiffel Tower", "ava_expected", judged) == pytest.approx(0.37)
+    assert rd.score(r, "Eiffel Tower", "p_answer_x_ava", judged) == pytest.approx(0.6 * 0.9)
+    assert rd.score(r, None, "ava_expected") == pytest.approx(0.6)          # no answer: P(answerable)
+    with pytest.raises(ValueError, match="reads a verifier's judgments"):
+        rd.score(r, "Eiffel Tower", "ava_expected")
+    assert set(rd.VERIFIED) < set(rd.RULES)
+
+
+def test_logistic_rule_by_hand():
+    r = rd.Reading([(0.2, [("Oslo", 0.5), ("in Oslo", 0.3)])])
+    lg = rd.Logistic(("p_answer", "expected_f1"), (1.0, 2.0), -0.5)
+    # p_answer 0.8 -> log-odds ln 4; expected_f1 = 0.5 + 0.3 * F1('in Oslo', 'Oslo') = 0.5 + 0.3 * 2/3 = 0.7
+    z = -0.5 + math.log(4) + 2 * math.log(0.7 / 0.3)
+    assert rd.score(r, "Oslo", "logistic", logistic=lg) == pytest.approx(1 / (1 + math.exp(-z)))
+    assert rd.log_odds(1.0) == pytest.approx(math.log((1 - 1e-4) / 1e-4))       # clipped, finite
+    assert rd.score(r, None, "logistic", logistic=lg) == pytest.approx(0.8)     # no answer: P(answerable)
+    assert rd.Logistic.from_dict(lg.to_dict()) == lg and rd.Logistic.from_dict(None) is None
+    with pytest.raises(ValueError, match="weights a reader delta stores"):
+        rd.score(r, "Oslo", "logistic")
+    with pytest.raises(ValueError, match="need no verifier"):
+        rd.Logistic(("ava_expected",), (1.0,), 0.0)
+    with pytest.raises(ValueError, match="one coefficient each"):
+        rd.Logistic(("p_answer",), (1.0, 2.0), 0.0)
+
+
+def test_the_metrics_rule_names_are_the_readers():
+    from qascore.metrics.answerability import RULE_NAMES
+
+    assert set(RULE_NAMES) == {*rd.RULES, rd.LOGISTIC}
+
+
+def test_verify_asks_once_for_every_span_of_records_with_an_answer():
+    seen = []
+
+    def predict(recs):
+        seen.append(recs)
+        return np.array([0.1 * (k + 1) for k in range(len(recs))])
+
+    reads = [rd.Reading([(0.5, [("Oslo", 0.4), ("Lima", 0.1)])]), rd.Reading([(0.5, [("Oslo", 0.4)])])]
+    out = rd.verify(predict, ["where was she born", "where?"], reads, ["Oslo", None])
+    assert len(seen) == 1 and [r.candidate for r in seen[0]] == ["Lima", "Oslo"]
+    assert seen[0][0].question == "where was she born?" and seen[0][0].references == ["Oslo"]  # as `ava` reads it
+    assert out == [{"Lima": pytest.approx(0.1), "Oslo": pytest.approx(0.2)}, None]
+    assert rd.verify(predict, [], [], []) == [] and len(seen) == 1
+
+
 def test_lora_model_trains_only_adapters_layernorms_head():
     from transformers import BertConfig, BertModel
 

@@ -8,6 +8,7 @@ import gzip
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from qascore_lab.train import reader as tr
@@ -103,7 +104,7 @@ def test_auroc_by_hand():
 @pytest.mark.slow
 def test_train_smoke_cpu(tmp_path):
     """A tiny CPU run end to end: the delta loads and reads like the trained model; the report is complete."""
-    from qascore.runtime.reader import Reader
+    from qascore.runtime.reader import RULES, Reader
 
     try:
         from qascore.runtime import defaults
@@ -120,10 +121,10 @@ def test_train_smoke_cpu(tmp_path):
     m = saved["metrics"]
     assert m["squad11_heldout"]["questions"] == report["data"]["squad11_heldout_questions"] > 0
     assert 0 <= m["squad11_heldout"]["f1"] <= 100 and m["squad2_dev_half"]["unanswerable"] == 2
-    assert m["rule_check"]["chosen"] in ("p_answer", "expected_f1", "mass", "p_answer_x_f1")
-    assert m["rule_check"]["counts"]["pos"] == 8
+    assert m["qg_check"]["chosen"] in RULES and m["qg_check"]["counts"]["own"] > 0
+    assert m["rule_check"]["counts"]["pos"] == 8 and "chosen" not in m["rule_check"]
     reader = Reader.load(out / "reader.safetensors")
-    assert reader.rule == m["rule_check"]["chosen"] and reader.spec.max_len == 64
+    assert reader.rule == m["qg_check"]["chosen"] and reader.spec.max_len == 64
     reads = reader.read(["Where was Dana born?"], [_paragraph(3)[0]])
     assert len(reads) == 1 and 0.0 <= reads[0].p_null <= 1.0 and reads[0].best[0] in _paragraph(3)[0]
     # --evaluate repeats the evaluation on the saved (fp16, merged) delta: the same questions, close figures
@@ -133,7 +134,36 @@ def test_train_smoke_cpu(tmp_path):
     ev = json.loads((tmp_path / "ev" / "evaluation.json").read_text())["metrics"]
     assert ev["squad11_heldout"]["questions"] == m["squad11_heldout"]["questions"]
     assert ev["squad11_heldout"]["f1"] == pytest.approx(m["squad11_heldout"]["f1"], abs=15)
-    assert Reader.load(out / "reader.safetensors").rule == ev["rule_check"]["chosen"]
+    assert Reader.load(out / "reader.safetensors").rule == ev["qg_check"]["chosen"]
+    # --rule-checks-only: the two checks again, the other stored figures kept as they were
+    checks = _args(tmp_path / "data", tmp_path / "ev2", "--evaluate", str(out / "reader.safetensors"), "--device",
+                   "cpu", "--check-questions", "8", "--threads", "1", "--rule-checks-only")
+    assert tr.run(checks) == 0
+    ev2 = json.loads((tmp_path / "ev2" / "evaluation.json").read_text())["metrics"]
+    assert ev2["squad11_heldout"] == ev["squad11_heldout"] and ev2["qg_check"] == ev["qg_check"]
+
+
+@pytest.mark.parametrize("means, chosen", [
+    ({"p_answer": 0.80, "expected_f1": 0.90, "ava_expected": 0.95}, "ava_expected"),
+    ({"p_answer": 0.80, "expected_f1": 0.946, "ava_expected": 0.95}, "expected_f1"),   # within 0.005: the simpler
+    ({"p_answer": 0.90, "expected_f1": 0.90, "mass": 0.70}, "p_answer"),               # RULES' order breaks ties
+])
+def test_rule_choice_by_hand(means, chosen):
+    assert tr.choose(means) == chosen
+
+
+def test_the_fitted_rule_comes_after_the_fixed_ones_and_before_the_verified():
+    assert tr.ORDER.index("logistic") == len(tr.ORDER) - len(tr.VERIFIED) - 1
+    assert tr.choose({"expected_f1": 0.843, "logistic": 0.874, "ava_expected": 0.878}) == "logistic"
+
+
+def test_fit_logistic_separates_and_stores_its_weights():
+    rng = np.random.default_rng(0)
+    own = rng.uniform(0.6, 0.99, size=(50, 2))
+    bad = rng.uniform(0.01, 0.5, size=(50, 2))
+    lg = tr.fit_logistic(np.vstack([own, bad]), np.array([1] * 50 + [0] * 50))
+    assert lg.signals == tr.LOGISTIC_SIGNALS and all(c > 0 for c in lg.coef)
+    assert lg.combine([0.9, 0.9]) > 0.5 > lg.combine([0.1, 0.1])
 
 
 @pytest.mark.parametrize("context, text, start, want", [

@@ -5,17 +5,22 @@ SQuAD 1.1 and SQuAD 2.0's unanswerable questions by `qascore-lab train reader`) 
 question (`candidate`) against the passage (`context`), in overlapping windows when the passage is long.
 Without `answer` the score is the reader's probability that the passage holds an answer (1 - P(no
 answer) of its most confident window). With `answer` (the span the question was generated for) the
-score also asks that the answer be the one the reader finds; which combination (`rule`) was chosen on
-held-out SQuAD questions against wrong passages and wrong answers, and is stored with the delta:
+score also asks that the answer be the one the reader finds; which combination (`rule`) is chosen by
+`qascore-lab train reader` on held-out SQuAD questions against bad-question look-alikes, and stored with
+the delta (the `rule` option overrides it):
 
 - `expected_f1`: the reader's expected token F1 with the answer, sum over its top spans of P(span) x F1
   (the no-answer mass counts 0);
 - `mass`: its probability mass on spans equal to the answer after SQuAD normalisation;
 - `p_answer_x_f1`: P(answerable) x token F1 of its best span;
-- `p_answer`: P(answerable), the answer unused.
+- `p_answer`: P(answerable), the answer unused;
+- `ava_expected`, `p_answer_x_ava`: as `expected_f1` and `p_answer_x_f1` with the `ava` verifier's
+  P(the span answers the question as the answer does) in place of token F1 (its top 5 spans per window);
+- `logistic`: a logistic regression on other rules' log-odds, its weights stored in the delta.
 
 `details`: `span` (the reader's best span), `span_prob`, `no_answer` (P(no answer)), `answer_f1` (token F1
-of the span with `answer`; null without one), `truncated` (the passage went on beyond the windows read).
+of the span with `answer`; null without one), `answer_ava` (the verifier's P(correct) of the span; null
+unless a verifier rule runs), `truncated` (the passage went on beyond the windows read).
 """
 
 from __future__ import annotations
@@ -30,6 +35,15 @@ from qascore.metrics.options import Option
 from qascore.records import InputError, Record
 
 BATCH = 32
+# the reader's rules (runtime/reader.py RULES and LOGISTIC), listed here so that the options need no torch import
+RULE_NAMES = ("p_answer", "expected_f1", "mass", "p_answer_x_f1", "ava_expected", "p_answer_x_ava", "logistic")
+
+
+def verifier_path() -> Path:
+    """The span judge of the VERIFIED rules: the `ava` metric's shipped verifier."""
+    from qascore.runtime.ava_layouts import AVA_DIR
+
+    return AVA_DIR / "ava.safetensors"
 
 
 class Answerability(Metric):
@@ -46,6 +60,8 @@ class Answerability(Metric):
         return {"batch_size": Option("int", BATCH, "windows per model batch", min=1, signed=False),
                 "model": Option("str", None, "reader delta written by `qascore-lab train reader`", none="shipped"),
                 "max_windows": Option("int", 16, "windows of a long passage read at most", min=1, max=64),
+                "rule": Option("choice", None, "main score with an answer (the signature names it)",
+                               choices=RULE_NAMES, none="stored", signed=False),
                 "device": device_option(), "dtype": dtype}
 
     def _path(self) -> Path:
@@ -69,20 +85,31 @@ class Answerability(Metric):
                                  source=rec.source, line=rec.line, field="context")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
-        from qascore.runtime.reader import load_shared, score
+        from qascore.runtime.ava_layouts import load_verifier
+        from qascore.runtime.reader import LOGISTIC, VERIFIED, load_shared, need_weights, score, verify
 
         reader = load_shared(self._path(), self.options["device"])
+        rule = self.options["rule"] or reader.rule
+        if rule == LOGISTIC:
+            need_weights(reader.logistic)   # refused before any reading
         answers = [None if blank(rec.answer) else rec.answer for rec in records]
         readings = reader.read([rec.candidate for rec in records], [rec.context for rec in records],
                                batch_size=int(self.options["batch_size"]), dtype=self.options["dtype"],
                                max_windows=int(self.options["max_windows"]))
-        main = [score(r, a, reader.rule) for r, a in zip(readings, answers)]
+        judged: list[dict[str, float] | None] = [None] * len(records)
+        if rule in VERIFIED:
+            ver = load_verifier(verifier_path(), self.options["device"])
+            judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]),
+                                                     dtype=self.options["dtype"]),
+                            [rec.candidate for rec in records], readings, answers)
+        main = [score(r, a, rule, j, reader.logistic) for r, a, j in zip(readings, answers, judged)]
         truncated = [r.truncated for r in readings]
         details: dict[str, list[Any]] = {
             "span": [r.best[0] for r in readings],
             "span_prob": [r.best[1] for r in readings],
             "no_answer": [r.p_null for r in readings],
             "answer_f1": [None if a is None else r.match(a)["f1"] for r, a in zip(readings, answers)],
+            "answer_ava": [None if j is None else j.get(r.best[0], 0.0) for r, j in zip(readings, judged)],
             long_inputs.TRUNCATED: long_inputs.flags_detail(truncated),
         }
         long_inputs.report(self.name, records, truncated,
@@ -94,10 +121,14 @@ class Answerability(Metric):
         from qascore.metrics.verifiers import dtype_field
         from qascore.runtime.delta import file_sha256, read_meta
         from qascore.runtime.encoder import model_id
+        from qascore.runtime.reader import VERIFIED
 
         path = self._path()
         meta = read_meta(path)
         spec = meta.get("spec", {})
+        rule = self.options["rule"] or meta.get("rule")
+        ava = verifier_path()
+        judge = {"verifier": f"{ava.stem}@{file_sha256(ava)}"} if rule in VERIFIED else {}
         return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(spec.get("encoder", "")),
-                "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": meta.get("rule"),
+                "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": rule, **judge,
                 **dtype_field(self.options["dtype"])}

@@ -20,15 +20,17 @@ spans; the passage answers the question as much as its most confident window say
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import torch
 from torch import nn
 
+from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.lora import add_lora, merge_lora
@@ -37,6 +39,7 @@ from qascore.text.squad import normalize_answer, squad_f1
 DELTA = defaults.RESOURCES / "reader" / "reader.safetensors"
 MAX_WINDOWS = 16   # windows read per passage at most (the metric reports more as truncated)
 TOP_K = 20         # spans kept per window
+JUDGED_K = 5       # top spans per window a verifier judges, for the rules that read its judgments
 
 
 @dataclass
@@ -305,32 +308,129 @@ class Reading:
         spans = [s for _, sp in self.windows for s in sp]
         return max(spans, key=lambda s: s[1]) if spans else ("", 0.0)
 
-    def match(self, answer: str) -> dict[str, float]:
+    def match(self, answer: str, judged: Mapping[str, float] | None = None) -> dict[str, float]:
         """How the reading meets a target answer: F1 of the best span; the reader's probability mass on
         spans equal to it after SQuAD normalisation (`mass`) and its expected token F1 (`expected_f1`),
-        each in the window where it is largest."""
+        each in the window where it is largest. With `judged` (span text -> a verifier's P(the span answers
+        the question as `answer` does), for the `judged_spans`): `ava_best`, that of the best span, and
+        `ava_expected`, the sum over each window's top `JUDGED_K` spans of P(span) x P(correct), in the
+        window where it is largest."""
         target = normalize_answer(answer)
-        mass, expected = 0.0, 0.0
+        mass, expected, verified = 0.0, 0.0, 0.0
         for _, spans in self.windows:
             mass = max(mass, sum(p for t, p in spans if normalize_answer(t) == target))
             expected = max(expected, sum(p * squad_f1(t, answer) for t, p in spans))
-        return {"f1": squad_f1(self.best[0], answer), "mass": mass, "expected_f1": expected}
+            if judged is not None:
+                verified = max(verified, sum(p * judged[t] for t, p in spans[:JUDGED_K]))
+        out = {"f1": squad_f1(self.best[0], answer), "mass": mass, "expected_f1": expected}
+        if judged is not None:
+            out["ava_best"] = judged.get(self.best[0], 0.0)
+            out["ava_expected"] = verified
+        return out
+
+    def judged_spans(self) -> list[str]:
+        """The distinct span texts a verifier judges for the rules that read it (each window's top `JUDGED_K`)."""
+        return sorted({t for _, spans in self.windows for t, _ in spans[:JUDGED_K]})
 
 
 # Main-score rules of `answerability` with a target answer (without one it is always p_answer); the
-# training command measures each on held-out SQuAD questions and stores the best in the delta.
+# training command measures each on held-out SQuAD questions and stores the best in the delta. The
+# `VERIFIED` ones read a verifier's judgments of the reader's spans against the answer (`verify`).
 RULES: dict[str, Callable[[Reading, dict[str, float]], float]] = {
     "p_answer": lambda r, m: r.p_answer,
     "expected_f1": lambda r, m: m["expected_f1"],
     "mass": lambda r, m: m["mass"],
     "p_answer_x_f1": lambda r, m: r.p_answer * m["f1"],
+    "ava_expected": lambda r, m: m["ava_expected"],
+    "p_answer_x_ava": lambda r, m: r.p_answer * m["ava_best"],
 }
+VERIFIED = frozenset({"ava_expected", "p_answer_x_ava"})
+LOGISTIC = "logistic"   # the rule whose weights a delta stores (`Logistic`)
+EPS = 1e-4              # probabilities are clipped to [EPS, 1 - EPS] before their log-odds
 
 
-def score(reading: Reading, answer: str | None, rule: str) -> float:
+def log_odds(p: float) -> float:
+    p = min(max(p, EPS), 1 - EPS)
+    return math.log(p / (1 - p))
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """The `logistic` rule: sigmoid(intercept + sum of coef x log-odds(signal)), the signals being other
+    rules' scores; fitted by `qascore-lab train reader` on the bad-question check and stored in the delta
+    (`rule_weights`), so that a reader carries its own weights."""
+
+    signals: tuple[str, ...]
+    coef: tuple[float, ...]
+    intercept: float
+
+    def __post_init__(self) -> None:
+        bad = [s for s in self.signals if s not in RULES or s in VERIFIED]
+        if bad or len(self.coef) != len(self.signals):
+            raise ValueError(f"logistic rule: signals must be rules that need no verifier, one coefficient each "
+                             f"(got signals {list(self.signals)}, {len(self.coef)} coefficients)")
+
+    def __call__(self, reading: Reading, m: dict[str, float]) -> float:
+        return self.combine([RULES[s](reading, m) for s in self.signals])
+
+    def combine(self, values: Sequence[float]) -> float:
+        """The score from the signals' values (in `signals` order)."""
+        z = self.intercept + sum(c * log_odds(v) for c, v in zip(self.coef, values))
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"signals": list(self.signals), "coef": list(self.coef), "intercept": self.intercept}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> "Logistic | None":
+        if not d:
+            return None
+        return cls(tuple(d["signals"]), tuple(float(c) for c in d["coef"]), float(d["intercept"]))
+
+
+def score(reading: Reading, answer: str | None, rule: str, judged: Mapping[str, float] | None = None,
+          logistic: Logistic | None = None) -> float:
+    """The main score under `rule` (P(answerable) without an answer); `judged` for the VERIFIED rules
+    (`verify`), `logistic` for the `logistic` rule."""
     if answer is None:
         return reading.p_answer
-    return float(RULES[rule](reading, reading.match(answer)))
+    if rule in VERIFIED and judged is None:
+        raise ValueError(f"rule '{rule}' reads a verifier's judgments of the spans (`verify`); none were given")
+    m = reading.match(answer, judged)
+    if rule == LOGISTIC:
+        return need_weights(logistic)(reading, m)
+    return float(RULES[rule](reading, m))
+
+
+def need_weights(logistic: Logistic | None) -> Logistic:
+    """The `logistic` rule's weights, or the error that says how a delta gets them."""
+    if logistic is None:
+        raise ValueError("rule 'logistic' needs the weights a reader delta stores (`rule_weights`); this one "
+                         "has none: `qascore-lab train reader --evaluate DELTA --rule-checks-only --store` fits them")
+    return logistic
+
+
+def verify(predict: Callable[[list[Record]], np.ndarray], questions: Sequence[str], readings: Sequence[Reading],
+           answers: Sequence[str | None]) -> list[dict[str, float] | None]:
+    """Per reading, a verifier's P(span answers the question as the answer does) for its `judged_spans`
+    (None where there is no answer): `predict` maps Records (question, candidate = span, references =
+    [answer]) to probabilities, one call for all. A search-query-style question gets its question mark
+    (`answer_match.as_question`), as the `ava` metric reads it."""
+    from qascore.text.answer_match import as_question
+
+    flat: list[Record] = []
+    owner: list[tuple[int, str]] = []
+    for i, (q, rd, a) in enumerate(zip(questions, readings, answers)):
+        if a is None:
+            continue
+        for t in rd.judged_spans():
+            flat.append(Record(question=as_question(q), candidate=t, references=[a]))
+            owner.append((i, t))
+    out: list[dict[str, float] | None] = [None if a is None else {} for a in answers]
+    probs = predict(flat) if flat else np.zeros(0)
+    for (i, t), p in zip(owner, probs):
+        out[i][t] = float(p)  # type: ignore[index]
+    return out
 
 
 # -- the trained object ----------------------------------------------------------
@@ -339,7 +439,8 @@ class Reader:
     """Model + tokenizer: readings of (question, passage) pairs."""
 
     def __init__(self, spec: ReaderSpec, model: ReaderModel | None = None, tokenizer: Any = None,
-                 info: dict[str, Any] | None = None, rule: str = "expected_f1") -> None:
+                 info: dict[str, Any] | None = None, rule: str = "expected_f1",
+                 logistic: Logistic | None = None) -> None:
         from qascore.runtime.encoder import load_tokenizer
 
         self.spec = spec
@@ -349,6 +450,7 @@ class Reader:
         self.model = model if model is not None else ReaderModel(spec, load_base(spec))
         self.info = dict(info or {})
         self.rule = rule
+        self.logistic = logistic
 
     @property
     def device(self) -> str:
@@ -396,13 +498,11 @@ class Reader:
             out[ex].windows.append(per_window[w])
         return out
 
-    def score(self, questions: Sequence[str], contexts: Sequence[str], answers: Sequence[str | None],
-              **kw: Any) -> list[float]:
-        return [score(r, a, self.rule) for r, a in zip(self.read(questions, contexts, **kw), answers)]
-
     def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
         meta = {"spec": asdict(self.spec), "base_hash": base_hash(defaults.resolve(self.spec.encoder)),
                 "rule": self.rule, "info": self.info}
+        if self.logistic is not None:
+            meta["rule_weights"] = self.logistic.to_dict()
         meta.update(extra or {})
         save_delta(self.model, path, self.model.trained_names(), meta)
 
@@ -415,7 +515,8 @@ class Reader:
         apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
         merge_lora(model)
         model.eval()
-        return cls(spec, model, info=meta.get("info", {}), rule=str(meta.get("rule", "expected_f1")))
+        return cls(spec, model, info=meta.get("info", {}), rule=str(meta.get("rule", "expected_f1")),
+                   logistic=Logistic.from_dict(meta.get("rule_weights")))
 
 
 def describe(path: str | Path = DELTA) -> str:

@@ -15,11 +15,14 @@ Windows are tokenised once, in batches, by the fast tokenizer and kept as tensor
 `--device cuda`); each batch is cut to its longest window.
 
 At the end: EM/F1 (SQuAD normalisation) on the held-out SQuAD 1.1 articles, no-answer accuracy and AUROC on
-the SQuAD 2.0 dev half, and the answerability check that picks the metric's main-score rule: held-out
-questions with their own passage and answer (positives) against the same questions with a wrong passage
-of the same article or with another question's answer from their passage (negatives); the rule with the
-highest mean of the two AUROCs is stored in the delta. Writes OUT/reader.safetensors (the delta, saved
-before the evaluation and completed after it) and OUT/report.json.
+the SQuAD 2.0 dev half, and two checks of the metric's main-score rules on the held-out answerable
+questions. The rule check: each question with its own passage and answer against the same question with a
+wrong passage of the same article or another question's answer from its passage (AUROCs, reported). The
+bad-question check (`qg_check`, which chooses): own questions against the QG faults `qg_corruptions`
+makes of them; the `logistic` rule is fitted there (cross-fitted by article for its AUROCs), and the rule
+with the best mean AUROC over the five faults (the simpler within 0.005) is stored in the delta with the
+logistic weights. Writes OUT/reader.safetensors (the delta, saved before the evaluation and completed after
+it) and OUT/report.json.
 """
 
 from __future__ import annotations
@@ -41,11 +44,13 @@ import numpy as np
 import torch
 
 from qascore.runtime import defaults
-from qascore.runtime.delta import base_hash, update_meta
-from qascore.runtime.reader import RULES, Reader, ReaderModel, ReaderSpec, load_base, score, window_arrays
+from qascore.runtime.delta import base_hash, read_meta, update_meta
+from qascore.runtime.reader import (LOGISTIC, RULES, VERIFIED, Logistic, Reader, ReaderModel, ReaderSpec, load_base,
+                                    log_odds, score, verify, window_arrays)
 from qascore.text.squad import normalize_answer, squad_em, squad_f1
 from qascore_lab.datasets import benchmark_dir, data_root
 from qascore_lab.datasets import squad
+from qascore_lab.train import qg_corruptions as qc
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="use at most N training questions (and N//4 per dev set): smoke tests (default 0 = all)")
     p.add_argument("--check-questions", type=int, default=2000,
                    help="held-out questions in the rule check (each with two negatives; default 2000)")
+    p.add_argument("--qg-questions", type=int, default=1000,
+                   help="held-out questions in the bad-question check that chooses the rule (default 1000)")
+    p.add_argument("--rule-checks-only", action="store_true",
+                   help="with --evaluate: only the two rule checks (the delta's other stored figures kept)")
     p.add_argument("--device", default="cpu", help="cpu (default) or cuda")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     p.add_argument("--workers", type=int, default=0, help="tokenising processes (0: one per CPU core)")
@@ -111,14 +120,18 @@ def evaluate_delta(args: argparse.Namespace) -> int:
         torch.set_num_threads(args.threads)
     data = load_data(args)
     t0 = time.time()
-    metrics = evaluate(reader, data, args)
+    if args.rule_checks_only:
+        metrics = {**read_meta(args.evaluate).get("metrics", {}), **rule_checks(reader, data, args)}
+    else:
+        metrics = evaluate(reader, data, args)
     metrics["eval_seconds"] = round(time.time() - t0, 1)
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     with open(out_dir / "evaluation.json", "w", encoding="utf-8") as fh:
         json.dump({"delta": str(args.evaluate), "counts": data["counts"], "metrics": metrics}, fh, indent=1)
     if args.store:
-        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["rule_check"]["chosen"]})
+        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["qg_check"]["chosen"],
+                                    "rule_weights": metrics["qg_check"]["logistic_weights"]})
     print(json.dumps(metrics, indent=1))
     return 0
 
@@ -402,10 +415,11 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
     metrics = evaluate(reader, data, args)
     metrics["train_seconds"] = round(train_s, 1)
     metrics["eval_seconds"] = round(time.time() - t0, 1)
-    reader.rule = metrics["rule_check"]["chosen"]
+    reader.rule = metrics["qg_check"]["chosen"]
+    reader.logistic = Logistic.from_dict(metrics["qg_check"]["logistic_weights"])
     print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
     meta["metrics"] = metrics
-    update_meta(delta, {"metrics": metrics, "rule": reader.rule})
+    update_meta(delta, {"metrics": metrics, "rule": reader.rule, "rule_weights": metrics["qg_check"]["logistic_weights"]})
     report = {**meta, "spec": asdict(spec), "rule": reader.rule,
               "base_hash": base_hash(defaults.resolve(spec.encoder)), "delta": str(delta),
               "delta_bytes": delta.stat().st_size, "wall_seconds": round(time.time() - t_all, 1),
@@ -440,9 +454,7 @@ def _auroc(pos: Sequence[float], neg: Sequence[float]) -> float:
 
 
 def evaluate(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    bs = args.eval_batch_size or (4 * args.batch_size if args.device.startswith("cuda") else 16)
-    dtype = "bf16" if args.device.startswith("cuda") else None
-    kw = {"batch_size": bs, "dtype": dtype, "max_windows": None}
+    kw = _kw(args)
     out: dict[str, Any] = {}
 
     dev11: list[Example] = data["dev11"]
@@ -462,8 +474,21 @@ def evaluate(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> 
     out["squad2_dev_half"] = {"questions": len(dev2), "unanswerable": len(neg),
                               "noans_accuracy_at_0.5": _pct(acc), "noans_auroc": round(_auroc(pos, neg), 4),
                               "answerable_f1": _pct(has_f1)}
-    out["rule_check"] = rule_check(reader, dev11 + [e for e in dev2 if e.answer is not None], args, kw)
+    out.update(rule_checks(reader, data, args))
     return out
+
+
+def _kw(args: argparse.Namespace) -> dict[str, Any]:
+    """How the evaluation reads: big batches and bf16 on CUDA, every window."""
+    cuda = args.device.startswith("cuda")
+    return {"batch_size": args.eval_batch_size or (4 * args.batch_size if cuda else 16),
+            "dtype": "bf16" if cuda else None, "max_windows": None}
+
+
+def rule_checks(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The two checks of the main-score rules on the held-out answerable questions; `qg_check` chooses."""
+    held = data["dev11"] + [e for e in data["dev2"] if e.answer is not None]
+    return {"rule_check": rule_check(reader, held, args, _kw(args)), "qg_check": qg_check(reader, held, args, _kw(args))}
 
 
 def _or(value: float, fallback: float) -> float:
@@ -502,8 +527,7 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
         others = sorted({a for a in by_context[e.context] if squad_f1(a, own) < 0.5})
         if others:
             rows.append(("wrong_answer", e.question, e.context, rng.choice(others)))
-    reads = reader.read([r[1] for r in rows], [r[2] for r in rows], **kw)
-    scores = {rule: [score(rd, r[3], rule) for rd, r in zip(reads, rows)] for rule in RULES}
+    scores = rule_scores(reader, [r[1:] for r in rows], args, kw)
     out: dict[str, Any] = {"counts": {k: sum(r[0] == k for r in rows) for k in ("pos", "wrong_passage", "wrong_answer")}}
     for rule, vals in scores.items():
         pos = [v for v, r in zip(vals, rows) if r[0] == "pos"]
@@ -511,9 +535,78 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
                      for k, kinds in (("wrong_passage", ("wrong_passage",)), ("wrong_answer", ("wrong_answer",)),
                                       ("both", ("wrong_passage", "wrong_answer")))}
         out[rule]["balanced"] = round((_or(out[rule]["wrong_passage"], 0.5) + _or(out[rule]["wrong_answer"], 0.5)) / 2, 4)
-    # The two kinds weigh the same whatever their counts (a passage often has no second answer to swap in).
-    out["chosen"] = max(RULES, key=lambda r: (out[r]["balanced"], r != "p_answer"))
     return out
 
 
-__all__ = ["add_arguments", "run", "train", "load_data", "tensorize", "evaluate", "rule_check", "Example"]
+def rule_scores(reader: Reader, rows: Sequence[tuple[str, str, str]], args: argparse.Namespace,
+                kw: dict[str, Any]) -> dict[str, list[float]]:
+    """Every rule's score of (question, passage, answer) rows: one reading each, and the verifier's judgments
+    of the spans (for the VERIFIED rules) made once."""
+    from qascore.metrics.answerability import verifier_path
+    from qascore.runtime.ava_layouts import load_verifier
+
+    questions, answers = [r[0] for r in rows], [r[2] for r in rows]
+    reads = reader.read(questions, [r[1] for r in rows], **kw)
+    ver = load_verifier(verifier_path(), args.device)
+    judged = verify(lambda recs: ver.predict(recs, batch_size=kw["batch_size"], dtype=kw["dtype"]), questions, reads,
+                    answers)
+    return {rule: [score(rd, a, rule, j) for rd, a, j in zip(reads, answers, judged)] for rule in RULES}
+
+
+def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespace,
+             kw: dict[str, Any]) -> dict[str, Any]:
+    """AUROC of each rule: `--qg-questions` held-out questions with their own passage and answer against the
+    bad-question look-alikes made from them (`qg_corruptions`), per kind; the rule with the best mean over
+    the five negative kinds is chosen (`choose`). `copied_cut` is reported only."""
+    sources = [qc.Source(e.question, e.context, e.context[e.answer[0]:e.answer[1]], e.title) for e in examples
+               if e.answer is not None]
+    rows = qc.build(sources, args.qg_questions)
+    scores = rule_scores(reader, [(r.question, r.context, r.answer) for r in rows], args, kw)
+    kinds = [r.kind for r in rows]
+    titles = sorted({r.title for r in rows})
+    half = np.array([r.title in set(titles[::2]) for r in rows])
+    use = np.array([k in ("own", *qc.NEGATIVE_KINDS) for k in kinds])
+    y = np.array([k == "own" for k in kinds], dtype=int)
+    x = np.array([[scores[s][i] for s in LOGISTIC_SIGNALS] for i in range(len(rows))])
+    crossed = np.zeros(len(rows))
+    for fold in (half, ~half):   # the logistic's AUROCs: each half of the articles scored by a fit on the other
+        lg = fit_logistic(x[~fold & use], y[~fold & use])
+        crossed[fold] = [lg.combine(v) for v in x[fold]]
+    scores[LOGISTIC] = crossed.tolist()
+    out: dict[str, Any] = {"counts": {k: kinds.count(k) for k in qc.KINDS},
+                           "logistic_weights": fit_logistic(x[use], y[use]).to_dict()}
+    for rule, vals in scores.items():
+        pos = [v for v, k in zip(vals, kinds) if k == "own"]
+        out[rule] = {kind: round(_auroc(pos, [v for v, k in zip(vals, kinds) if k == kind]), 4)
+                     for kind in (*qc.NEGATIVE_KINDS, "copied_cut")}
+        out[rule]["mean"] = round(float(np.mean([_or(out[rule][k], 0.5) for k in qc.NEGATIVE_KINDS])), 4)
+    out["chosen"] = choose({rule: out[rule]["mean"] for rule in scores})
+    return out
+
+
+# The logistic rule's signals: P(answerable) and the expected F1 with the answer (chosen on the bad-question
+# check among wider sets, lab/results/reader.md).
+LOGISTIC_SIGNALS = ("p_answer", "expected_f1")
+# Simpler and faster first: the fixed rules, the fitted one, those that run the verifier too.
+ORDER = (*[r for r in RULES if r not in VERIFIED], LOGISTIC, *[r for r in RULES if r in VERIFIED])
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray) -> Logistic:
+    """The logistic rule fitted on rows of LOGISTIC_SIGNALS' scores (x) and own/not-own labels (y): sklearn's
+    L2-regularised (C = 1) logistic regression on their log-odds."""
+    from sklearn.linear_model import LogisticRegression
+
+    z = np.vectorize(log_odds)(x)
+    m = LogisticRegression(C=1.0, max_iter=1000).fit(z, y)
+    return Logistic(LOGISTIC_SIGNALS, tuple(round(float(c), 6) for c in m.coef_[0]), round(float(m.intercept_[0]), 6))
+
+
+def choose(means: dict[str, float], margin: float = 0.005) -> str:
+    """The rule with the best mean AUROC; of those within `margin` of it, the first in ORDER (simpler and
+    faster first)."""
+    best = max(means.values())
+    return next(r for r in ORDER if r in means and means[r] >= best - margin)
+
+
+__all__ = ["add_arguments", "run", "train", "load_data", "tensorize", "evaluate", "rule_check", "qg_check", "choose",
+           "Example"]
