@@ -3,7 +3,7 @@ on QGEval-SQuAD (reported only), as lab/results/reader.md records them.
 
 The dev rows are `qascore-lab train reader`'s (`qg_corruptions.build` on the held-out answerable questions of
 its split, seed 45, 1,000 own questions); the shipped reader reads them and the shipped `ava` verifier
-judges each window's top 5 spans against the answer (cached in OUT as feats_dev.pkl / feats_qgeval.pkl).
+judges each window's top 5 spans against the answer (cached in OUT as signals_dev.npz / signals_qgeval.npz).
 Candidates: the fixed and verified rules of runtime/reader.py, `ava_f1_expected` (sum of P(span) x max(F1,
 ava)), `p_answer_x_expected_f1`, the best span's F1, ava and probability alone, and logistic regressions
 (sklearn, C = 1) on raw scores or their log-odds, with and without the verifier's signals; a logistic's dev
@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from scipy.stats import pearsonr
@@ -49,30 +47,26 @@ def dev_rows() -> list[qc.Row]:
     return qc.build([qc.Source(e.question, e.context, e.context[e.answer[0]:e.answer[1]], e.title) for e in held], 1000)
 
 
-def read(path: Path, qs: list[str], cs: list[str], ans: list[str]) -> dict[str, Any]:
-    """Readings and the verifier's judgments of their spans, cached at `path`."""
+def signals(path: Path, qs: list[str], cs: list[str], ans: list[str]) -> dict[str, np.ndarray]:
+    """Every rule's signal per row: the reader's readings and the verifier's judgments of their spans,
+    reduced to numbers and cached at `path` (.npz, read without pickle)."""
     if path.exists():
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
+        with np.load(path, allow_pickle=False) as cached:
+            return {k: cached[k] for k in cached.files}
     reads = load_shared().read(qs, cs, batch_size=16)
     ver = load_verifier(verifier_path(), "cpu")
     judged = verify(lambda recs: ver.predict(recs, batch_size=16), qs, reads, ans)
-    out = {"questions": qs, "answers": ans, "reads": reads, "judged": judged}
-    with open(path, "wb") as fh:
-        pickle.dump(out, fh)
-    return out
-
-
-def signals(d: dict[str, Any]) -> dict[str, np.ndarray]:
     rows = []
-    for a, rd, j in zip(d["answers"], d["reads"], d["judged"]):
+    for a, rd, j in zip(ans, reads, judged):
         m = rd.match(a, j)
         mix = max((sum(p * max(j[t], squad_f1(t, a)) for t, p in sp[:JUDGED_K]) for _, sp in rd.windows), default=0.0)
         rows.append({"p_answer": rd.p_answer, "expected_f1": m["expected_f1"], "mass": m["mass"], "f1": m["f1"],
                      "span_prob": rd.best[1], "p_answer_x_f1": rd.p_answer * m["f1"], "ava_best": m["ava_best"],
                      "p_answer_x_ava": rd.p_answer * m["ava_best"], "ava_expected": m["ava_expected"],
                      "ava_f1_expected": mix, "p_answer_x_expected_f1": rd.p_answer * m["expected_f1"]})
-    return {k: np.array([r[k] for r in rows]) for k in rows[0]}
+    out = {k: np.array([r[k] for r in rows]) for k in rows[0]}
+    np.savez(path, **out)
+    return out
 
 
 def features(s: dict[str, np.ndarray], cols: list[str], logodds: bool) -> np.ndarray:
@@ -84,11 +78,11 @@ def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/h45")
     out.mkdir(parents=True, exist_ok=True)
     rows = dev_rows()
-    dev = signals(read(out / "feats_dev.pkl", [r.question for r in rows], [r.context for r in rows],
-                       [r.answer for r in rows]))
+    dev = signals(out / "signals_dev.npz", [r.question for r in rows], [r.context for r in rows],
+                  [r.answer for r in rows])
     recs = qgeval.load()
-    test = signals(read(out / "feats_qgeval.pkl", [r.candidate for r in recs], [r.context for r in recs],
-                        [r.answer for r in recs]))
+    test = signals(out / "signals_qgeval.npz", [r.candidate for r in recs], [r.context for r in recs],
+                   [r.answer for r in recs])
     kinds = np.array([r.kind for r in rows])
     titles = np.array([r.title for r in rows])
     use = np.isin(kinds, ("own", *qc.NEGATIVE_KINDS))
