@@ -49,7 +49,7 @@ def dev_rows() -> list[qc.Row]:
 
 def signals(path: Path, qs: list[str], cs: list[str], ans: list[str]) -> dict[str, np.ndarray]:
     """Every rule's signal per row: the reader's readings and the verifier's judgments of their spans,
-    reduced to numbers and cached at `path` (.npz, read without pickle)."""
+    reduced to numbers and cached at `path` (.npz of plain arrays)."""
     if path.exists():
         with np.load(path, allow_pickle=False) as cached:
             return {k: cached[k] for k in cached.files}
