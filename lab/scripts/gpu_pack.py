@@ -1,9 +1,13 @@
-"""Pack the GPU round's data (lab/scripts/gpu_round.sh): the rows `--mix` and `--with-probes` would draw, drawn
-here with the same seeds, gzipped; corpus v3's dev/test and the probe dev sample and test split beside them.
-Usage, from the repo root: python lab/scripts/gpu_pack.py [OUT (default .gpu/b/data)]."""
+"""Pack a GPU round's data (lab/scripts/gpu_round.sh, gpu_verifiers.sh): the rows `--mix` and `--with-probes`
+would draw, drawn here with the same seeds, gzipped; corpus v3's dev/test and the probe dev sample and test
+split beside them.
+Usage, from the repo root:
+  python lab/scripts/gpu_pack.py [OUT (default .gpu/b/data)] [--mix SPEC|all] [--probes N|FAMILY:N+...]...
+Each --probes draw goes to OUT/probes/train.jsonl.gz (the first) or OUT/probesK/train.jsonl.gz (the K-th)."""
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import shutil
@@ -19,22 +23,32 @@ def write(path: Path, rows: list[dict]) -> None:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
-def main(out: Path) -> None:
+def main(out: Path, corpus_mix: str, probe_draws: list[str]) -> None:
     sys.path[:0] = ["src", "lab/src"]
     from qascore_lab.train.probes import by_questions, read
     from qascore_lab.train.verifier_corpus import read_split
-    from qascore_lab.train.verifier_run import mix, sample
+    from qascore_lab.train.verifier_run import mix, probe_sample
 
     for sub in ("vd3m", "probes"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    write(out / "vd3m/train.jsonl", mix(read_split("runs/vd3", "train"), V3_MIX, 13))
+    train = read_split("runs/vd3", "train")
+    write(out / "vd3m/train.jsonl", train if corpus_mix == "all" else mix(train, corpus_mix, 13))
     for split in ("dev", "test"):
         write(out / f"vd3m/{split}.jsonl", read_split("runs/vd3", split))
     shutil.copy("runs/vd3/report.json", out / "vd3m/report.json")
-    write(out / "probes/train.jsonl", sample(read("runs/probes", "train"), 20000, 13))
+    probe_train = read("runs/probes", "train")
+    for k, spec in enumerate(probe_draws, 1):
+        folder = out / ("probes" if k == 1 else f"probes{k}")
+        folder.mkdir(parents=True, exist_ok=True)
+        write(folder / "train.jsonl", probe_sample(probe_train, spec, 13))
     write(out / "probes/dev.jsonl", by_questions(read("runs/probes", "dev"), 500, 13))
     write(out / "probes/test.jsonl", read("runs/probes", "test"))
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else ".gpu/b/data"))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", nargs="?", default=".gpu/b/data")
+    ap.add_argument("--mix", default=V3_MIX, help="corpus v3's --mix, or 'all' for every training row")
+    ap.add_argument("--probes", action="append", default=None, help="a --with-probes draw (N or FAMILY:N+...)")
+    a = ap.parse_args()
+    main(Path(a.out), a.mix, a.probes or ["20000"])

@@ -38,3 +38,15 @@ def test_mix_samples_each_named_source_and_keeps_corpus_order():
     assert out == mix(rows, "a=2,b=all", seed=13)
     with pytest.raises(SystemExit, match="no training rows of source 'z'"):
         mix(rows, "z=1", seed=13)
+
+
+def test_probe_sample_draws_n_rows_or_each_named_family():
+    from qascore_lab.train.verifier_run import probe_sample, sample
+
+    rows = [{"family": f, "i": i} for i, f in enumerate(["swap", "hedge", "swap", "alias", "hedge", "swap"])]
+    assert probe_sample(rows, "3", seed=13) == sample(rows, 3, seed=13)
+    out = probe_sample(rows, "swap:all+hedge:1", seed=13)
+    assert Counter(r["family"] for r in out) == {"swap": 3, "hedge": 1}
+    assert [r["i"] for r in out] == sorted(r["i"] for r in out)
+    with pytest.raises(SystemExit, match="expected DIR=N"):
+        probe_sample(rows, "swap", seed=13)

@@ -38,7 +38,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "sources not named are dropped")
     p.add_argument("--with-probes", default=None, metavar="DIR=N",
                    help="add a seeded sample of N rows of the probe suite's train split (`train probes --out DIR`), "
-                        "after --mix: contrastive rows that differ in what the answer asserts")
+                        "after --mix: contrastive rows that differ in what the answer asserts; DIR=FAMILY:N+FAMILY:all+... "
+                        "draws each named family on its own (the others are left out)")
     p.add_argument("--init", default=None, metavar="DELTA",
                    help="start from this verifier delta (same layout and LoRA rank), e.g. the shipped one")
     p.add_argument("--train-rows", type=int, default=None, metavar="N",
@@ -88,21 +89,31 @@ def sample(rows: list[dict[str, Any]], n: int | None, seed: int) -> list[dict[st
     return [rows[i] for i in sorted(random.Random(seed).sample(range(len(rows)), n))]
 
 
-def mix(rows: list[dict[str, Any]], spec: str, seed: int) -> list[dict[str, Any]]:
-    """Rows of the sources named in `spec` ("src=N" or "src=all", comma-separated), each a seeded sample,
+def mix(rows: list[dict[str, Any]], spec: str, seed: int, key: str = "source", sep: str = ",",
+        eq: str = "=") -> list[dict[str, Any]]:
+    """Rows whose `key` is named in `spec` ("src=N" or "src=all", comma-separated), each a seeded sample,
     in corpus order."""
     want: dict[str, int | None] = {}
-    for part in spec.split(","):
-        name, _, n = part.strip().partition("=")
+    for part in spec.split(sep):
+        name, _, n = part.strip().partition(eq)
         want[name] = None if n in ("", "all") else int(n)
     keep: list[int] = []
     for name, n in want.items():
-        idx = [i for i, r in enumerate(rows) if r["source"] == name]
+        idx = [i for i, r in enumerate(rows) if r.get(key) == name]
         if not idx:
-            raise SystemExit(f"--mix: no training rows of source '{name}'")
+            raise SystemExit(f"no training rows of {key} '{name}'")
         keep.extend(idx if n is None or n >= len(idx) else
                     random.Random(f"{seed}:{name}").sample(idx, n))
     return [rows[i] for i in sorted(keep)]
+
+
+def probe_sample(rows: list[dict[str, Any]], spec: str, seed: int) -> list[dict[str, Any]]:
+    """`--with-probes`'s draw: N rows at random, or each family of "FAMILY:N+FAMILY:all" on its own."""
+    if spec.isdigit():
+        return sample(rows, int(spec), seed)
+    if ":" not in spec:
+        raise SystemExit(f"--with-probes: expected DIR=N or DIR=FAMILY:N+..., got {spec!r}")
+    return mix(rows, spec, seed, key="family", sep="+", eq=":")
 
 
 def row_key(question: str, reference: str, candidate: str) -> str:
@@ -186,9 +197,9 @@ def run(args: argparse.Namespace) -> int:
         from qascore_lab.train import probes
 
         folder, _, n = args.with_probes.rpartition("=")
-        if not folder or not n.isdigit():
-            raise SystemExit(f"--with-probes: expected DIR=N, got {args.with_probes!r}")
-        train_rows = train_rows + sample(probes.read(folder, "train"), int(n), args.seed)
+        if not folder or not n:
+            raise SystemExit(f"--with-probes: expected DIR=N or DIR=FAMILY:N+..., got {args.with_probes!r}")
+        train_rows = train_rows + probe_sample(probes.read(folder, "train"), n, args.seed)
     train_rows, dev_rows = sample(train_rows, args.train_rows, args.seed), sample(dev_rows, args.dev_rows, args.seed)
     layout = MODELS[args.model]
     spec = VerifierSpec(layout=layout, n_views=1, encoder=args.encoder, max_len=args.max_len,
