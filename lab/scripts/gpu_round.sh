@@ -35,6 +35,7 @@ FEATURES=${FEATURES:-}             # a folder of judge feature caches to start f
 T0=$(date +%s)
 SITE=${SITE:-/root/site}    # where the joined packages go (first on PYTHONPATH)
 W=${W:-/root/work}
+R=$W/runs  # the corpus and probe folders the commands read (outside the checkout, which a rehearsal must not touch)
 mkdir -p "$OUT" "$SITE" "$W/logs"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true QASCORE_DATA=/root/data
 export PYTHONPATH=$SITE:$PWD/src:$PWD/lab/src
@@ -71,18 +72,18 @@ if has minilm || [ -z "$SMALL" ]; then  # SMALL without packs: the installed pac
     || log "bert-score not installed"
 fi
 if on ava || on reader; then
-  mkdir -p /root/data/squad_v1_train /root/data/squad_v2_dev runs/vd3m runs/probes
+  mkdir -p /root/data/squad_v1_train /root/data/squad_v2_dev $R/vd3m $R/probes
   cp "$PACK/data/train-v1.1.jsonl.gz" /root/data/squad_v1_train/
   gunzip -c "$PACK/data/dev-v2.0.json.gz" > /root/data/squad_v2_dev/dev-v2.0.json
-  for f in vd3m/train vd3m/dev vd3m/test probes/train probes/dev probes/test; do gunzip -c "$PACK/data/$f.jsonl.gz" > "runs/$f.jsonl"; done
-  cp "$PACK/data/vd3m/report.json" runs/vd3m/
+  for f in vd3m/train vd3m/dev vd3m/test probes/train probes/dev probes/test; do gunzip -c "$PACK/data/$f.jsonl.gz" > "$R/$f.jsonl"; done
+  cp "$PACK/data/vd3m/report.json" $R/vd3m/
 fi
 $PY -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"
 
 # 1. the verifier: corpus v3's mix (drawn when packing, as --mix draws it) and 20,000 probe rows
-if [ -n "$SMALL" ]; then ROWS="--train-rows 64 --dev-rows 64"; PROBES=runs/probes=64; else ROWS=""; PROBES=runs/probes=$PROBE_ROWS; fi
+if [ -n "$SMALL" ]; then ROWS="--train-rows 64 --dev-rows 64"; PROBES=$R/probes=64; else ROWS=""; PROBES=$R/probes=$PROBE_ROWS; fi
 on bench-first && step bench-first 120 $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench-first" --budget-s 90 $BENCH_ARGS
-on ava && step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpus runs/vd3m --with-probes "$PROBES" $ROWS \
+on ava && step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpus $R/vd3m --with-probes "$PROBES" $ROWS \
   --init src/qascore/resources/ava/ava.safetensors --lora-rank 64 --epochs 1 --lr "$LR" --seed 13 --threads 8 \
   --device "$DEVICE" --out "$W/logs/ava" --name ava
 if [ -f "$W/logs/ava/ava.safetensors" ]; then
@@ -90,7 +91,7 @@ if [ -f "$W/logs/ava/ava.safetensors" ]; then
   cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
   # 2. the judge's feature columns with that verifier (the fit runs on the CPU from these caches)
   [ -n "$FEATURES" ] && mkdir -p /root/judge && cp "$FEATURES"/*.kpqa_rougeL.* /root/judge/
-  [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus runs/vd3m --probes runs/probes --out /root/judge \
+  [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus $R/vd3m --probes $R/probes --out /root/judge \
     --threads 8 --features-only
   [ -d /root/judge ] && tar czf "$OUT/judge-features.tgz" -C /root/judge .
 fi

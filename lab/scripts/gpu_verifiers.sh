@@ -44,16 +44,17 @@ if [ -z "$SMALL" ]; then
     || { log "weights differ from the pinned package"; exit 3; }
 fi
 export PYTHONPATH=$SITE:$PWD/lab/src QASCORE_DATA=$DATA
-mkdir -p "$DATA/squad_v1_train" "$DATA/squad_v2_dev" "$DATA/qgeval_squad" runs/vd3f runs/vd3x runs/probes runs/probesW
+R=$W/runs  # the corpus and probe folders the commands read (outside the checkout, which a rehearsal must not touch)
+mkdir -p "$DATA/squad_v1_train" "$DATA/squad_v2_dev" "$DATA/qgeval_squad" $R/vd3f $R/vd3x $R/probes $R/probesW
 cp "$PACK/data/train-v1.1.jsonl.gz" "$DATA/squad_v1_train/"
 gunzip -c "$PACK/data/dev-v2.0.json.gz" > "$DATA/squad_v2_dev/dev-v2.0.json"
 cp "$PACK/data/original_data.csv" "$DATA/qgeval_squad/"
-for s in train dev test; do gunzip -c "$PACK/data/vd3m/$s.jsonl.gz" > "runs/vd3f/$s.jsonl"; done
-gunzip -c "$PACK/data/vd3x/train.jsonl.gz" > runs/vd3x/train.jsonl
-cp runs/vd3f/dev.jsonl runs/vd3f/test.jsonl runs/vd3x/
-cp "$PACK/data/vd3m/report.json" runs/vd3f/ && cp "$PACK/data/vd3m/report.json" runs/vd3x/
-for s in train dev test; do gunzip -c "$PACK/data/probes/$s.jsonl.gz" > "runs/probes/$s.jsonl"; done
-gunzip -c "$PACK/data/probes2/train.jsonl.gz" > runs/probesW/train.jsonl
+for s in train dev test; do gunzip -c "$PACK/data/vd3m/$s.jsonl.gz" > "$R/vd3f/$s.jsonl"; done
+gunzip -c "$PACK/data/vd3x/train.jsonl.gz" > $R/vd3x/train.jsonl
+cp $R/vd3f/dev.jsonl $R/vd3f/test.jsonl $R/vd3x/
+cp "$PACK/data/vd3m/report.json" $R/vd3f/ && cp "$PACK/data/vd3m/report.json" $R/vd3x/
+for s in train dev test; do gunzip -c "$PACK/data/probes/$s.jsonl.gz" > "$R/probes/$s.jsonl"; done
+gunzip -c "$PACK/data/probes2/train.jsonl.gz" > $R/probesW/train.jsonl
 $PY -c "import torch; print('torch', torch.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"
 
 if [ -n "$SMALL" ]; then ROWS="--train-rows 48 --dev-rows 48"; QS="--max-questions 48 --check-questions 16 --qg-questions 16"; else ROWS=""; QS=""; fi
@@ -79,13 +80,13 @@ variant() {  # variant NAME CORPUS PROBES [MIX]: train a verifier, then the judg
   cp "$OUT/ava-$name.safetensors" "$src/qascore/resources/ava/ava.safetensors"
   mkdir -p "/root/judge-$name" && cp "$PACK"/kp/*.npy "/root/judge-$name/" 2>/dev/null
   [ -n "$SMALL" ] && return
-  PYTHONPATH=$PYTHONPATH:$src timeout 200 $PY -m qascore_lab.cli train judge --corpus runs/vd3f --probes runs/probes \
+  PYTHONPATH=$PYTHONPATH:$src timeout 200 $PY -m qascore_lab.cli train judge --corpus $R/vd3f --probes $R/probes \
     --out "/root/judge-$name" --threads 4 --features-only > "$W/logs/judge-$name.log" 2>&1
   log "judge-$name: exit $?"
 }
-variant a runs/vd3f runs/probes=20000 &
-variant b runs/vd3f "runs/probesW=$WSPEC" &
-variant c runs/vd3x "runs/probesW=$WSPEC" "$V3_MIX" &
+variant a $R/vd3f $R/probes=20000 &
+variant b $R/vd3f "$R/probesW=$WSPEC" &
+variant c $R/vd3x "$R/probesW=$WSPEC" "$V3_MIX" &
 while [ -n "$(jobs -r)" ]; do sleep 20; pack_logs; done
 pack_logs
 [ -n "$SMALL" ] || tar czf "$OUT/judge.tgz" -C /root judge-a judge-b judge-c
