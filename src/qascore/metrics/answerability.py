@@ -86,7 +86,7 @@ class Answerability(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         from qascore.runtime.ava_layouts import load_verifier
-        from qascore.runtime.reader import LOGISTIC, VERIFIED, load_shared, need_weights, score, verify
+        from qascore.runtime.reader import LOGISTIC, VERIFIED, load_shared, need_weights, rule_score, verify
 
         reader = load_shared(self._path(), self.options["device"])
         rule = self.options["rule"] or reader.rule
@@ -102,13 +102,14 @@ class Answerability(Metric):
             judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]),
                                                      dtype=self.options["dtype"]),
                             [rec.candidate for rec in records], readings, answers)
-        main = [score(r, a, rule, j, reader.logistic) for r, a, j in zip(readings, answers, judged)]
+        matches = [None if a is None else r.match(a, j) for r, a, j in zip(readings, answers, judged)]
+        main = [r.p_answer if m is None else rule_score(r, m, rule, reader.logistic) for r, m in zip(readings, matches)]
         truncated = [r.truncated for r in readings]
         details: dict[str, list[Any]] = {
             "span": [r.best[0] for r in readings],
             "span_prob": [r.best[1] for r in readings],
             "no_answer": [r.p_null for r in readings],
-            "answer_f1": [None if a is None else r.match(a)["f1"] for r, a in zip(readings, answers)],
+            "answer_f1": [None if m is None else m["f1"] for m in matches],
             "answer_ava": [None if j is None else j.get(r.best[0], 0.0) for r, j in zip(readings, judged)],
             long_inputs.TRUNCATED: long_inputs.flags_detail(truncated),
         }

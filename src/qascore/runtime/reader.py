@@ -396,7 +396,12 @@ def score(reading: Reading, answer: str | None, rule: str, judged: Mapping[str, 
         return reading.p_answer
     if rule in VERIFIED and judged is None:
         raise ValueError(f"rule '{rule}' reads a verifier's judgments of the spans (`verify`); none were given")
-    m = reading.match(answer, judged)
+    return rule_score(reading, reading.match(answer, judged), rule, logistic)
+
+
+def rule_score(reading: Reading, m: dict[str, float], rule: str, logistic: Logistic | None = None) -> float:
+    """The main score under `rule` from a reading's `match` with the answer, for callers that read the match
+    for more than one rule or detail."""
     if rule == LOGISTIC:
         return need_weights(logistic)(reading, m)
     return float(RULES[rule](reading, m))

@@ -46,7 +46,7 @@ import torch
 from qascore.runtime import defaults
 from qascore.runtime.delta import base_hash, read_meta, update_meta
 from qascore.runtime.reader import (LOGISTIC, RULES, VERIFIED, Logistic, Reader, ReaderModel, ReaderSpec, load_base,
-                                    log_odds, score, verify, window_arrays)
+                                    log_odds, rule_score, verify, window_arrays)
 from qascore.text.squad import normalize_answer, squad_em, squad_f1
 from qascore_lab.datasets import benchmark_dir, data_root
 from qascore_lab.datasets import squad
@@ -130,8 +130,7 @@ def evaluate_delta(args: argparse.Namespace) -> int:
     with open(out_dir / "evaluation.json", "w", encoding="utf-8") as fh:
         json.dump({"delta": str(args.evaluate), "counts": data["counts"], "metrics": metrics}, fh, indent=1)
     if args.store:
-        update_meta(args.evaluate, {"metrics": metrics, "rule": metrics["qg_check"]["chosen"],
-                                    "rule_weights": metrics["qg_check"]["logistic_weights"]})
+        update_meta(args.evaluate, {"metrics": metrics, **chosen_rule(metrics)})
     print(json.dumps(metrics, indent=1))
     return 0
 
@@ -415,11 +414,11 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
     metrics = evaluate(reader, data, args)
     metrics["train_seconds"] = round(train_s, 1)
     metrics["eval_seconds"] = round(time.time() - t0, 1)
-    reader.rule = metrics["qg_check"]["chosen"]
-    reader.logistic = Logistic.from_dict(metrics["qg_check"]["logistic_weights"])
+    stored = chosen_rule(metrics)
+    reader.rule, reader.logistic = stored["rule"], Logistic.from_dict(stored["rule_weights"])
     print(f"evaluated ({metrics['eval_seconds']} s)", flush=True)
     meta["metrics"] = metrics
-    update_meta(delta, {"metrics": metrics, "rule": reader.rule, "rule_weights": metrics["qg_check"]["logistic_weights"]})
+    update_meta(delta, {"metrics": metrics, **stored})
     report = {**meta, "spec": asdict(spec), "rule": reader.rule,
               "base_hash": base_hash(defaults.resolve(spec.encoder)), "delta": str(delta),
               "delta_bytes": delta.stat().st_size, "wall_seconds": round(time.time() - t_all, 1),
@@ -488,7 +487,13 @@ def _kw(args: argparse.Namespace) -> dict[str, Any]:
 def rule_checks(reader: Reader, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """The two checks of the main-score rules on the held-out answerable questions; `qg_check` chooses."""
     held = data["dev11"] + [e for e in data["dev2"] if e.answer is not None]
-    return {"rule_check": rule_check(reader, held, args, _kw(args)), "qg_check": qg_check(reader, held, args, _kw(args))}
+    kw = _kw(args)
+    return {"rule_check": rule_check(reader, held, args, kw), "qg_check": qg_check(reader, held, args, kw)}
+
+
+def chosen_rule(metrics: dict[str, Any]) -> dict[str, Any]:
+    """What a delta stores of the checks: the rule the bad-question check chose and the logistic weights."""
+    return {"rule": metrics["qg_check"]["chosen"], "rule_weights": metrics["qg_check"]["logistic_weights"]}
 
 
 def _or(value: float, fallback: float) -> float:
@@ -550,7 +555,8 @@ def rule_scores(reader: Reader, rows: Sequence[tuple[str, str, str]], args: argp
     ver = load_verifier(verifier_path(), args.device)
     judged = verify(lambda recs: ver.predict(recs, batch_size=kw["batch_size"], dtype=kw["dtype"]), questions, reads,
                     answers)
-    return {rule: [score(rd, a, rule, j) for rd, a, j in zip(reads, answers, judged)] for rule in RULES}
+    matches = [rd.match(a, j) for rd, a, j in zip(reads, answers, judged)]  # once per row, read by every rule
+    return {rule: [rule_score(rd, m, rule) for rd, m in zip(reads, matches)] for rule in RULES}
 
 
 def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespace,
@@ -564,7 +570,8 @@ def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespa
     scores = rule_scores(reader, [(r.question, r.context, r.answer) for r in rows], args, kw)
     kinds = [r.kind for r in rows]
     titles = sorted({r.title for r in rows})
-    half = np.array([r.title in set(titles[::2]) for r in rows])
+    even = set(titles[::2])
+    half = np.array([r.title in even for r in rows])
     use = np.array([k in ("own", *qc.NEGATIVE_KINDS) for k in kinds])
     y = np.array([k == "own" for k in kinds], dtype=int)
     x = np.array([[scores[s][i] for s in LOGISTIC_SIGNALS] for i in range(len(rows))])
