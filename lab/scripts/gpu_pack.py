@@ -3,7 +3,9 @@ would draw, drawn here with the same seeds, gzipped; corpus v3's dev/test and th
 split beside them.
 Usage, from the repo root:
   python lab/scripts/gpu_pack.py [OUT (default .gpu/b/data)] [--mix SPEC|all] [--probes N|FAMILY:N+...]...
-Each --probes draw goes to OUT/probes/train.jsonl.gz (the first) or OUT/probesK/train.jsonl.gz (the K-th)."""
+      [--styles DIR=FAMILY:N+...]
+Each --probes draw goes to OUT/probes/train.jsonl.gz (the first) or OUT/probesK/train.jsonl.gz (the K-th);
+--styles adds a draw of `train probe-styles`'s train split to every one of them."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ def write(path: Path, rows: list[dict]) -> None:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
-def main(out: Path, corpus_mix: str, probe_draws: list[str]) -> None:
+def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: str | None = None) -> None:
     sys.path[:0] = ["src", "lab/src"]
     from qascore_lab.train.probes import by_questions, read
     from qascore_lab.train.verifier_corpus import read_split
@@ -37,10 +39,14 @@ def main(out: Path, corpus_mix: str, probe_draws: list[str]) -> None:
         write(out / f"vd3m/{split}.jsonl", read_split("runs/vd3", split))
     shutil.copy("runs/vd3/report.json", out / "vd3m/report.json")
     probe_train = read("runs/probes", "train")
+    extra = []
+    if styles:
+        folder_s, _, spec_s = styles.rpartition("=")
+        extra = probe_sample(read(folder_s, "train"), spec_s, 13)
     for k, spec in enumerate(probe_draws, 1):
         folder = out / ("probes" if k == 1 else f"probes{k}")
         folder.mkdir(parents=True, exist_ok=True)
-        write(folder / "train.jsonl", probe_sample(probe_train, spec, 13))
+        write(folder / "train.jsonl", probe_sample(probe_train, spec, 13) + extra)
     write(out / "probes/dev.jsonl", by_questions(read("runs/probes", "dev"), 500, 13))
     write(out / "probes/test.jsonl", read("runs/probes", "test"))
 
@@ -50,5 +56,7 @@ if __name__ == "__main__":
     ap.add_argument("out", nargs="?", default=".gpu/b/data")
     ap.add_argument("--mix", default=V3_MIX, help="corpus v3's --mix, or 'all' for every training row")
     ap.add_argument("--probes", action="append", default=None, help="a --with-probes draw (N or FAMILY:N+...)")
+    ap.add_argument("--styles", default=None, metavar="DIR=FAMILY:N+...",
+                    help="a draw of `train probe-styles`'s train split, added to every --probes draw")
     a = ap.parse_args()
-    main(Path(a.out), a.mix, a.probes or ["20000"])
+    main(Path(a.out), a.mix, a.probes or ["20000"], a.styles)

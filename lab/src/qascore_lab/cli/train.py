@@ -14,6 +14,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "verifier": ("qascore_lab.train.verifier_run", "the shipped `ava` / `square` verifiers on the verification corpus (all layers, LoRA)"),
     "probes": ("qascore_lab.train.probes", "behavioural probe suite for answer judges (assertion, negation, hedges, "
                                            "numbers, swaps, refusals, distractors, aliases, restated questions)"),
+    "probe-styles": ("qascore_lab.train.probe_styles", "the probe suite's assertions, hedges and guesses composed in the "
+                                                     "forms LLM answers take (markdown labels, lists, clauses in either order)"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),
