@@ -29,25 +29,12 @@ SITE=${SITE:-/root/site}
 W=${W:-/root/work}
 mkdir -p "$OUT" "$SITE" "$W/logs" "$STASH"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true
-. lab/scripts/gpu_lib.sh  # log, join_minilm
-pack_logs() { tar czf "$OUT/logs.tgz" -C "$W" logs; }
-
-if [ "${STEPS:-}" = stash ]; then  # an earlier call: keep this call's parts for the last one
-  cp "$CARRY"/* "$STASH/" && ls -la "$STASH"
-  exit 0
-fi
-if [ -z "$SMALL" ]; then
-  join_minilm "$SITE" --from "$STASH" --from "$CARRY" || exit 3
-fi
+. lab/scripts/gpu_lib.sh  # log, pack_logs, stash_or_join, unpack_corpus
+stash_or_join
 export PYTHONPATH=$SITE:$PWD/lab/src
 R=$W/runs  # outside the checkout, which a rehearsal must not touch
-mkdir -p $R/vd3f $R/vd3x $R/probes $R/probesW $R/gate
-for s in train dev test; do gunzip -c "$PACK/data/vd3m/$s.jsonl.gz" > "$R/vd3f/$s.jsonl"; done
-gunzip -c "$PACK/data/vd3x/train.jsonl.gz" > $R/vd3x/train.jsonl
-cp $R/vd3f/dev.jsonl $R/vd3f/test.jsonl $R/vd3x/
-cp "$PACK/data/vd3m/report.json" $R/vd3f/ && cp "$PACK/data/vd3m/report.json" $R/vd3x/
-for s in train dev test; do gunzip -c "$PACK/data/probes/$s.jsonl.gz" > "$R/probes/$s.jsonl"; done
-gunzip -c "$PACK/data/probes2/train.jsonl.gz" > $R/probesW/train.jsonl
+mkdir -p $R/gate
+unpack_corpus "$R"
 for f in "$PACK"/gate/*.jsonl.gz; do gunzip -c "$f" > "$R/gate/$(basename "$f" .gz)"; done
 $PY -c "import torch; print('torch', torch.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"
 if [ -n "$SMALL" ]; then

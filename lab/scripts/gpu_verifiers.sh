@@ -31,28 +31,15 @@ W=${W:-/root/work}
 DATA=${DATA:-/root/data}
 mkdir -p "$OUT" "$SITE" "$W/logs" "$STASH"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true
-. lab/scripts/gpu_lib.sh  # log, join_minilm
-pack_logs() { tar czf "$OUT/logs.tgz" -C "$W" logs; }
-
-if [ "${STEPS:-}" = stash ]; then  # an earlier call: keep this call's parts for the last one
-  cp "$CARRY"/* "$STASH/" && ls -la "$STASH"
-  exit 0
-fi
-if [ -z "$SMALL" ]; then
-  join_minilm "$SITE" --from "$STASH" --from "$CARRY" || exit 3
-fi
+. lab/scripts/gpu_lib.sh  # log, pack_logs, stash_or_join, unpack_corpus
+stash_or_join
 export PYTHONPATH=$SITE:$PWD/lab/src QASCORE_DATA=$DATA
 R=$W/runs  # the corpus and probe folders the commands read (outside the checkout, which a rehearsal must not touch)
-mkdir -p "$DATA/squad_v1_train" "$DATA/squad_v2_dev" "$DATA/qgeval_squad" $R/vd3f $R/vd3x $R/probes $R/probesW
+mkdir -p "$DATA/squad_v1_train" "$DATA/squad_v2_dev" "$DATA/qgeval_squad"
 cp "$PACK/data/train-v1.1.jsonl.gz" "$DATA/squad_v1_train/"
 gunzip -c "$PACK/data/dev-v2.0.json.gz" > "$DATA/squad_v2_dev/dev-v2.0.json"
 cp "$PACK/data/original_data.csv" "$DATA/qgeval_squad/"
-for s in train dev test; do gunzip -c "$PACK/data/vd3m/$s.jsonl.gz" > "$R/vd3f/$s.jsonl"; done
-gunzip -c "$PACK/data/vd3x/train.jsonl.gz" > $R/vd3x/train.jsonl
-cp $R/vd3f/dev.jsonl $R/vd3f/test.jsonl $R/vd3x/
-cp "$PACK/data/vd3m/report.json" $R/vd3f/ && cp "$PACK/data/vd3m/report.json" $R/vd3x/
-for s in train dev test; do gunzip -c "$PACK/data/probes/$s.jsonl.gz" > "$R/probes/$s.jsonl"; done
-gunzip -c "$PACK/data/probes2/train.jsonl.gz" > $R/probesW/train.jsonl
+unpack_corpus "$R"
 $PY -c "import torch; print('torch', torch.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"
 
 if [ -n "$SMALL" ]; then ROWS="--train-rows 48 --dev-rows 48"; QS="--max-questions 48 --check-questions 16 --qg-questions 16"; else ROWS=""; QS=""; fi
