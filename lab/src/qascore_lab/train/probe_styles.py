@@ -13,7 +13,8 @@ gold answer A and a wrong answer B yields one pair of each family, in the suite'
   suite's `hedge`)
 - `style-guess`: right member commits to A; wrong member declines, then guesses B
 
-The parts share no sentence with the phrasings that check generalisation (runs/r13 in lab/results/judge.md).
+The parts share no sentence with the phrasings that check generalisation (lab/results/judge.md, round
+2026-11-26d).
 Seeded: the same suite and seed give the same rows.
 """
 
