@@ -53,12 +53,10 @@ train() {  # train NAME CORPUS PROBES INIT RANK LR [MIX]: one verifier
   [ -f "$W/logs/ava-$name/ava.safetensors" ] && mv "$W/logs/ava-$name/ava.safetensors" "$OUT/ava-$name.safetensors"
 }
 
-columns() {  # columns NAME: the judge's model columns with $OUT/ava-NAME, and its verifier column of the gate rows
-  local name=$1 src=/root/src-$1
-  [ -f "$OUT/ava-$name.safetensors" ] || return
-  rm -rf "$src" && cp -r src "$src" && cp "$OUT/ava-$name.safetensors" "$src/qascore/resources/ava/ava.safetensors"
-  mkdir -p "/root/judge-$name" && cp "$PACK"/kp/*.npy "/root/judge-$name/" 2>/dev/null
-  PYTHONPATH=$PYTHONPATH:$src timeout 240 $PY - "$R/gate" "/root/judge-$name" > "$W/logs/gate-$name.log" 2>&1 <<'EOF'
+gate_column() {  # gate_column FEATURE SRC DIR: FEATURE's column of every gate file, with the models under SRC,
+  # into DIR/gate-<file>.FEATURE.npy
+  mkdir -p "$3"
+  PYTHONPATH=$PYTHONPATH:$2 timeout 240 $PY - "$R/gate" "$3" "$1" <<'EOF'
 import json, sys
 from pathlib import Path
 import numpy as np
@@ -66,9 +64,17 @@ from qascore.metrics.judge import features
 from qascore_lab.train.verifier_rows import to_records
 for path in sorted(Path(sys.argv[1]).glob("*.jsonl")):
     recs, _ = to_records([json.loads(line) for line in path.open(encoding="utf-8")])
-    np.save(Path(sys.argv[2]) / f"gate-{path.stem}.verifier.npy", features(recs, ["verifier"])[:, 0])
+    np.save(Path(sys.argv[2]) / f"gate-{path.stem}.{sys.argv[3]}.npy", features(recs, [sys.argv[3]])[:, 0])
     print(path.stem, len(recs), flush=True)
 EOF
+}
+
+columns() {  # columns NAME: the judge's model columns with $OUT/ava-NAME, and its verifier column of the gate rows
+  local name=$1 src=/root/src-$1
+  [ -f "$OUT/ava-$name.safetensors" ] || return
+  rm -rf "$src" && cp -r src "$src" && cp "$OUT/ava-$name.safetensors" "$src/qascore/resources/ava/ava.safetensors"
+  mkdir -p "/root/judge-$name" && cp "$PACK"/kp/*.npy "/root/judge-$name/" 2>/dev/null
+  gate_column verifier "$src" "/root/judge-$name" > "$W/logs/gate-$name.log" 2>&1
   log "gate-$name: exit $?"
   [ -n "$SMALL" ] && return
   PYTHONPATH=$PYTHONPATH:$src timeout 240 $PY -m qascore_lab.cli train judge --corpus $R/vd3f --probes $R/probes \
@@ -77,17 +83,7 @@ EOF
 }
 
 kp_gate() {  # the tagger's column of the gate rows (the same for every variant)
-  mkdir -p /root/judge-kp
-  PYTHONPATH=$PYTHONPATH:$PWD/src timeout 240 $PY - "$R/gate" /root/judge-kp > "$W/logs/gate-kp.log" 2>&1 <<'EOF'
-import json, sys
-from pathlib import Path
-import numpy as np
-from qascore.metrics.judge import features
-from qascore_lab.train.verifier_rows import to_records
-for path in sorted(Path(sys.argv[1]).glob("*.jsonl")):
-    recs, _ = to_records([json.loads(line) for line in path.open(encoding="utf-8")])
-    np.save(Path(sys.argv[2]) / f"gate-{path.stem}.kpqa_rougeL.npy", features(recs, ["kpqa_rougeL"])[:, 0])
-EOF
+  gate_column kpqa_rougeL "$PWD/src" /root/judge-kp > "$W/logs/gate-kp.log" 2>&1
   log "gate-kp: exit $?"
 }
 

@@ -97,12 +97,8 @@ def styled(rows: Sequence[dict[str, Any]], seed: int) -> list[dict[str, Any]]:
                 out.append({**base, "kind": f"probe-{family}", "family": family, "member": member, "pair": pid,
                             "candidate": text, "label": label})
 
-        state = random.Random(f"{seed}:{r['qid']}:style-assert").getstate()
-        rng = random.Random()
-        rng.setstate(state)
-        right = rejecting(rng, a, b)
-        rng.setstate(state)
-        pair("style-assert", right, rejecting(rng, b, a))
+        key = f"{seed}:{r['qid']}:style-assert"  # the same draws for both members: a minimal pair
+        pair("style-assert", rejecting(random.Random(key), a, b), rejecting(random.Random(key), b, a))
         rng = random.Random(f"{seed}:{r['qid']}:style-hedge")
         first, second = (a, b) if rng.random() < 0.5 else (b, a)
         pair("style-hedge", committed(rng, a), rng.choice(HEDGES).format(X=first, Y=second) + rng.choice(CLOSERS))
