@@ -143,3 +143,42 @@ def test_a_verified_rule_judges_the_spans_with_the_ava_verifier(delta, tmp_path)
     res = qascore.load("answerability", model=str(stored)).score(recs)
     want = min(max(score(reads[0], "Oslo", "expected_f1"), 1e-4), 1 - 1e-4)
     assert res.scores[0] == pytest.approx(want, abs=1e-6) and "rule:logistic" in res.signature
+
+
+@pytest.mark.slow
+def test_focus_reads_the_words_around_the_answer(delta):
+    """`focus=N` scores a record as the metric scores the same record with its passage cut by hand to the N
+    words around the answer; a record without an answer is read whole; the signature names the setting."""
+    long_passage = "Tom Day was born in Rome in 1950 and lived there all his life. " + PASSAGE + " Tom stayed in Rome."
+    # 37 words, "Lima" the 26th: 14 words from the 20th ((14 - 1) // 2 = 6 before it)
+    by_hand = "Oslo in 1990. She moved to Lima in 2010 and wrote three novels there."
+    recs = [{"candidate": "where did she move?", "context": long_passage, "answer": "Lima"},
+            {"candidate": "where did she move?", "context": long_passage}]
+    focused = qascore.load("answerability", model=str(delta), focus=20).score(recs)
+    narrow = qascore.load("answerability", model=str(delta), focus=14).score(recs)
+    whole = qascore.load("answerability", model=str(delta)).score(recs)
+    cut = qascore.load("answerability", model=str(delta)).score([{**recs[0], "context": by_hand}])
+    assert narrow.scores[0] == pytest.approx(cut.scores[0], abs=1e-6)
+    assert narrow.details["span"][0] in by_hand
+    assert narrow.scores[1] == pytest.approx(whole.scores[1], abs=1e-6)
+    assert "focus:14" in narrow.signature and "focus:20" in focused.signature and "focus" not in whole.signature
+
+
+@pytest.mark.slow
+def test_int8_runs_the_readers_linear_layers_in_int8_on_the_cpu(delta, monkeypatch):
+    from torch.ao.nn.quantized.dynamic import Linear as Int8Linear
+
+    from qascore.runtime import devices
+    from qascore.runtime.reader import load_shared
+
+    recs = [{"candidate": "where was Ann Lee born?", "context": PASSAGE, "answer": "Oslo"},
+            {"candidate": "who moved?", "context": PASSAGE}]
+    exact = qascore.load("answerability", model=str(delta)).score(recs)
+    res = qascore.load("answerability", model=str(delta), dtype="int8", device="cpu").score(recs)
+    enc = load_shared(delta, "cpu", int8=True).model.bert
+    assert sum(isinstance(m, Int8Linear) for m in enc.modules()) == 36   # 6 layers x (q, k, v, out, up, down)
+    assert not any(isinstance(m, Int8Linear) for m in load_shared(delta, "cpu").model.modules())
+    assert res.scores == pytest.approx(exact.scores, abs=0.1) and "dtype:int8" in res.signature
+    monkeypatch.setattr(devices, "pick_device", lambda device=None: "cuda:0")
+    with pytest.raises(ValueError, match="int8 runs on the CPU only"):
+        load_shared(delta, "cuda", int8=True)

@@ -172,6 +172,13 @@ def test_the_metrics_rule_names_are_the_readers():
     assert set(RULE_NAMES) == {*rd.RULES, rd.LOGISTIC}
 
 
+def test_the_metrics_dtype_names_are_the_encoders_and_int8():
+    from qascore.metrics.answerability import DTYPE_NAMES, INT8
+    from qascore.runtime.encoder import DTYPES
+
+    assert DTYPE_NAMES == (*DTYPES, INT8)
+
+
 def test_verify_asks_once_for_every_span_of_records_with_an_answer():
     seen = []
 

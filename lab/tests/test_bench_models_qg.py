@@ -32,3 +32,15 @@ def test_qg200_falls_back_to_synthetic_text(tmp_path, capsys):
     assert "synthetic" in capsys.readouterr().out
     assert len(data) == 13 and all(r["span"] in r["context"] for r in data)
     assert all(len(r["context"].split()) == 200 for r in data)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("judge,ava", ["judge", "ava"]),
+    ("answerability:focus=100,dtype=int8,qrelscore", ["answerability:focus=100,dtype=int8", "qrelscore"]),
+    ("answerability, answerability:dtype=int8 ,", ["answerability", "answerability:dtype=int8"]),
+    ("bertscore:layer=3,kpqa-bertscore:layer=3", ["bertscore:layer=3", "kpqa-bertscore:layer=3"]),
+])
+def test_metric_specs_split_where_a_new_spec_starts(text, want):
+    from qascore_lab.bench.models import split_specs
+
+    assert split_specs(text) == want

@@ -21,6 +21,10 @@ the delta (the `rule` option overrides it):
 `details`: `span` (the reader's best span), `span_prob`, `no_answer` (P(no answer)), `answer_f1` (token F1
 of the span with `answer`; null without one), `answer_ava` (the verifier's P(correct) of the span; null
 unless a verifier rule runs), `truncated` (the passage went on beyond the windows read).
+
+Two speed settings, both off by default and named in the signature: `focus=N` reads only N words of the
+passage around the answer (text/answer_window.py; records without an answer are read whole), and
+`dtype=int8` runs the reader's linear layers in int8 on the CPU (runtime/int8.py).
 """
 
 from __future__ import annotations
@@ -33,8 +37,11 @@ from qascore.metrics.base import Metric, blank
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
 from qascore.records import InputError, Record
+from qascore.text.answer_window import answer_window
 
 BATCH = 32
+INT8 = "int8"   # the reader's CPU-only precision beside the model metrics' runtime.encoder.DTYPES
+DTYPE_NAMES = ("fp32", "bf16", "fp16", INT8)   # literal, as RULE_NAMES: the options need no torch import
 # the reader's rules (runtime/reader.py RULES and LOGISTIC), listed here so that the options need no torch import
 RULE_NAMES = ("p_answer", "expected_f1", "mass", "p_answer_x_f1", "ava_expected", "p_answer_x_ava", "logistic")
 
@@ -56,10 +63,13 @@ class Answerability(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         dtype = Option("choice", None, "precision of the reader's forward pass (bf16: autocast; faster on GPUs and "
-                       "CPUs with bf16 units, probabilities move slightly)", choices=("fp32", "bf16", "fp16"), none="fp32")
+                       "CPUs with bf16 units; int8: int8 linear layers, CPU only, about 1.4x faster; scores move "
+                       "slightly)", choices=DTYPE_NAMES, none="fp32")
         return {"batch_size": Option("int", BATCH, "windows per model batch", min=1, signed=False),
                 "model": Option("str", None, "reader delta written by `qascore-lab train reader`", none="shipped"),
                 "max_windows": Option("int", 16, "windows of a long passage read at most", min=1, max=64),
+                "focus": Option("int", None, "with `answer`, read only this many words of the passage around it "
+                                "(faster; records without an answer are read whole)", min=10, none="whole"),
                 "rule": Option("choice", None, "main score with an answer (the signature names it)",
                                choices=RULE_NAMES, none="stored", signed=False),
                 "device": device_option(), "dtype": dtype}
@@ -88,19 +98,23 @@ class Answerability(Metric):
         from qascore.runtime.ava_layouts import load_verifier
         from qascore.runtime.reader import LOGISTIC, VERIFIED, load_shared, need_weights, rule_score, verify
 
-        reader = load_shared(self._path(), self.options["device"])
+        int8 = self.options["dtype"] == INT8
+        reader = load_shared(self._path(), self.options["device"], int8=int8)
         rule = self.options["rule"] or reader.rule
         if rule == LOGISTIC:
             need_weights(reader.logistic)   # refused before any reading
         answers = [None if blank(rec.answer) else rec.answer for rec in records]
-        readings = reader.read([rec.candidate for rec in records], [rec.context for rec in records],
-                               batch_size=int(self.options["batch_size"]), dtype=self.options["dtype"],
+        focus = self.options["focus"]
+        contexts = [rec.context if focus is None else answer_window(rec.context, a, int(focus))
+                    for rec, a in zip(records, answers)]
+        readings = reader.read([rec.candidate for rec in records], contexts,
+                               batch_size=int(self.options["batch_size"]), dtype=None if int8 else self.options["dtype"],
                                max_windows=int(self.options["max_windows"]))
         judged: list[dict[str, float] | None] = [None] * len(records)
         if rule in VERIFIED:
             ver = load_verifier(verifier_path(), self.options["device"])
             judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]),
-                                                     dtype=self.options["dtype"]),
+                                                     dtype=None if int8 else self.options["dtype"]),
                             [rec.candidate for rec in records], readings, answers)
         matches = [None if a is None else r.match(a, j) for r, a, j in zip(readings, answers, judged)]
         main = [r.p_answer if m is None else rule_score(r, m, rule, reader.logistic) for r, m in zip(readings, matches)]
@@ -130,6 +144,8 @@ class Answerability(Metric):
         rule = self.options["rule"] or meta.get("rule")
         ava = verifier_path()
         judge = {"verifier": f"{ava.stem}@{file_sha256(ava)}"} if rule in VERIFIED else {}
+        dtype = self.options["dtype"]
+        focus = {} if self.options["focus"] is None else {"focus": int(self.options["focus"])}
         return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(spec.get("encoder", "")),
                 "max_len": spec.get("max_len"), "stride": spec.get("stride"), "rule": rule, **judge,
-                **dtype_field(self.options["dtype"])}
+                **focus, **({"dtype": INT8} if dtype == INT8 else dtype_field(dtype))}

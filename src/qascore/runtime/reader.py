@@ -528,18 +528,25 @@ def describe(path: str | Path = DELTA) -> str:
     return json.dumps(read_meta(path), indent=2, sort_keys=True)
 
 
-def load_shared(path: str | Path = DELTA, device: str | None = None) -> Reader:
+def load_shared(path: str | Path = DELTA, device: str | None = None, *, int8: bool = False) -> Reader:
     """The reader saved at `path` on `device` (None: the process default, runtime.devices), created once per
-    process and device and shared by every metric that reads with it."""
+    process, device and precision and shared by every metric that reads with it. `int8`: its encoder's
+    linear layers in dynamic int8 (runtime/int8.py; CPU only)."""
     from qascore.runtime.cache import shared
     from qascore.runtime.devices import pick_device
 
     key = str(Path(path).resolve())
     dev = pick_device(device)
+    if int8 and torch.device(dev).type != "cpu":
+        raise ValueError(f"dtype int8 runs on the CPU only, not on {dev}: use bf16 or fp16 there")
 
     def make() -> Reader:
         reader = Reader.load(key)
         reader.model.to(dev)
+        if int8:
+            from qascore.runtime.int8 import int8_linears
+
+            reader.model.bert = int8_linears(reader.model.bert)
         return reader
 
-    return shared(("reader", key, dev), make)
+    return shared(("reader", key, dev, int8), make)

@@ -46,7 +46,8 @@ QG_METRICS = ("qrelscore", "answerability")  # they score the question (candidat
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rows", type=int, default=48, help="rows per profile (qrelscore: 12 questions per passage)")
     p.add_argument("--metrics", default=",".join(METRICS),
-                   help="comma list of model metric specs (also answerability, not a default)")
+                   help="comma list of model metric specs (also answerability, not a default); a key=value item "
+                        "continues the spec before it: answerability:focus=100,dtype=int8,qrelscore")
     p.add_argument("--profiles", default="short,long", help=f"comma list of {', '.join(PROFILES)}")
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: qascore's default)")
     p.add_argument("--device", default="auto")
@@ -54,6 +55,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repeat", type=int, default=2, help="keep the fastest of N runs")
     p.add_argument("--data-root", default=None, help="folder holding squad_v2_dev/ (qg200; default ../shared/data)")
     p.add_argument("--no-reference", action="store_true", help="skip the bert-score and uncached-QRelScore sides")
+
+
+def split_specs(text: str) -> list[str]:
+    """The metric specs of a comma list, where a `key=value` item without a colon continues the spec before
+    it: "answerability:focus=100,dtype=int8,qrelscore" -> ["answerability:focus=100,dtype=int8", "qrelscore"]."""
+    out: list[str] = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        if out and "=" in item and ":" not in item:
+            out[-1] += f",{item}"
+        else:
+            out.append(item)
+    return out
 
 
 def squad_rows(n: int, root: str | None = None, words: tuple[int, int] = (180, 220)) -> list[dict[str, Any]]:
@@ -174,13 +187,15 @@ def run(args: argparse.Namespace) -> int:
     dtype = args.dtype
     print(f"qascore-lab bench models: {args.rows} rows per profile, fastest of {args.repeat}; torch "
           f"{torch.__version__}; ratio = reference seconds / qascore seconds (>1: qascore faster)")
-    head = f"{'metric':<15} {'profile':<8} {'lengths':<28} {'thr':>3} {'device':<7} {'dtype':<5} " \
+    specs = split_specs(args.metrics)
+    w = max(15, *(len(name) for name in specs))
+    head = f"{'metric':<{w}} {'profile':<8} {'lengths':<28} {'thr':>3} {'device':<7} {'dtype':<5} " \
            f"{'rows/s':>8} {'reference':<26} {'ratio':>6} {'GPU peak':>9}"
     print(head)
     print("-" * len(head))
     for profile in args.profiles.split(","):
         data = rows(profile, args.rows, root=args.data_root)
-        for name in args.metrics.split(","):
+        for name in specs:
             qg = name.startswith(QG_METRICS)
             recs = _records(data, qg)
             opts = {"device": device} if device else {}
@@ -208,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
                     ratio = f"{ref_secs / secs:.2f}x"
                 elif name in ("bertscore", "kpqa-bertscore"):
                     ref_name = "bert-score not installed"
-            print(f"{name:<15} {profile:<8} {profile_text(data, qg):<28} {threads:>3} {device:<7} {dtype:<5} "
+            shown = metric.options.get("dtype") or dtype   # a spec's own dtype (answerability:dtype=int8) wins
+            print(f"{name:<{w}} {profile:<8} {profile_text(data, qg):<28} {threads:>3} {device:<7} {shown:<5} "
                   f"{len(recs) / secs:8.1f} {ref_name:<26} {ratio:>6} {mem:>9}", flush=True)
     return 0
