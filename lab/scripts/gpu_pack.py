@@ -3,9 +3,10 @@ would draw, drawn here with the same seeds, gzipped; corpus v3's dev/test and th
 split beside them.
 Usage, from the repo root:
   python lab/scripts/gpu_pack.py [OUT (default .gpu/b/data)] [--mix SPEC|all] [--probes N|FAMILY:N+...]...
-      [--styles DIR=FAMILY:N+...]
+      [--styles DIR=FAMILY:N+...]...
 Each --probes draw goes to OUT/probes/train.jsonl.gz (the first) or OUT/probesK/train.jsonl.gz (the K-th);
---styles adds a draw of `train probe-styles`'s train split to every one of them."""
+--styles adds a draw of a composed-probe folder's train split (`train probe-styles`, `train probe-dates`) to
+every one of them; repeatable, one draw per folder."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def write(path: Path, rows: list[dict]) -> None:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
-def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: str | None = None) -> None:
+def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: list[str] | None = None) -> None:
     sys.path[:0] = ["src", "lab/src"]
     from qascore_lab.train.probes import by_questions, read
     from qascore_lab.train.verifier_corpus import read_split
@@ -40,9 +41,9 @@ def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: str | None 
     shutil.copy("runs/vd3/report.json", out / "vd3m/report.json")
     probe_train = read("runs/probes", "train")
     extra = []
-    if styles:
-        folder_s, _, spec_s = styles.rpartition("=")
-        extra = probe_sample(read(folder_s, "train"), spec_s, 13)
+    for draw in styles or []:
+        folder_s, _, spec_s = draw.rpartition("=")
+        extra += probe_sample(read(folder_s, "train"), spec_s, 13)
     for k, spec in enumerate(probe_draws, 1):
         folder = out / ("probes" if k == 1 else f"probes{k}")
         folder.mkdir(parents=True, exist_ok=True)
@@ -56,7 +57,8 @@ if __name__ == "__main__":
     ap.add_argument("out", nargs="?", default=".gpu/b/data")
     ap.add_argument("--mix", default=V3_MIX, help="corpus v3's --mix, or 'all' for every training row")
     ap.add_argument("--probes", action="append", default=None, help="a --with-probes draw (N or FAMILY:N+...)")
-    ap.add_argument("--styles", default=None, metavar="DIR=FAMILY:N+...",
-                    help="a draw of `train probe-styles`'s train split, added to every --probes draw")
+    ap.add_argument("--styles", action="append", default=None, metavar="DIR=FAMILY:N+...",
+                    help="a draw of a composed-probe folder's train split (probe-styles, probe-dates), added to "
+                         "every --probes draw; repeatable")
     a = ap.parse_args()
     main(Path(a.out), a.mix, a.probes or ["20000"], a.styles)

@@ -60,3 +60,14 @@ def test_family_table_by_hand():
     assert t["negation"] == {"n": 4, "pairs": 2, "right_higher": pytest.approx(0.75), "wrong_accepted": 0.0,
                              "right_accepted": 0.5}
     assert t["restate"] == {"n": 1, "pairs": 0, "right_higher": None, "wrong_accepted": 1.0, "right_accepted": None}
+
+
+def test_families_outside_the_suite_are_tabled_after_it():
+    from qascore_lab.train.probes import families_of
+
+    rows = [{"family": f, "pair": None, "member": "right", "label": 1}
+            for f in ("style-hedge", "date-refine", "restate", "assertion")]
+    assert families_of(rows) == ["assertion", "restate", "date-refine", "style-hedge"]
+    t = family_table(rows, [0.9, 0.2, 0.9, 0.9], [True, False, True, True])
+    assert list(t) == ["assertion", "restate", "date-refine", "style-hedge"]
+    assert t["date-refine"]["right_accepted"] == 0.0 and t["style-hedge"]["right_accepted"] == 1.0

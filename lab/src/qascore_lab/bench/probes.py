@@ -54,7 +54,8 @@ def markdown(table: dict[str, dict[str, dict[str, Any]]], split: str, n: int) ->
     lines = [f"Probe {split} split ({n} rows). Per family: right member scored higher (pairs) / wrong member "
              "accepted / right member accepted.", "",
              "| family | pairs | " + " | ".join(table) + " |", "|---|---|" + "---|" * len(table)]
-    fams = [f for f in FAMILIES if any(f in t for t in table.values())]
+    present = {f for t in table.values() for f in t}
+    fams = [f for f in FAMILIES if f in present] + sorted(present - set(FAMILIES))
 
     def cell(v: Any) -> str:
         return "--" if v is None else f"{v:.2f}"

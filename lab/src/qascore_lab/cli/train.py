@@ -16,6 +16,8 @@ TARGETS: dict[str, tuple[str, str]] = {
                                            "numbers, swaps, refusals, distractors, aliases, restated questions)"),
     "probe-styles": ("qascore_lab.train.probe_styles", "the probe suite's assertions, hedges and guesses composed in the "
                                                      "forms LLM answers take (markdown labels, lists, clauses in either order)"),
+    "probe-dates": ("qascore_lab.train.probe_dates", "answers that state a date more precisely than the gold (SQuAD 1.1 "
+                                                   "years and months inside a fuller date of their passage), with a wrong twin"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

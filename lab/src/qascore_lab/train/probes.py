@@ -102,6 +102,12 @@ def salted(key: str, seed: int, salt: str) -> float:
     return int(hashlib.sha1(f"{seed}:{salt}:{key}".encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
 
 
+def squad_split(key: str, seed: int) -> str:
+    """The probe split of a SQuAD question outside corpus v3: 10% test, 10% dev, the rest train, by hash."""
+    h = salted(key, seed, "probes-squad")
+    return "test" if h < 0.1 else "dev" if h < 0.2 else "train"
+
+
 class Builder:
     """Writes the probe rows of one question into its split."""
 
@@ -286,8 +292,7 @@ def squad_probes(b: Builder, data: Path, seen: dict[str, str], skip: set[str], l
         if key in seen:
             split = seen[key]
         elif q.id in chosen:
-            h = salted(key, b.seed, "probes-squad")
-            split = "test" if h < 0.1 else "dev" if h < 0.2 else "train"
+            split = squad_split(key, b.seed)
         else:
             continue
         gold = q.answers[0].text
@@ -356,6 +361,12 @@ def by_questions(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict
     return [r for r in rows if r["qid"] in keep]
 
 
+def families_of(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The families present in `rows`: the suite's in its order, then others (probe-styles, probe-dates) by name."""
+    present = {r["family"] for r in rows}
+    return [f for f in FAMILIES if f in present] + sorted(present - set(FAMILIES))
+
+
 def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accepted: Sequence[bool]
                  ) -> dict[str, dict[str, float | int]]:
     """family -> {n, pairs, right_higher, wrong_accepted, right_accepted} (rates; None where a family has no
@@ -364,7 +375,7 @@ def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accept
     acc = np.asarray(accepted, dtype=bool)
     out: dict[str, dict[str, Any]] = {}
     pair_list = list(pairs(rows))
-    for fam in FAMILIES:
+    for fam in families_of(rows):
         idx = [i for i, r in enumerate(rows) if r["family"] == fam]
         if not idx:
             continue
