@@ -63,8 +63,8 @@ class Answerability(Metric):
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         dtype = Option("choice", None, "precision of the reader's forward pass (bf16: autocast; faster on GPUs and "
-                       "CPUs with bf16 units; int8: int8 linear layers, CPU only, 1.4x faster on one thread; scores "
-                       "move slightly)", choices=DTYPE_NAMES, none="fp32")
+                       "CPUs with bf16 units; int8: int8 linear layers, CPU only, about 1.4x faster; scores move "
+                       "slightly)", choices=DTYPE_NAMES, none="fp32")
         return {"batch_size": Option("int", BATCH, "windows per model batch", min=1, signed=False),
                 "model": Option("str", None, "reader delta written by `qascore-lab train reader`", none="shipped"),
                 "max_windows": Option("int", 16, "windows of a long passage read at most", min=1, max=64),
