@@ -1,6 +1,13 @@
 # Sourced by the GPU round scripts (gpu_round.sh, gpu_verifiers.sh, gpu_styles.sh): what they share.
 # shellcheck shell=bash
 
+# Their settings, each overridable from the environment (a script that sets one before sourcing keeps its own).
+: "${PY:=python3}" "${STASH:=/root/stash}" "${CARRY:=.gpu/carry/m3}" "${OUT:=/tmp/gpu-out}" "${DEVICE:=cuda}"
+: "${SITE:=/root/site}" "${W:=/root/work}"
+SMALL=${SMALL:-}   # set: a CPU rehearsal on a few rows, with the installed packages
+# the per-family probe draw of the verifier rounds (lab/results/judge.md, rounds 2026-11-26c and d)
+: "${WSPEC:=assertion:2800+negation:2800+hedge:2800+refusal:2800+distractors:2800+restate:2400+swap:all+number:all+alias:all}"
+
 # The pinned MiniLM package's model.safetensors (SHA-256 prefix): deltas trained on the device load on the
 # package's weights only if the joined copy is this file.
 MINILM_SHA256=53aa51172d142c89

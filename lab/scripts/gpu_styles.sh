@@ -16,20 +16,12 @@
 # Writes to $OUT: ava-{d,ds,e}.safetensors, judge.tgz (model columns), logs.tgz.
 set -u
 cd "$(dirname "$0")/../.."
-PY=${PY:-python3}
-STASH=${STASH:-/root/stash}
-CARRY=${CARRY:-.gpu/carry/m3}
 PACK=${PACK:-.gpu/e}
-OUT=${OUT:-/tmp/gpu-out}
-DEVICE=${DEVICE:-cuda}
-SMALL=${SMALL:-}   # set: a CPU rehearsal on a few rows, with the installed packages
-WSPEC=${WSPEC:-assertion:2800+negation:2800+hedge:2800+refusal:2800+distractors:2800+restate:2400+swap:all+number:all+alias:all}
+. lab/scripts/gpu_lib.sh  # the shared settings (PY, STASH, CARRY, OUT, DEVICE, SMALL, WSPEC, SITE, W); log,
+                          # pack_logs, stash_or_join, unpack_corpus
 STYLES=style-assert:all+style-hedge:all+style-guess:all
-SITE=${SITE:-/root/site}
-W=${W:-/root/work}
 mkdir -p "$OUT" "$SITE" "$W/logs" "$STASH"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true
-. lab/scripts/gpu_lib.sh  # log, pack_logs, stash_or_join, unpack_corpus
 stash_or_join
 export PYTHONPATH=$SITE:$PWD/lab/src
 R=$W/runs  # outside the checkout, which a rehearsal must not touch

@@ -17,21 +17,13 @@
 # variants' judge columns), logs.tgz.
 set -u
 cd "$(dirname "$0")/../.."
-PY=${PY:-python3}
-STASH=${STASH:-/root/stash}
-CARRY=${CARRY:-.gpu/carry/m3}
 PACK=${PACK:-.gpu/d}
-OUT=${OUT:-/tmp/gpu-out}
-DEVICE=${DEVICE:-cuda}
-SMALL=${SMALL:-}   # set: a CPU rehearsal on a few rows, with the installed packages
-WSPEC=${WSPEC:-assertion:2800+negation:2800+hedge:2800+refusal:2800+distractors:2800+restate:2400+swap:all+number:all+alias:all}
+. lab/scripts/gpu_lib.sh  # the shared settings (PY, STASH, CARRY, OUT, DEVICE, SMALL, WSPEC, SITE, W); log,
+                          # pack_logs, stash_or_join, unpack_corpus
 V3_MIX=evouna=all,selqa=all,trecqa-all=3000,squad11=3500,squad=1500,squad-sentref=1500,ae=2000,wikiqa=all
-SITE=${SITE:-/root/site}
-W=${W:-/root/work}
 DATA=${DATA:-/root/data}
 mkdir -p "$OUT" "$SITE" "$W/logs" "$STASH"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true
-. lab/scripts/gpu_lib.sh  # log, pack_logs, stash_or_join, unpack_corpus
 stash_or_join
 export PYTHONPATH=$SITE:$PWD/lab/src QASCORE_DATA=$DATA
 R=$W/runs  # the corpus and probe folders the commands read (outside the checkout, which a rehearsal must not touch)

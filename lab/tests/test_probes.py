@@ -63,11 +63,11 @@ def test_family_table_by_hand():
 
 
 def test_families_outside_the_suite_are_tabled_after_it():
-    from qascore_lab.train.probes import families_of
+    from qascore_lab.train.probes import ordered
 
     rows = [{"family": f, "pair": None, "member": "right", "label": 1}
             for f in ("style-hedge", "date-refine", "restate", "assertion")]
-    assert families_of(rows) == ["assertion", "restate", "date-refine", "style-hedge"]
+    assert ordered(r["family"] for r in rows) == ["assertion", "restate", "date-refine", "style-hedge"]
     t = family_table(rows, [0.9, 0.2, 0.9, 0.9], [True, False, True, True])
     assert list(t) == ["assertion", "restate", "date-refine", "style-hedge"]
     assert t["date-refine"]["right_accepted"] == 0.0 and t["style-hedge"]["right_accepted"] == 1.0

@@ -99,6 +99,7 @@ class Answerability(Metric):
         from qascore.runtime.reader import LOGISTIC, VERIFIED, load_shared, need_weights, rule_score, verify
 
         int8 = self.options["dtype"] == INT8
+        autocast = None if int8 else self.options["dtype"]   # int8 lives in the reader's weights, not in autocast
         reader = load_shared(self._path(), self.options["device"], int8=int8)
         rule = self.options["rule"] or reader.rule
         if rule == LOGISTIC:
@@ -108,13 +109,12 @@ class Answerability(Metric):
         contexts = [rec.context if focus is None else answer_window(rec.context, a, int(focus))
                     for rec, a in zip(records, answers)]
         readings = reader.read([rec.candidate for rec in records], contexts,
-                               batch_size=int(self.options["batch_size"]), dtype=None if int8 else self.options["dtype"],
+                               batch_size=int(self.options["batch_size"]), dtype=autocast,
                                max_windows=int(self.options["max_windows"]))
         judged: list[dict[str, float] | None] = [None] * len(records)
         if rule in VERIFIED:
             ver = load_verifier(verifier_path(), self.options["device"])
-            judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]),
-                                                     dtype=None if int8 else self.options["dtype"]),
+            judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]), dtype=autocast),
                             [rec.candidate for rec in records], readings, answers)
         matches = [None if a is None else r.match(a, j) for r, a, j in zip(readings, answers, judged)]
         main = [r.p_answer if m is None else rule_score(r, m, rule, reader.logistic) for r, m in zip(readings, matches)]

@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"qascore-lab bench models: {args.rows} rows per profile, fastest of {args.repeat}; torch "
           f"{torch.__version__}; ratio = reference seconds / qascore seconds (>1: qascore faster)")
     specs = split_specs(args.metrics)
-    w = max(15, *(len(name) for name in specs))
+    w = max([15, *map(len, specs)])   # the metric column fits the longest spec
     head = f"{'metric':<{w}} {'profile':<8} {'lengths':<28} {'thr':>3} {'device':<7} {'dtype':<5} " \
            f"{'rows/s':>8} {'reference':<26} {'ratio':>6} {'GPU peak':>9}"
     print(head)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from qascore_lab.train.probes import FAMILIES, by_questions, family_table, read
+from qascore_lab.train.probes import by_questions, family_table, ordered, read
 
 DEFAULT_METRICS = ("judge", "ava", "square", "kpqa-rougeL", "f1")
 
@@ -54,8 +54,7 @@ def markdown(table: dict[str, dict[str, dict[str, Any]]], split: str, n: int) ->
     lines = [f"Probe {split} split ({n} rows). Per family: right member scored higher (pairs) / wrong member "
              "accepted / right member accepted.", "",
              "| family | pairs | " + " | ".join(table) + " |", "|---|---|" + "---|" * len(table)]
-    present = {f for t in table.values() for f in t}
-    fams = [f for f in FAMILIES if f in present] + sorted(present - set(FAMILIES))
+    fams = ordered(f for t in table.values() for f in t)
 
     def cell(v: Any) -> str:
         return "--" if v is None else f"{v:.2f}"

@@ -50,16 +50,14 @@ def refinement(context: str, start: int, gold: str, rng: random.Random) -> Refin
     from qascore_lab.train.number_swaps import perturb
 
     gold = gold.strip()
-    if not GOLD.match(gold):
-        return None
     end = start + len(gold)
+    if not GOLD.match(gold) or context[start:end] != gold:
+        return None
     for pattern in DATES:
         for m in pattern.finditer(context):
             if m.start() <= start and end <= m.end() and len(m.group()) > len(gold):
                 date = m.group()
-                head, part, tail = date[:start - m.start()], date[start - m.start():end - m.start()], date[end - m.start():]
-                if part != gold:
-                    return None
+                head, tail = date[:start - m.start()], date[end - m.start():]
                 years = re.findall(_YEAR, gold)
                 if years:   # the gold states a year (and maybe a month): move the year
                     new = gold.replace(years[0], perturb(years[0], rng), 1)

@@ -38,7 +38,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 from functools import lru_cache
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -361,9 +361,9 @@ def by_questions(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict
     return [r for r in rows if r["qid"] in keep]
 
 
-def families_of(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """The families present in `rows`: the suite's in its order, then others (probe-styles, probe-dates) by name."""
-    present = {r["family"] for r in rows}
+def ordered(families: Iterable[str]) -> list[str]:
+    """Family names for a table: the suite's in its order, then others (probe-styles, probe-dates) by name."""
+    present = set(families)
     return [f for f in FAMILIES if f in present] + sorted(present - set(FAMILIES))
 
 
@@ -375,7 +375,7 @@ def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accept
     acc = np.asarray(accepted, dtype=bool)
     out: dict[str, dict[str, Any]] = {}
     pair_list = list(pairs(rows))
-    for fam in families_of(rows):
+    for fam in ordered(r["family"] for r in rows):
         idx = [i for i, r in enumerate(rows) if r["family"] == fam]
         if not idx:
             continue
