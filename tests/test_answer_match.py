@@ -106,6 +106,29 @@ def test_number_miss(question, candidate, references, expected):
     assert am.number_miss(question, candidate, references) == expected
 
 
+@pytest.mark.parametrize("candidate, references, expected", [
+    ("December 7, 1941.", ["December"], 1.0),                  # more precise than a month
+    ("September 2, 1945.", ["1945"], 1.0),                     # ... than a year
+    ("It was May 24, 2007.", ["2007"], 1.0),
+    ("On October, 2010.", ["October"], 1.0),
+    ("the 7th of December, 1941", ["december 1941"], 1.0),     # day-month-year; the reference in any case
+    ("7 December 1941", ["December 7, 1941"], 1.0),            # the same date, another form
+    ("1941-12-07", ["December 1941"], 1.0),                    # ISO
+    ("In Sept. 1945", ["September"], 1.0),                     # an abbreviated month
+    ("In 1941.", ["in 1941"], 1.0),                            # the reference's "in" is not a part
+    ("September 16, 1924", ["1916"], 0.0),                     # the year differs
+    ("On February, 2010.", ["October"], 0.0),                  # the month differs
+    ("May 2010", ["May 20"], 0.0),                             # a year is not a day
+    ("It may be 1999.", ["May"], 0.0),                         # "may" in lower case is not a month
+    ("Marseille, 1941", ["March"], 0.0),                       # a word that starts like a month is not one
+    ("Paris", ["Paris"], 0.0),                                 # no reference is a date
+    ("December 7, 1941", ["the attack on Pearl Harbor"], 0.0),
+    ("From 1939 to 1945.", ["1941"], 0.0),                     # a range is not read as holding a year
+])
+def test_date_agrees(candidate, references, expected):
+    assert am.date_agrees(candidate, references) == expected
+
+
 @pytest.mark.parametrize("question, expected", [
     ("who wrote hamlet", "who wrote hamlet?"),                   # NQ / WikiQA / MS MARCO query
     ("  how many moons does mars have  ", "how many moons does mars have?"),

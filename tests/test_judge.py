@@ -58,6 +58,8 @@ def test_lexical_features_by_hand():
     assert f["len_ratio"] == pytest.approx(math.log(7 / 2))       # shortest reference: one word
     assert f["n_refs"] == pytest.approx(math.log(2))
     assert lexical_features("Who?", "Ada", ["Ada Lovelace"])["n_refs"] == 0.0
+    assert f["date_agrees"] == 0.0                                 # no reference is a date
+    assert lexical_features("In what month?", "December 7, 1941.", ["December"])["date_agrees"] == 1.0
 
 
 def test_best_references_keep_the_best_matching_ones_in_order():

@@ -12,6 +12,13 @@ def test_probe_rows_are_scored_by_family():
     assert source_of({"source": "evouna", "kind": "llm"}) == "evouna"
 
 
+def test_unseen_probe_rows_are_fitted_but_not_read_by_the_rule():
+    from qascore_lab.train.judge import UNSEEN
+
+    assert source_of({"source": "probes", "kind": UNSEEN}) == UNSEEN
+    assert rule({"ae": 0.9, "evouna": 0.7, UNSEEN: 0.0}) == pytest.approx(0.8)
+
+
 def test_rule_by_hand():
     per = {"ae": 0.9, "squad": 0.8, "wikiqa": 0.7, "evouna": 0.95,
            "probe-assertion": 1.0, "probe-number": 0.6}

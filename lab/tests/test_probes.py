@@ -71,3 +71,13 @@ def test_families_outside_the_suite_are_tabled_after_it():
     t = family_table(rows, [0.9, 0.2, 0.9, 0.9], [True, False, True, True])
     assert list(t) == ["assertion", "restate", "date-refine", "style-hedge"]
     assert t["date-refine"]["right_accepted"] == 0.0 and t["style-hedge"]["right_accepted"] == 1.0
+
+
+def test_a_pair_draw_keeps_both_members_and_follows_the_seed():
+    from qascore_lab.train.probes import by_pairs
+
+    rows = [{"pair": f"p{k}", "member": m} for k in range(6) for m in ("right", "wrong")] + [{"pair": None}]
+    drawn = by_pairs(rows, 3, seed=13)
+    assert len(drawn) == 6 and len({r["pair"] for r in drawn}) == 3       # whole pairs, never a lone member
+    assert drawn == by_pairs(rows, 3, seed=13) and drawn != by_pairs(rows, 3, seed=14)
+    assert by_pairs(rows, 10, seed=13) == rows[:-1]                       # fewer pairs than asked: all, in order

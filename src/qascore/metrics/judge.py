@@ -16,7 +16,9 @@ A small model over signals that carry from one kind of answer to another (their 
 - `alternatives`: the candidate offers alternatives instead of one answer ("It might be A or possibly B");
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
-  (`answer_match.number_miss`: "landed in 1968" against "1969").
+  (`answer_match.number_miss`: "landed in 1968" against "1969");
+- `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
+  states, possibly more precise ("December 7, 1941" for "December"; `answer_match.date_agrees`).
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it
@@ -50,7 +52,7 @@ from qascore.text import answer_match as am
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
-            "num_gap", "person_gap", "number_miss", "disowned", "alternatives")
+            "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees")
 MODEL_REFS = 4
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text"  # how `features` forms the models' inputs; lab caches key on it
@@ -68,7 +70,8 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "hedge": am.hedges(candidate),
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
-           "number_miss": am.number_miss(question, candidate, references)}
+           "number_miss": am.number_miss(question, candidate, references),
+           "date_agrees": am.date_agrees(candidate, references)}
     if "disowned" in names:
         out["disowned"] = am.disowned(candidate, references)
     if "alternatives" in names:

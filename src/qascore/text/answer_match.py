@@ -197,6 +197,74 @@ def number_miss(question: str, candidate: str, references: Sequence[str]) -> flo
     return min(misses)
 
 
+# -- dates: a stated date that refines the gold one ----------------------------------------------
+
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+_MONTH = (r"(?P<m>(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+          r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)")
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<y>[12]\d{3})"
+# longest forms first: where two overlap, the longer is read (`_dates`)
+_DATE_FORMS = (rf"{_MONTH}\s+{_DAY},?\s+{_YEAR}", rf"{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}",
+               rf"{_YEAR}-(?P<mm>[01]?\d)-(?P<d>[0-3]?\d)", rf"{_MONTH},?\s+(?:of\s+)?{_YEAR}",
+               rf"{_MONTH}\s+{_DAY}(?![\d,])", rf"{_DAY}\s+(?:of\s+)?{_MONTH}", _YEAR, _MONTH)
+_DATES = tuple(re.compile(rf"(?<![\w-]){f}(?![\w-])") for f in _DATE_FORMS)  # a month capitalised, as in prose
+_DATES_ANY_CASE = tuple(re.compile(f, re.IGNORECASE) for f in _DATE_FORMS)
+
+
+def _parts(m: re.Match[str]) -> dict[str, int]:
+    """The year, month and day a date match states (month 1-12)."""
+    g = {k: v for k, v in m.groupdict().items() if v}
+    out = {}
+    if "y" in g:
+        out["y"] = int(g["y"])
+    if "m" in g:
+        out["m"] = next(i for i, name in enumerate(_MONTH_NAMES, 1) if name.startswith(g["m"].rstrip(".").lower()))
+    if "mm" in g:
+        out["m"] = int(g["mm"])
+    if "d" in g:
+        out["d"] = int(g["d"])
+    return out
+
+
+def _dates(text: str) -> list[dict[str, int]]:
+    """The dates written in `text`, each as the parts it states, the longer form read where two overlap:
+    "December 7, 1941" is one date (year, month, day), not a month, a day and a year."""
+    found = sorted(((m.start(), -m.end(), m) for pattern in _DATES for m in pattern.finditer(text.translate(_QUOTES))),
+                   key=lambda t: t[:2])
+    out, end = [], -1
+    for start, neg_end, m in found:
+        if start >= end:
+            out.append(_parts(m))
+            end = -neg_end
+    return [d for d in out if 1 <= d.get("m", 1) <= 12 and 1 <= d.get("d", 1) <= 31]
+
+
+def _as_date(reference: str) -> dict[str, int] | None:
+    """The parts of a reference that is a date and nothing else ("1941", "December", "December 1941",
+    "in 1941"), in any case; None for any other reference."""
+    ref = re.sub(r"^(?:in|on)\s+", "", reference.translate(_QUOTES).strip().rstrip("."), flags=re.IGNORECASE)
+    for pattern in _DATES_ANY_CASE:
+        m = pattern.fullmatch(ref)
+        if m:
+            return _parts(m)
+    return None
+
+
+def date_agrees(candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the candidate states a date that agrees with a date reference in every part the reference
+    states, written in any form and possibly more precise: "December 7, 1941" for "December", "1941" or
+    "7 December 1941"; "September 2, 1945" for "1945". 0.0 otherwise, and where no reference is a date.
+    A more precise date is a right answer to "In what year ...?" that `contains` alone does not tell from an
+    answer that names the year beside a wrong claim; the judge reads this beside `disowned`."""
+    gold = [d for d in (_as_date(r) for r in references) if d]
+    if not gold:
+        return 0.0
+    said = _dates(candidate)
+    return float(any(all(s.get(k) == v for k, v in g.items()) for g in gold for s in said))
+
+
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
 
 _CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|,|\s+\b(?:but|however|whereas|yet)\b")

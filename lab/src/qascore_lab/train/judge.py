@@ -42,7 +42,7 @@ KINDS = {"short": ("ae", "squad"), "sentence": ("squad-sentref", "wikiqa", "selq
          "probes": tuple(f"probe-{f}" for f in FAMILIES if f != "alias")}
 GROUPS = {"verifier": ("verifier",), "overlap": ("kpqa_rougeL", "f1", "recall", "contains"),
           "length": ("log_len", "len_ratio"), "type": ("hedge", "num_gap", "person_gap"),
-          "numbers": ("number_miss",),
+          "numbers": ("number_miss",), "dates": ("date_agrees",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "alternatives")}
 SPARSE_SOURCE = "evouna"  # the dev source whose gold answers are alias lists (sparse_views)
 # The keyphrase tagger is about 3/4 of the judge's CPU time on short answers: a judge without it is taken
@@ -64,6 +64,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--probes", default=None, metavar="DIR",
                    help="probe suite (`train probes`): its dev rows join the fit (their own kind in the rule), its "
                         "test rows are reported per family")
+    p.add_argument("--unseen-probes", action="append", default=[], metavar="DIR",
+                   help="a probe folder no verifier trained on (`train probe-dates`): a seeded draw of --unseen-pairs of "
+                        "its train pairs joins the fit (the rule does not read them); its dev and test splits are "
+                        "reported (repeatable)")
+    p.add_argument("--unseen-pairs", type=int, default=100, metavar="N",
+                   help="train pairs drawn from each --unseen-probes folder (default 100)")
     p.add_argument("--probe-questions", type=int, default=500, metavar="N",
                    help="questions of the probe dev split (seeded sample) whose rows join the fit")
     p.add_argument("--features-only", action="store_true",
@@ -111,7 +117,7 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
 # More overlap, containment or verifier confidence never lowers the judge; a hedge or a missing number never
 # raises it. The length features are free.
 MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "contains": 1, "hedge": -1, "num_gap": -1,
-            "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1}
+            "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1, "date_agrees": 1}
 
 
 def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 400, depth: int = 3,
@@ -185,8 +191,12 @@ def source_figures(scores: np.ndarray, y: np.ndarray, sources: Sequence[str], cu
     return out
 
 
+UNSEEN = "unseen-probes"  # the source of the --unseen-probes train rows: fitted, not read by the rule
+
+
 def source_of(row: dict[str, Any]) -> str:
-    """The dev source a row is scored under: its corpus source, or its probe family (`probe-<family>`)."""
+    """The dev source a row is scored under: its corpus source, or its probe family (`probe-<family>`);
+    --unseen-probes rows are `UNSEEN`, which no kind of the rule reads."""
     return str(row["kind"] if row["source"] == "probes" else row["source"])
 
 
@@ -315,6 +325,11 @@ def run(args: argparse.Namespace) -> int:
         probe_recs, probe_y = to_records(probe_rows)
         x = np.vstack([x, feature_matrix("probes-dev", probe_recs, out)])
         dev_rows, dev_recs, dev_y = dev_rows + probe_rows, dev_recs + probe_recs, dev_y + probe_y
+    for folder in args.unseen_probes:
+        more = [dict(r, kind=UNSEEN) for r in probes.by_pairs(probes.read(folder, "train"), args.unseen_pairs, args.seed)]
+        more_recs, more_y = to_records(more)
+        x = np.vstack([x, feature_matrix(f"unseen-{Path(folder).name}-train{args.unseen_pairs}", more_recs, out)])
+        dev_rows, dev_recs, dev_y = dev_rows + more, dev_recs + more_recs, dev_y + more_y
     y, ty = np.asarray(dev_y), np.asarray(test_y)
     tx = feature_matrix("test", test_recs, out)
     sources = [source_of(r) for r in dev_rows]
@@ -390,6 +405,13 @@ def run(args: argparse.Namespace) -> int:
         p_recs, _ = to_records(probe_test)
         p_probs = predict(card, feature_matrix("probes-test", p_recs, out)[:, cols])
         report["probes_test"] = family_table(probe_test, p_probs, p_probs >= card["threshold"])
+    for folder in args.unseen_probes:
+        from qascore_lab.train.probes import family_table
+
+        for split in ("dev", "test"):
+            held = probes.read(folder, split)
+            m_probs = predict(card, feature_matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0], out)[:, cols])
+            report.setdefault(f"unseen_probes_{split}", {}).update(family_table(held, m_probs, m_probs >= card["threshold"]))
     for name, (recs, target, figure) in reporting_sets(args.data).items():
         fx = feature_matrix(name, recs, out)
         probs = predict(card, fx[:, cols])
@@ -401,6 +423,8 @@ def run(args: argparse.Namespace) -> int:
     card.update(seed=args.seed, dev_rows=len(dev_rows),
                 command=f"qascore-lab train judge --corpus {args.corpus} --seed {args.seed} --threads {args.threads}"
                         + (f" --probes {args.probes}" if args.probes else "")
+                        + "".join(f" --unseen-probes {d}" for d in args.unseen_probes)
+                        + (f" --unseen-pairs {args.unseen_pairs}" if args.unseen_probes else "")
                         + (f" --candidate {args.candidate}" if args.candidate else ""),
                 fit="fitted on the corpus dev split and three sparse-gold copies of its EVOUNA-TQ rows; model and "
                     "features " + ("named by --candidate, measured" if args.candidate else "chosen") +

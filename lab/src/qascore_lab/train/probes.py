@@ -361,6 +361,13 @@ def by_questions(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict
     return [r for r in rows if r["qid"] in keep]
 
 
+def by_pairs(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
+    """The rows of a seeded sample of n pairs (all rows where there are fewer), in file order."""
+    names = sorted({r["pair"] for r in rows if r.get("pair")})
+    keep = set(random.Random(seed).sample(names, min(n, len(names))))
+    return [r for r in rows if r.get("pair") in keep]
+
+
 def ordered(families: Iterable[str]) -> list[str]:
     """Family names for a table: the suite's in its order, then others (probe-styles, probe-dates) by name."""
     present = set(families)
