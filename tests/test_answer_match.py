@@ -178,6 +178,13 @@ def test_plain_text(candidate, expected):
     ("No, it was Canberra.", ["Canberra"], 0.0),              # "no" opens the answer; it negates nothing
     ("Sydney rather than Canberra.", ["Canberra"], 1.0),
     ("The capital is Canberra.", ["Canberra"], 0.0),
+    ("Correct: Sydney\nIncorrect: Canberra", ["Canberra"], 1.0),  # a list that labels its items
+    ("Correct: Canberra\nIncorrect: Sydney", ["Canberra"], 0.0),
+    ("Sydney. Some people mention Canberra, but that's not correct.", ["Canberra"], 1.0),
+    ("Although many quizzes give Canberra, it is actually Sydney.", ["Canberra"], 1.0),
+    ("Sydney. Note: Canberra is a frequent wrong guess.", ["Canberra"], 1.0),
+    ("Canberra. Note: Sydney is a common wrong answer.", ["Canberra"], 0.0),
+    ("Canberra\n\n*Note:* Sydney is a frequent wrong guess.", ["Canberra"], 0.0),  # a line is a clause
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

@@ -267,7 +267,7 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
 
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
 
-_CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|,|\s+\b(?:but|however|whereas|yet)\b")
+_CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|,|\n|\s+\b(?:but|however|whereas|yet)\b")
 _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
                        "didnt", "cannot", "cant", "unlike", "except", "excluding"})
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
@@ -275,10 +275,13 @@ _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "th
 _COPULAS = frozenset({"is", "was", "are", "were"})
 _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
 _ATTRIBUTED = re.compile(
-    r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|common (mistake|error)|confuse[ds]?|"
+    r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
+    r"(common|frequent|wrong|incorrect)( wrong)? (mistake|error|guess|answer|belief)|"
     r"(many|some|most|often|commonly|popularly|widely|sometimes|people|others|sources)\b[\w ]{0,30}?\b"
     r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
-    r"given|cited|reported|credited|attributed))\b")
+    r"mention(s|ed)?|give|gives|given|cited|reported|credited|attributed))\b")
+# a label that marks what follows as wrong ("Incorrect: A", a list LLMs write), read as "not A"
+_WRONG_LABEL = re.compile(r"\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:\s*")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain)\b")
 
@@ -300,10 +303,11 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
 
 def disowned(candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
-    "A is not the answer"), or sits in a clause that attributes it to others or calls it a mistake ("Many
-    people think it is A, but ..."). 0.0 where some mention is asserted, or where none is found clause by
-    clause. Rules over folded words, written for the probe families (docs/probes.md); English only."""
-    text = candidate.translate(_QUOTES).lower()
+    "A is not the answer", "Incorrect: A"), or sits in a clause that attributes it to others or calls it a
+    mistake ("Many people think it is A, but ...", "A is a frequent wrong guess"). 0.0 where some mention is
+    asserted, or where none is found clause by clause (a line is a clause). Rules over folded words, written
+    for the probe families (docs/probes.md) and LLM-style phrasings; English only."""
+    text = _WRONG_LABEL.sub(" not ", candidate.translate(_QUOTES).lower())
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
     refs = [r.split() for r in (fold(x) for x in references) if r]
     found = False
