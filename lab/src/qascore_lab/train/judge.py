@@ -15,6 +15,10 @@ other LLM-answer sets often give one or two gold answers, where a correct answer
 them. Each EVOUNA-TQ dev row is therefore also fitted in three copies with fewer references (`sparse_views`),
 kept in its question's fold. The rule reads the ordinary dev rows only; the Platt scaling and the threshold
 also read the copies' out-of-fold scores, so the stored threshold holds where a user gives one gold answer.
+
+Probe pairs no verifier trained on (`--unseen-probes`: the `date-refine` family of `train probe-dates`) may
+join the fit as a seeded draw of train pairs; the rule does not read them, and their dev and test splits are
+reported with the refitted card.
 """
 
 from __future__ import annotations
@@ -319,9 +323,7 @@ def run(args: argparse.Namespace) -> int:
     test_recs, test_y = to_records(test_rows)
     x = feature_matrix("dev", dev_recs, out)
     if args.probes:  # appended after the corpus rows, so the views' row indices stay valid
-        from qascore_lab.train.probes import by_questions
-
-        probe_rows = by_questions(probes.read(args.probes, "dev"), args.probe_questions, args.seed)
+        probe_rows = probes.by_questions(probes.read(args.probes, "dev"), args.probe_questions, args.seed)
         probe_recs, probe_y = to_records(probe_rows)
         x = np.vstack([x, feature_matrix("probes-dev", probe_recs, out)])
         dev_rows, dev_recs, dev_y = dev_rows + probe_rows, dev_recs + probe_recs, dev_y + probe_y
@@ -399,19 +401,16 @@ def run(args: argparse.Namespace) -> int:
                                                  "accuracy": binary_scores(test1_probs, test_y, card["threshold"]).accuracy},
                              "features": {f: auroc(tx[:, k], test_y) for k, f in enumerate(FEATURES)}}
     if args.probes:
-        from qascore_lab.train.probes import family_table
-
         probe_test = probes.read(args.probes, "test")
         p_recs, _ = to_records(probe_test)
         p_probs = predict(card, feature_matrix("probes-test", p_recs, out)[:, cols])
-        report["probes_test"] = family_table(probe_test, p_probs, p_probs >= card["threshold"])
+        report["probes_test"] = probes.family_table(probe_test, p_probs, p_probs >= card["threshold"])
     for folder in args.unseen_probes:
-        from qascore_lab.train.probes import family_table
-
         for split in ("dev", "test"):
             held = probes.read(folder, split)
             m_probs = predict(card, feature_matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0], out)[:, cols])
-            report.setdefault(f"unseen_probes_{split}", {}).update(family_table(held, m_probs, m_probs >= card["threshold"]))
+            report.setdefault(f"unseen_probes_{split}", {}).update(
+                probes.family_table(held, m_probs, m_probs >= card["threshold"]))
     for name, (recs, target, figure) in reporting_sets(args.data).items():
         fx = feature_matrix(name, recs, out)
         probs = predict(card, fx[:, cols])
