@@ -245,3 +245,20 @@ def test_threshold_option_decides_correct_and_is_checked(monkeypatch):
     rec = {"question": "q?", "candidate": "a", "references": ["a"]}
     assert qascore.load("judge").score([rec]).details["correct"] == [True]        # P = 0.5 >= the card's 0.4
     assert qascore.load("judge", threshold=0.6).score([rec]).details["correct"] == [False]
+
+
+def test_signals_name_the_rule_features_that_fired(monkeypatch):
+    """`details.signals`: the card's yes/no rule features that are above 0 for the record, in card order;
+    a model feature (`verifier`) or one the card lacks is never named."""
+    import qascore
+    from qascore.metrics import judge
+
+    names = ["verifier", "contains", "disowned", "date_agrees", "number_miss"]
+    card = {"features": names, "model": {"kind": "logistic", "mean": [0.0] * 5, "scale": [1.0] * 5,
+                                         "coef": [0.0] * 5, "intercept": 0.0}, "platt": [1.0, 0.0], "threshold": 0.5}
+    x = np.array([[2.0, 1.0, 1.0, 0.0, 0.0], [-3.0, 0.0, 0.0, 0.0, 0.5], [1.0, 1.0, 0.0, 1.0, 0.0]])
+    monkeypatch.setattr(judge.Judge, "_card", lambda self: card)
+    monkeypatch.setattr(judge, "features", lambda records, names, **kw: x[:len(records)])
+    recs = [{"question": "q?", "candidate": c, "references": ["a"]} for c in ("b", "c", "d")]
+    assert qascore.load("judge").score(recs).details["signals"] == [["contains", "disowned"], ["number_miss"],
+                                                                     ["contains", "date_agrees"]]

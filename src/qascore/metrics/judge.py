@@ -54,6 +54,8 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees")
 MODEL_REFS = 4
+# the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
+SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text"  # how `features` forms the models' inputs; lab caches key on it
 
@@ -260,7 +262,9 @@ class Judge(Metric):
                      device=self.options["device"], dtype=self.options["dtype"], truncated=cut, why=why)
         probs = predict(card, x)
         thr = self._threshold(card)
-        return [float(p) for p in probs], {"correct": [bool(p >= thr) for p in probs], **why,
+        named = [(k, f) for k, f in enumerate(card["features"]) if f in SIGNALS]
+        signals = [[f for k, f in named if row[k] > 0] for row in x]
+        return [float(p) for p in probs], {"correct": [bool(p >= thr) for p in probs], **why, "signals": signals,
                                            long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
 
     def _threshold(self, card: dict[str, Any]) -> float:
