@@ -41,6 +41,8 @@ def test_token_recall(candidate, refs, expected):
     ("I’m sorry, but I couldn’t find any information about that.", 1.0),
     ("There is no record of such a newspaper.", 1.0),
     ("I don't know.", 1.0),
+    ("I can't say for certain; candidates include Sydney and Canberra.", 1.0),
+    ("I can say for certain it is Canberra.", 0.0),
     ("The capital is Canberra.", 0.0),
     ("Sorrento is in Italy.", 0.0),
 ])
@@ -185,6 +187,12 @@ def test_plain_text(candidate, expected):
     ("Sydney. Note: Canberra is a frequent wrong guess.", ["Canberra"], 1.0),
     ("Canberra. Note: Sydney is a common wrong answer.", ["Canberra"], 0.0),
     ("Canberra\n\n*Note:* Sydney is a frequent wrong guess.", ["Canberra"], 0.0),  # a line is a clause
+    ("\u2705 Sydney\n\u274c Canberra", ["Canberra"], 1.0),          # a cross marks the item wrong
+    ("\u2705 Canberra\n\u274c Sydney", ["Canberra"], 0.0),
+    ("Canberra? No, it's Sydney.", ["Canberra"], 1.0),         # the next clause rejects it
+    ("Sydney. (I considered Canberra, but ruled it out.)", ["Canberra"], 1.0),
+    ("Sydney. Canberra comes up in some sources, though that seems to be a mix-up.", ["Canberra"], 1.0),
+    ("It is Canberra. That's not wrong.", ["Canberra"], 0.0),
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

@@ -82,13 +82,15 @@ def plain_text(candidate: str) -> str:
 
 _HEDGE = re.compile(
     r"\b(i'?m sorry|i am sorry|i apologi[sz]e|i (do not|don'?t) (know|have)|not sure|uncertain|unclear|"
-    r"(cannot|can'?t|could ?n[o']t|unable to) (find|determine|answer|provide|identify|be sure)|"
+    r"(cannot|can'?t|could ?n[o']t|unable to) (find|determine|answer|provide|identify|be sure|"
+    r"(say|tell) for (certain|sure))|"
     r"there (is|was|are|were) no|no (information|record|answer|evidence)|not (possible|enough information)|"
     r"as an ai|i'?m not able)\b")
 
 
 def hedges(candidate: str) -> float:
-    """1.0 if the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no ...")."""
+    """1.0 if the candidate hedges or refuses ("I'm sorry", "I don't know", "I can't say for certain", "there is
+    no ...")."""
     return float(bool(_HEDGE.search(candidate.translate(_QUOTES).lower())))
 
 
@@ -280,8 +282,11 @@ _ATTRIBUTED = re.compile(
     r"(many|some|most|often|commonly|popularly|widely|sometimes|people|others|sources)\b[\w ]{0,30}?\b"
     r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
     r"mention(s|ed)?|give|gives|given|cited|reported|credited|attributed))\b")
-# a label that marks what follows as wrong ("Incorrect: A", a list LLMs write), read as "not A"
-_WRONG_LABEL = re.compile(r"\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:\s*")
+# a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
+_WRONG_LABEL = re.compile(r"(?:\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:|[\u274c\u2717\u2718\u2716])\s*")
+# a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong")
+_REJECTS = re.compile(r"^\s*(no|(though |and )?(that|this|it|which)('s| is| was| seems to be| would be)? (not (correct|right|"
+                      r"true)|wrong|incorrect|mistaken|outdated|a (mix-?up|mistake|myth|misconception))|ruled it out)\s*\W*$")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain)\b")
 
@@ -304,16 +309,17 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
 def disowned(candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
     "A is not the answer", "Incorrect: A"), or sits in a clause that attributes it to others or calls it a
-    mistake ("Many people think it is A, but ...", "A is a frequent wrong guess"). 0.0 where some mention is
+    mistake ("Many people think it is A, but ...", "A is a frequent wrong guess"), or is rejected by the clause
+    after it ("A? No, ...", "I considered A, but ruled it out"). 0.0 where some mention is
     asserted, or where none is found clause by clause (a line is a clause). Rules over folded words, written
     for the probe families (docs/probes.md) and LLM-style phrasings; English only."""
     text = _WRONG_LABEL.sub(" not ", candidate.translate(_QUOTES).lower())
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
     refs = [r.split() for r in (fold(x) for x in references) if r]
     found = False
-    for clause in clauses:
+    for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
-        attributed = bool(_ATTRIBUTED.search(clause))
+        attributed = bool(_ATTRIBUTED.search(clause)) or k + 1 < len(clauses) and bool(_REJECTS.match(clauses[k + 1]))
         for ref in refs:
             for i in _mentions(tokens, ref):
                 found = True
