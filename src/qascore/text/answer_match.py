@@ -308,11 +308,11 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
 
 def disowned(candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
-    "A is not the answer", "Incorrect: A"), or sits in a clause that attributes it to others or calls it a
-    mistake ("Many people think it is A, but ...", "A is a frequent wrong guess"), or is rejected by the clause
-    after it ("A? No, ...", "I considered A, but ruled it out"). 0.0 where some mention is
-    asserted, or where none is found clause by clause (a line is a clause). Rules over folded words, written
-    for the probe families (docs/probes.md) and LLM-style phrasings; English only."""
+    "A is not the answer", "Incorrect: A"), sits in a clause that attributes it to others or calls it a mistake
+    ("Many people think it is A, but ...", "A is a frequent wrong guess"), or is rejected by the clause after it
+    ("A? No, ...", "I considered A, but ruled it out"). 0.0 where some mention is asserted, or where none is
+    found clause by clause (a line is a clause). Rules over folded words, written for the probe families
+    (docs/probes.md) and LLM-style phrasings; English only."""
     text = _WRONG_LABEL.sub(" not ", candidate.translate(_QUOTES).lower())
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
     refs = [r.split() for r in (fold(x) for x in references) if r]
