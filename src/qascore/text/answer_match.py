@@ -201,10 +201,9 @@ def number_miss(question: str, candidate: str, references: Sequence[str]) -> flo
 
 # -- dates: a stated date that refines the gold one ----------------------------------------------
 
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")
-_MONTH = (r"(?P<m>(?:January|February|March|April|May|June|July|August|September|October|November|December|"
-          r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+_MONTH = rf"(?P<m>(?:{'|'.join(MONTHS)}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<y>[12]\d{3})"
 # longest forms first: where two overlap, the longer is read (`_dates`)
@@ -222,7 +221,8 @@ def _parts(m: re.Match[str]) -> dict[str, int]:
     if "y" in g:
         out["y"] = int(g["y"])
     if "m" in g:
-        out["m"] = next(i for i, name in enumerate(_MONTH_NAMES, 1) if name.startswith(g["m"].rstrip(".").lower()))
+        said = g["m"].rstrip(".").lower()
+        out["m"] = next(i for i, name in enumerate(MONTHS, 1) if name.lower().startswith(said))
     if "mm" in g:
         out["m"] = int(g["mm"])
     if "d" in g:

@@ -24,11 +24,10 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from qascore.text.answer_match import MONTHS
 from qascore_lab.train.probes import SPLITS, Builder, corpus_splits, squad_split
 
 FAMILY = "date-refine"
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
 _M = "(?:" + "|".join(MONTHS) + ")"
 _DAY = r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?"
 _YEAR = r"(?:1[0-9]{3}|20[0-9]{2})"
