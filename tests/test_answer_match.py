@@ -212,3 +212,35 @@ def test_disowned(candidate, references, expected):
 ])
 def test_alternatives(candidate, expected):
     assert am.alternatives(candidate) == expected
+
+
+@pytest.mark.parametrize("candidate, references, expected", [
+    ("Canberra or Sydney.", ["Canberra"], 1.0),                # a bare list: gold and another
+    ("It's Sydney / Canberra", ["Canberra"], 1.0),
+    ("Canberra (or Sydney)", ["Canberra"], 1.0),
+    ("Canberra/Sydney", ["Canberra"], 1.0),
+    ("Myanmar (or Burma)", ["Myanmar", "Burma"], 0.0),         # every item is gold: aliases
+    ("Myanmar (or Burma)", ["Myanmar"], 1.0),                  # an alias the references lack reads as a hedge
+    ("Sydney or Melbourne", ["Canberra"], 0.0),                # no item names the gold: nothing hedged
+    ("Rock or Pop", ["Rock or Pop"], 0.0),                     # the reference is itself "A or B"
+    ("AC/DC", ["AC/DC"], 0.0),
+    ("110/70 mmHg", ["110"], 0.0),                             # a slash between numbers is not a list
+    ("Canberra, Australia", ["Canberra"], 0.0),                # a comma alone is not a list
+    ("Canberra.", ["Canberra"], 0.0),
+    ("The capital is Canberra, which was chosen over Sydney or Melbourne.", ["Canberra"], 0.0),  # prose
+    ("Canberra\nor Sydney", ["Canberra"], 0.0),               # a line break: not a bare list
+    ("Canberra or Sydney.", [], 0.0),                          # no references: nothing is gold
+])
+def test_bare_list(candidate, references, expected):
+    assert am.bare_list(candidate, references) == expected
+
+
+@pytest.mark.parametrize("candidate, items", [
+    ("Canberra or Sydney.", ["Canberra", "Sydney"]),
+    ("The answer is Canberra (or Sydney).", ["Canberra", "Sydney"]),
+    ("Canberra / Sydney / Perth", ["Canberra", "Sydney", "Perth"]),
+    ("It is Canberra, the capital", []),
+    ("Canberra or the federal capital territory of Australia itself", []),   # an item of more than 5 words
+])
+def test_listed(candidate, items):
+    assert am.listed(candidate) == items

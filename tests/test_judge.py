@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -41,6 +42,25 @@ def test_tree_card_by_hand():
     x = np.array([[-1.0, 0.0], [1.0, 4.0]])
     raw = [0.5 + 0.1 * (-1.0 + 10.0), 0.5 + 0.1 * (2.0 + 30.0)]
     assert np.allclose(predict(card, x), [1 / (1 + math.exp(-r)) for r in raw])
+
+
+def test_offsets_add_a_fixed_log_odds_term_after_the_platt_scaling():
+    card = {"features": ["verifier", "alternatives"], "platt": [2.0, -0.5], "offsets": {"alternatives": -3.0},
+            "model": {"kind": "logistic", "mean": [0.0, 0.0], "scale": [1.0, 1.0], "coef": [1.0, 0.0],
+                      "intercept": 0.0}}
+    x = np.array([[1.0, 0.0], [1.0, 1.0], [-1.0, 1.0]])
+    # raw = verifier; z = 2 * raw - 0.5 - 3 * alternatives = [1.5, -1.5, -5.5]
+    assert np.allclose(predict(card, x), 1 / (1 + np.exp(-np.array([1.5, -1.5, -5.5]))))
+
+
+def test_a_card_with_an_offset_for_a_feature_it_lacks_is_refused(tmp_path):
+    from qascore.metrics.judge import read_card
+
+    card = {"features": ["verifier"], "platt": [1.0, 0.0], "threshold": 0.5, "offsets": {"alternatives": -1.0},
+            "model": {"kind": "logistic", "mean": [0.0], "scale": [1.0], "coef": [1.0], "intercept": 0.0}}
+    (tmp_path / "c.json").write_text(json.dumps(card))
+    with pytest.raises(ValueError, match="offsets for \\['alternatives'\\]"):
+        read_card(str(tmp_path / "c.json"))
 
 
 def test_unknown_model_kind_is_an_error():

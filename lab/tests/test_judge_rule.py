@@ -19,6 +19,17 @@ def test_unseen_probe_rows_are_fitted_but_not_read_by_the_rule():
     assert rule({"ae": 0.9, "evouna": 0.7, UNSEEN: 0.0}) == pytest.approx(0.8)
 
 
+def test_unseen_folders_take_their_own_pair_counts():
+    from argparse import Namespace
+
+    from qascore_lab.train.judge import unseen_folders
+
+    args = Namespace(unseen_probes=["runs/probe-dates", "runs/probe-lists=300"], unseen_pairs=100)
+    assert unseen_folders(args) == [("runs/probe-dates", 100), ("runs/probe-lists", 300)]
+    with pytest.raises(SystemExit):
+        unseen_folders(Namespace(unseen_probes=["runs/x=all"], unseen_pairs=100))
+
+
 def test_rule_by_hand():
     per = {"ae": 0.9, "squad": 0.8, "wikiqa": 0.7, "evouna": 0.95,
            "probe-assertion": 1.0, "probe-number": 0.6}

@@ -14,6 +14,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `disowned`: the candidate names a reference but never asserts it (negated, or attributed to others:
   "It is B, not A", "Many people think it is A, but ..."; `answer_match.disowned`);
 - `alternatives`: the candidate offers alternatives instead of one answer ("It might be A or possibly B");
+- `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item names a reference
+  and another names none (`answer_match.bare_list`);
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
   (`answer_match.number_miss`: "landed in 1968" against "1969");
@@ -24,7 +26,8 @@ token recall, and the question as `answer_match.as_question` writes it (a search
 gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it
 (markdown marks and a leading "Answer:" label taken off). `details.truncated` is true where a model
 feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
-logistic regression or a small ensemble of regression trees over these features, then a Platt scaling;
+logistic regression or a small ensemble of regression trees over these features, then a Platt scaling
+(with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `alternatives`);
 `details.correct` compares the probability with the card's dev-tuned threshold. No scikit-learn is needed
 here: the card is plain numbers.
 """
@@ -52,10 +55,11 @@ from qascore.text import answer_match as am
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
-            "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees")
+            "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
-SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees")
+SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
+           "bare_list")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text"  # how `features` forms the models' inputs; lab caches key on it
 
@@ -73,7 +77,8 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
            "number_miss": am.number_miss(question, candidate, references),
-           "date_agrees": am.date_agrees(candidate, references)}
+           "date_agrees": am.date_agrees(candidate, references),
+           "bare_list": am.bare_list(candidate, references)}
     if "disowned" in names:
         out["disowned"] = am.disowned(candidate, references)
     if "alternatives" in names:
@@ -123,20 +128,30 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     return np.column_stack([cols[n] for n in names]) if records else np.zeros((0, len(names)))
 
 
-def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    """Calibrated P(correct) from the card's feature matrix (columns in `card["features"]` order)."""
+def raw_scores(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
+    """The card's model output before calibration (log-odds scale), from its feature matrix."""
     model = card["model"]
     if model["kind"] == "logistic":
         z = (x - np.asarray(model["mean"])) / np.asarray(model["scale"])
-        raw = z @ np.asarray(model["coef"]) + model["intercept"]
-    elif model["kind"] == "trees":
+        return np.asarray(z @ np.asarray(model["coef"]) + model["intercept"])
+    if model["kind"] == "trees":
         raw = np.full(len(x), float(model["init"]))
         for tree in model["trees"]:
             raw += model["learning_rate"] * tree_values(tree, x)
-    else:
-        raise ValueError(f"judge card: unknown model kind {model['kind']!r}")
+        return raw
+    raise ValueError(f"judge card: unknown model kind {model['kind']!r}")
+
+
+def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
+    """Calibrated P(correct) from the card's feature matrix (columns in `card["features"]` order): the Platt
+    scaling of the model's output, plus the card's `offsets`, a fixed log-odds term for each named yes/no rule
+    feature (fitted beside the Platt scaling), so that a rule such as `alternatives` lowers every answer it
+    fires on by the same odds, whatever the trees make of the rest."""
     a, b = card["platt"]
-    return 1.0 / (1.0 + np.exp(-(a * raw + b)))
+    z = a * raw_scores(card, x) + b
+    for name, weight in card.get("offsets", {}).items():
+        z = z + float(weight) * x[:, card["features"].index(name)]
+    return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
 
 def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
@@ -178,6 +193,9 @@ def read_card(path: str) -> dict[str, Any]:
         raise ValueError(f"judge: model file {p} is not a judge card (JSON): {exc}") from None
     if not isinstance(card, dict) or not {"features", "model", "platt", "threshold"} <= set(card):
         raise ValueError(f"judge: model file {p} is not a judge card (needs features, model, platt, threshold)")
+    unknown = set(card.get("offsets", {})) - set(card["features"])
+    if unknown:
+        raise ValueError(f"judge: model file {p} has offsets for {sorted(unknown)}, which are not among its features")
     trees = card["model"].get("trees")
     if isinstance(trees, str):
         card["model"]["trees"] = read_trees(p.parent / trees, card["model"].get("trees_sha256"))

@@ -328,6 +328,23 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     return float(found)
 
 
+# a bare list of answers: "A or B", "A / B", "A (or B)", after an optional lead ("It's", "The answer is")
+_LIST_LEAD = re.compile(r"^\s*(?:it is|it's|it was|the answer is|answer is)\s+", re.IGNORECASE)
+_LIST_SEP = re.compile(r"\s*\(\s*or\s+|\s+or\s+|(?<=[^\W\d])\s*/\s*(?=[^\W\d])|\s+/\s+", re.IGNORECASE)
+LIST_ITEM_WORDS = 5  # a longer item is a clause, not an answer offered beside another
+
+
+def listed(candidate: str) -> list[str]:
+    """The items of a candidate that is only a short list of answers ("A or B.", "It's A / B", "A (or B)"),
+    else []. A line break or an item longer than LIST_ITEM_WORDS words means prose, not a list."""
+    text = _LIST_LEAD.sub("", candidate.translate(_QUOTES).strip()).rstrip(" .!?)")
+    if "\n" in text:
+        return []
+    items = [p.strip(" .()") for p in _LIST_SEP.split(text)]
+    items = [p for p in items if p]
+    return items if len(items) >= 2 and all(len(p.split()) <= LIST_ITEM_WORDS for p in items) else []
+
+
 def alternatives(candidate: str) -> float:
     """1.0 if the candidate does not commit to one answer: "A or B" under a modal ("It might be A or possibly
     B", "either A or B", "I'm not sure, maybe A or B"), or a bare short list of alternatives ("A, B or C")."""
@@ -335,3 +352,17 @@ def alternatives(candidate: str) -> float:
     if not re.search(r"\bor\b", text):
         return 0.0
     return float(bool(_MODAL.search(text)) or len(text.split()) <= 10 and "," in text)
+
+
+def bare_list(candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the candidate is only a short list ("A or B", "A / B", "A (or B)") where one item is a reference
+    and another names none: a hedge between the gold answer and another, with no modal to say so.
+    A list whose every item names a reference is a list of aliases ("Myanmar (or Burma)" where both are
+    gold), not a hedge; an alias the references lack reads as a hedge."""
+    items = listed(candidate)
+    if not items or contains(candidate, [r for r in references if _LIST_SEP.search(r)]):
+        return 0.0  # no list, or a reference that is itself "A or B" / "A/B" is named whole
+    gold = {fold(r) for r in references}
+    # one item is a gold answer itself (not a phrase around one: "A hygrometer measures humidity"), another
+    # names none
+    return float(any(fold(p) in gold for p in items) and not all(contains(p, references) for p in items))

@@ -18,6 +18,8 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                      "forms LLM answers take (markdown labels, lists, clauses in either order)"),
     "probe-dates": ("qascore_lab.train.probe_dates", "answers that state a date more precisely than the gold (SQuAD 1.1 "
                                                    "years and months inside a fuller date of their passage), with a wrong twin"),
+    "probe-lists": ("qascore_lab.train.probe_lists", "bare lists that name the gold answer beside a wrong one "
+                                                   "(\"A or B.\", \"A / B\", \"A (or B)\"), with the committed answer"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

@@ -19,6 +19,12 @@ also read the copies' out-of-fold scores, so the stored threshold holds where a 
 Probe pairs no verifier trained on (`--unseen-probes`: the `date-refine` family of `train probe-dates`) may
 join the fit as a seeded draw of train pairs; the rule does not read them, and their dev and test splits are
 reported with the refitted card.
+
+Rule offsets (`--offset FEATURE`, `--offset-probes DIR[=N]`): a yes/no rule such as `alternatives` (a bare "A or
+B") may get a fixed log-odds term, fitted beside the Platt scaling on the dev rows, their views and probe pairs the
+trees never see. Rows of a new form in the trees' own fit reshape splits every kind shares (bare-list pairs there
+cost the sentence kinds up to 0.03 AUROC, lab/results/judge.md round 2026-11-26g); an offset lowers every answer
+the rule fires on by the same odds and leaves the others' ranking as it was.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ KINDS = {"short": ("ae", "squad"), "sentence": ("squad-sentref", "wikiqa", "selq
 GROUPS = {"verifier": ("verifier",), "overlap": ("kpqa_rougeL", "f1", "recall", "contains"),
           "length": ("log_len", "len_ratio"), "type": ("hedge", "num_gap", "person_gap"),
           "numbers": ("number_miss",), "dates": ("date_agrees",),
-          "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "alternatives")}
+          "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "alternatives", "bare_list")}
 SPARSE_SOURCE = "evouna"  # the dev source whose gold answers are alias lists (sparse_views)
 # The keyphrase tagger is about 3/4 of the judge's CPU time on short answers: a judge without it is taken
 # when the dev rule loses at most this much (fixed before the run that applied it; lab/results/judge.md).
@@ -68,12 +74,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--probes", default=None, metavar="DIR",
                    help="probe suite (`train probes`): its dev rows join the fit (their own kind in the rule), its "
                         "test rows are reported per family")
-    p.add_argument("--unseen-probes", action="append", default=[], metavar="DIR",
-                   help="a probe folder no verifier trained on (`train probe-dates`): a seeded draw of --unseen-pairs of "
+    p.add_argument("--unseen-probes", action="append", default=[], metavar="DIR[=N]",
+                   help="a probe folder no verifier trained on (`train probe-dates`, `train probe-lists`): a seeded draw "
+                        "of N (default --unseen-pairs) of "
                         "its train pairs joins the fit (the rule does not read them); its dev and test splits are "
                         "reported (repeatable)")
     p.add_argument("--unseen-pairs", type=int, default=100, metavar="N",
                    help="train pairs drawn from each --unseen-probes folder (default 100)")
+    p.add_argument("--offset", action="append", default=[], metavar="FEATURE",
+                   help="a yes/no rule feature (e.g. alternatives) that also gets a fixed log-odds offset, fitted beside "
+                        "the Platt scaling on the dev rows, their views and the --offset-probes rows (which the trees "
+                        "never see); an offset may only move the probability the way the feature's constraint does "
+                        "(repeatable)")
+    p.add_argument("--offset-probes", action="append", default=[], metavar="DIR[=N]",
+                   help="a probe folder whose seeded draw of N (default --unseen-pairs) train pairs joins only the "
+                        "calibration stage that fits the --offset terms (e.g. `train probe-lists`); its dev and "
+                        "test splits are reported (repeatable)")
     p.add_argument("--probe-questions", type=int, default=500, metavar="N",
                    help="questions of the probe dev split (seeded sample) whose rows join the fit")
     p.add_argument("--features-only", action="store_true",
@@ -121,7 +137,8 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
 # More overlap, containment or verifier confidence never lowers the judge; a hedge or a missing number never
 # raises it. The length features are free.
 MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "contains": 1, "hedge": -1, "num_gap": -1,
-            "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1, "date_agrees": 1}
+            "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1, "date_agrees": 1,
+            "bare_list": -1}
 
 
 def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 400, depth: int = 3,
@@ -193,6 +210,26 @@ def source_figures(scores: np.ndarray, y: np.ndarray, sources: Sequence[str], cu
         elif 0 < yy.sum() < len(yy):
             out[src] = auroc(ss, yy.tolist())
     return out
+
+
+def unseen_folders(args: argparse.Namespace, option: str = "unseen_probes") -> list[tuple[str, int]]:
+    """(folder, train pairs to draw) of each --unseen-probes (or --offset-probes) DIR[=N]."""
+    out = []
+    for spec in getattr(args, option):
+        folder, _, n = spec.partition("=")
+        if n and not n.isdigit():
+            raise SystemExit(f"--{option.replace('_', '-')} {spec}: N must be a whole number of pairs")
+        out.append((folder, int(n) if n else args.unseen_pairs))
+    return out
+
+
+def platt_offsets(raw: np.ndarray, extra: np.ndarray, y: np.ndarray) -> tuple[float, float, list[float]]:
+    """Slope and intercept of the Platt scaling, and one log-odds offset per column of `extra`, fitted
+    together by an unregularised logistic regression of the labels on (raw, extra)."""
+    from sklearn.linear_model import LogisticRegression
+
+    lr = LogisticRegression(C=1e6, max_iter=2000).fit(np.column_stack([raw, extra]), y)
+    return float(lr.coef_[0][0]), float(lr.intercept_[0]), [float(c) for c in lr.coef_[0][1:]]
 
 
 UNSEEN = "unseen-probes"  # the source of the --unseen-probes train rows: fitted, not read by the rule
@@ -327,10 +364,10 @@ def run(args: argparse.Namespace) -> int:
         probe_recs, probe_y = to_records(probe_rows)
         x = np.vstack([x, feature_matrix("probes-dev", probe_recs, out)])
         dev_rows, dev_recs, dev_y = dev_rows + probe_rows, dev_recs + probe_recs, dev_y + probe_y
-    for folder in args.unseen_probes:
-        more = [dict(r, kind=UNSEEN) for r in probes.by_pairs(probes.read(folder, "train"), args.unseen_pairs, args.seed)]
+    for folder, n in unseen_folders(args):
+        more = [dict(r, kind=UNSEEN) for r in probes.by_pairs(probes.read(folder, "train"), n, args.seed)]
         more_recs, more_y = to_records(more)
-        x = np.vstack([x, feature_matrix(f"unseen-{Path(folder).name}-train{args.unseen_pairs}", more_recs, out)])
+        x = np.vstack([x, feature_matrix(f"unseen-{Path(folder).name}-train{n}", more_recs, out)])
         dev_rows, dev_recs, dev_y = dev_rows + more, dev_recs + more_recs, dev_y + more_y
     y, ty = np.asarray(dev_y), np.asarray(test_y)
     tx = feature_matrix("test", test_recs, out)
@@ -377,10 +414,16 @@ def run(args: argparse.Namespace) -> int:
     names, fit = candidates()[best]
     cols = [FEATURES.index(f) for f in names]
     raw = oofs[best]  # out-of-fold raw scores of the dev rows, then of the views (aligned with fit_y)
-    a, b = platt(raw, fit_y)
-    card: dict[str, Any] = {"features": list(names), "model": fit(np.vstack([x[:, cols], vx[:, cols]]), fit_y),
-                            "platt": [a, b]}
-    card["threshold"] = tune_threshold(1 / (1 + np.exp(-(a * raw + b))), fit_y.tolist(), "accuracy")
+    card: dict[str, Any] = {"features": list(names), "model": fit(np.vstack([x[:, cols], vx[:, cols]]), fit_y)}
+    calibration = 0
+    if args.offset:
+        a, b, offsets, calibration = fit_offsets(args, card, names, raw, np.vstack([x, vx]), fit_y, out)
+        card.update(platt=[a, b], offsets=offsets)
+    else:
+        card["platt"] = list(platt(raw, fit_y))
+    both_x = np.vstack([x[:, cols], vx[:, cols]])
+    probs = calibrated(card, raw, both_x)
+    card["threshold"] = tune_threshold(probs, fit_y.tolist(), "accuracy")
     if "verifier" in names:
         card["ava_model"] = installed_ava()
     if "kpqa_rougeL" in names:
@@ -392,6 +435,10 @@ def run(args: argparse.Namespace) -> int:
                               "best_by_rule": max(table, key=lambda k: table[k]["rule"]),
                               "candidates": table, "threshold": card["threshold"],
                               "chosen_without_sparse_views": no_views}
+    if args.offset:  # the dev figures of the calibrated card, offsets included, at its threshold
+        per = source_figures(probs[:len(y)], y, sources, card["threshold"])
+        report["with_offsets"] = {"offsets": card["offsets"], "rule": rule(per), "dev": per,
+                                  "calibration_rows": calibration}
     test_probs = predict(card, tx[:, cols])
     tx1 = feature_matrix("test-first", first_reference(test_recs), out)
     test1_probs = predict(card, tx1[:, cols])
@@ -405,7 +452,7 @@ def run(args: argparse.Namespace) -> int:
         p_recs, _ = to_records(probe_test)
         p_probs = predict(card, feature_matrix("probes-test", p_recs, out)[:, cols])
         report["probes_test"] = probes.family_table(probe_test, p_probs, p_probs >= card["threshold"])
-    for folder in args.unseen_probes:
+    for folder, _ in unseen_folders(args) + unseen_folders(args, "offset_probes"):
         for split in ("dev", "test"):
             held = probes.read(folder, split)
             m_probs = predict(card, feature_matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0], out)[:, cols])
@@ -424,11 +471,15 @@ def run(args: argparse.Namespace) -> int:
                         + (f" --probes {args.probes}" if args.probes else "")
                         + "".join(f" --unseen-probes {d}" for d in args.unseen_probes)
                         + (f" --unseen-pairs {args.unseen_pairs}" if args.unseen_probes else "")
+                        + "".join(f" --offset {f}" for f in args.offset)
+                        + "".join(f" --offset-probes {d}" for d in args.offset_probes)
                         + (f" --candidate {args.candidate}" if args.candidate else ""),
                 fit="fitted on the corpus dev split and three sparse-gold copies of its EVOUNA-TQ rows; model and "
                     "features " + ("named by --candidate, measured" if args.candidate else "chosen") +
                     " out-of-fold there (5 folds by question), Platt-scaled and thresholded on the "
-                    "out-of-fold scores of the dev rows and the copies",
+                    "out-of-fold scores of the dev rows and the copies"
+                    + (f"; log-odds offsets for {', '.join(args.offset)} fitted beside the Platt scaling, also on "
+                       f"{calibration} probe rows the trees never saw" if args.offset else ""),
                 dev=table[best]["dev"], seconds=round(time.time() - t0, 1))
     write_card(card, out / "judge.json")
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
@@ -454,6 +505,45 @@ def importance(card: dict[str, Any], x: np.ndarray, y: np.ndarray, seed: int) ->
         shuffled[:, k] = rng.permutation(shuffled[:, k])
         out[name] = round(base - auroc(predict(card, shuffled), y.tolist()), 4)
     return out
+
+
+def calibrated(card: dict[str, Any], raw: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """P(correct) from raw scores already computed (out-of-fold ones), as `metrics.judge.predict` forms it."""
+    a, b = card["platt"]
+    z = a * raw + b
+    for name, weight in card.get("offsets", {}).items():
+        z = z + weight * x[:, card["features"].index(name)]
+    return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+
+def fit_offsets(args: argparse.Namespace, card: dict[str, Any], names: Sequence[str], raw: np.ndarray,
+                x: np.ndarray, y: np.ndarray, out: Path) -> tuple[float, float, dict[str, float], int]:
+    """The Platt scaling and the --offset terms, fitted on the dev rows and views (their out-of-fold raw
+    scores) and the --offset-probes train pairs (scored by the fitted model, which never saw them)."""
+    from qascore.metrics.judge import FEATURES, raw_scores
+    from qascore_lab.train import probes
+    from qascore_lab.train.verifier_rows import to_records
+
+    bad = [f for f in args.offset if f not in names or card["model"].get("monotone", {}).get(f, 0) == 0]
+    if bad:
+        raise SystemExit(f"--offset {', '.join(bad)}: an offset needs a feature of the card with a monotone direction")
+    cols = [FEATURES.index(f) for f in names]
+    extra_cols = [FEATURES.index(f) for f in args.offset]
+    raws, extras, ys = [raw], [x[:, extra_cols]], [y]
+    for folder, n in unseen_folders(args, "offset_probes"):
+        rows = probes.by_pairs(probes.read(folder, "train"), n, args.seed)
+        recs, labels = to_records(rows)
+        ox = feature_matrix(f"offset-{Path(folder).name}-train{n}", recs, out)
+        raws.append(raw_scores(card, ox[:, cols]))
+        extras.append(ox[:, extra_cols])
+        ys.append(np.asarray(labels))
+    a, b, weights = platt_offsets(np.concatenate(raws), np.vstack(extras), np.concatenate(ys))
+    offsets = dict(zip(args.offset, weights))
+    wrong_way = [f for f, w in offsets.items() if w * card["model"]["monotone"][f] < 0]
+    if wrong_way:
+        raise SystemExit(f"--offset {', '.join(wrong_way)}: the fitted offset moves against the feature's direction "
+                         f"({offsets}); the data does not support it")
+    return a, b, offsets, int(sum(len(v) for v in ys) - len(y))
 
 
 def platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:

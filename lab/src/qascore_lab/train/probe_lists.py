@@ -1,0 +1,79 @@
+"""`qascore-lab train probe-lists`: bare lists that name the gold answer beside another ("A or B.", "A / B").
+
+EVOUNA's and PEDANTS' guidelines judge an answer that does not commit to one candidate as incorrect. The
+suite's `hedge` family writes hedges with a modal ("It might be A or possibly B"); the shortest hedge of
+all, a bare list with no modal, was accepted by the judge on 40-97% of the gate's dev questions
+(lab/results/judge.md, round 2026-11-26g). This builder writes it from the suite's own questions: for each
+`assertion` pair (gold A, a real wrong answer B), one pair, family `bare-list`:
+
+- right member: A committed ("It is A.", "The answer is A.", "A."; label 1);
+- wrong member: A and B as a bare list, in either order (label 0).
+
+Splits are the suite's. Seeded by (seed, question).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from qascore_lab.train.probes import ASSERTION, COMMITTED, SPLITS, Builder, read
+
+FAMILY = "bare-list"
+LISTS = ("{A} or {B}.", "{B} or {A}.", "{A} / {B}", "{A} (or {B})")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    body = re.escape(template).replace(r"\{A\}", "(?P<A>.+?)").replace(r"\{B\}", "(?P<B>.+?)")
+    return re.compile(f"^{body}$", re.DOTALL)
+
+
+_ASSERTION = tuple(_pattern(t) for t in ASSERTION)
+
+
+def gold_and_wrong(candidate: str) -> tuple[str, str] | None:
+    """(A, B) of an `assertion` right member, read back through the suite's templates."""
+    for pattern in _ASSERTION:
+        m = pattern.match(candidate)
+        if m:
+            return m["A"], m["B"]
+    return None
+
+
+def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+    b = Builder(seed)
+    for split in SPLITS:
+        for r in read(probes, split):
+            if r["family"] != "assertion" or r["member"] != "right":
+                continue
+            found = gold_and_wrong(r["candidate"])
+            if found is None:
+                continue
+            a, wrong = found
+            rng = b.rng(r["qid"], FAMILY)
+            right = rng.choice(COMMITTED).format(A=a)
+            b.pair(split, r["qid"], r["question"], r["references"], FAMILY, right,
+                   rng.choice(LISTS).format(A=a, B=wrong), r["origin"], r["wrong_from"])
+    return b.rows
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--probes", default="runs/probes", help="the probe suite (`train probes`): its questions and splits")
+    p.add_argument("--out", default="runs/probe-lists", help="folder for train/dev/test.jsonl")
+    p.add_argument("--seed", type=int, default=13)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = build(Path(args.probes), args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for split in SPLITS:
+        for i, row in enumerate(rows[split]):
+            row["id"] = f"list-{split}-{i}"
+        with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows[split])
+        print(f"{split}: {len(rows[split])} rows ({len(rows[split]) // 2} questions)")
+    return 0
