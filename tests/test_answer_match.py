@@ -193,6 +193,11 @@ def test_plain_text(candidate, expected):
     ("Sydney. (I considered Canberra, but ruled it out.)", ["Canberra"], 1.0),
     ("Sydney. Canberra comes up in some sources, though that seems to be a mix-up.", ["Canberra"], 1.0),
     ("It is Canberra. That's not wrong.", ["Canberra"], 0.0),
+    ("8 (some say 6)", ["8"], 0.0),                            # a bracket closes a clause: the aside attributes 6 only
+    ("6 (some say 8)", ["8"], 1.0),
+    ("It is Sydney [not Canberra]", ["Canberra"], 1.0),
+    ("Although Bok (crater) is often suggested, it is Cortina.", ["Bok (crater)"], 1.0),  # a reference's own brackets
+    ("Canberra? Actually no, Sydney.", ["Canberra"], 1.0),     # "actually no" rejects it too
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

@@ -269,7 +269,8 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
 
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
 
-_CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|,|\n|\s+\b(?:but|however|whereas|yet)\b")
+_BRACKETS = re.compile(r"[()\[\]]")
+_CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|[,()\[\]]|\n|\s+\b(?:but|however|whereas|yet)\b")  # "A (some say B)": two clauses
 _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
                        "didnt", "cannot", "cant", "unlike", "except", "excluding"})
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
@@ -285,7 +286,7 @@ _ATTRIBUTED = re.compile(
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
 _WRONG_LABEL = re.compile(r"(?:\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:|[\u274c\u2717\u2718\u2716])\s*")
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong")
-_REJECTS = re.compile(r"^\s*(no|(though |and )?(that|this|it|which)('s| is| was| seems to be| would be)? (not (correct|right|"
+_REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no|(though |and )?(that|this|it|which)('s| is| was| seems to be| would be)? (not (correct|right|"
                       r"true)|wrong|incorrect|mistaken|outdated|a (mix-?up|mistake|myth|misconception))|ruled it out)\s*\W*$")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain)\b")
@@ -314,6 +315,10 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     found clause by clause (a line is a clause). Rules over folded words, written for the probe families
     (docs/probes.md) and LLM-style phrasings; English only."""
     text = _WRONG_LABEL.sub(" not ", candidate.translate(_QUOTES).lower())
+    for r in references:  # a bracket inside a reference ("Bok (crater)") closes no clause
+        if _BRACKETS.search(r):
+            low = r.translate(_QUOTES).lower()
+            text = text.replace(low, _BRACKETS.sub(" ", low))
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
     refs = [r.split() for r in (fold(x) for x in references) if r]
     found = False
