@@ -198,6 +198,9 @@ def test_plain_text(candidate, expected):
     ("It is Sydney [not Canberra]", ["Canberra"], 1.0),
     ("Although Bok (crater) is often suggested, it is Cortina.", ["Bok (crater)"], 1.0),  # a reference's own brackets
     ("Canberra? Actually no, Sydney.", ["Canberra"], 1.0),     # "actually no" rejects it too
+    ("Marlowe, although it is usually credited to Shakespeare.", ["Shakespeare"], 1.0),  # conceded to others
+    ("Shakespeare, although some credit Marlowe.", ["Shakespeare"], 0.0),
+    ("Although it is credited to Shakespeare, Marlowe wrote it.", ["Marlowe"], 0.0),
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

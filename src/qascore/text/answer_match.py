@@ -283,6 +283,9 @@ _ATTRIBUTED = re.compile(
     r"(many|some|most|often|commonly|popularly|widely|sometimes|people|others|sources)\b[\w ]{0,30}?\b"
     r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
     r"mention(s|ed)?|give|gives|given|cited|reported|credited|attributed))\b")
+# a concessive clause that gives an answer as others' ("..., although it is usually credited to A")
+_CONCEDED = re.compile(r"^\s*(although|though|even though|while|whereas)\b[\w ]{0,40}?\b(credited|attributed|said|thought|"
+                       r"believed|claimed|cited|reported|named|listed|given)\b")
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
 _WRONG_LABEL = re.compile(r"(?:\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:|[\u274c\u2717\u2718\u2716])\s*")
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong")
@@ -324,7 +327,7 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
-        attributed = bool(_ATTRIBUTED.search(clause)) or k + 1 < len(clauses) and bool(_REJECTS.match(clauses[k + 1]))
+        attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) or k + 1 < len(clauses) and bool(_REJECTS.match(clauses[k + 1]))
         for ref in refs:
             for i in _mentions(tokens, ref):
                 found = True
