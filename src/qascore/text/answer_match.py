@@ -289,8 +289,9 @@ _CONCEDED = re.compile(r"^\s*(although|though|even though|while|whereas)\b[\w ]{
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
 _WRONG_LABEL = re.compile(r"(?:\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:|[\u274c\u2717\u2718\u2716])\s*")
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong")
-_REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no|(though |and )?(that|this|it|which)('s| is| was| seems to be| would be)? (not (correct|right|"
-                      r"true)|wrong|incorrect|mistaken|outdated|a (mix-?up|mistake|myth|misconception))|ruled it out)\s*\W*$")
+_REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no|(though |and )?(that|this|it|which)"
+                      r"('s| is| was| seems to be| would be)? (not (correct|right|true)|wrong|incorrect|mistaken|outdated|"
+                      r"a (mix-?up|mistake|myth|misconception))|ruled it out)\s*\W*$")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain)\b")
 
@@ -327,7 +328,8 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
-        attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) or k + 1 < len(clauses) and bool(_REJECTS.match(clauses[k + 1]))
+        attributed = (bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause))
+                      or k + 1 < len(clauses) and bool(_REJECTS.match(clauses[k + 1])))
         for ref in refs:
             for i in _mentions(tokens, ref):
                 found = True

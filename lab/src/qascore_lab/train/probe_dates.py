@@ -18,14 +18,13 @@ split by the suite's hash (`probes.squad_split`); questions of the held-out sets
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from qascore.text.answer_match import MONTHS
-from qascore_lab.train.probes import SPLITS, Builder, corpus_splits, squad_split
+from qascore_lab.train.probes import write_split, SPLITS, Builder, corpus_splits, squad_split
 
 FAMILY = "date-refine"
 _M = "(?:" + "|".join(MONTHS) + ")"
@@ -102,12 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from qascore_lab.datasets import data_root
 
     rows = build(data_root(args.data), Path(args.corpus), args.seed)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for split in SPLITS:
-        for i, row in enumerate(rows[split]):
-            row["id"] = f"date-{split}-{i}"
-        with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows[split])
+        write_split(Path(args.out), split, rows[split], "date")
         print(f"{split}: {len(rows[split])} rows ({len(rows[split]) // 2} questions)")
     return 0

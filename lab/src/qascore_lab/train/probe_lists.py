@@ -15,12 +15,11 @@ Splits are the suite's. Seeded by (seed, question).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from qascore_lab.train.probes import ASSERTION, COMMITTED, SPLITS, Builder, read
+from qascore_lab.train.probes import write_split, ASSERTION, COMMITTED, SPLITS, Builder, read
 
 FAMILY = "bare-list"
 LISTS = ("{A} or {B}.", "{B} or {A}.", "{A} / {B}", "{A} (or {B})")
@@ -68,12 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rows = build(Path(args.probes), args.seed)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for split in SPLITS:
-        for i, row in enumerate(rows[split]):
-            row["id"] = f"list-{split}-{i}"
-        with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows[split])
+        write_split(Path(args.out), split, rows[split], "list")
         print(f"{split}: {len(rows[split])} rows ({len(rows[split]) // 2} questions)")
     return 0

@@ -21,13 +21,12 @@ Seeded: the same suite and seed give the same rows.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from qascore_lab.train.probes import ASSERTION, SPLITS, read
+from qascore_lab.train.probes import ASSERTION, SPLITS, read, write_split
 
 FAMILIES = ("style-assert", "style-hedge", "style-guess")
 
@@ -114,13 +113,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for split in SPLITS:
         rows = styled(read(args.probes, split), args.seed)
-        for i, row in enumerate(rows):
-            row["id"] = f"style-{split}-{i}"
-        with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        write_split(Path(args.out), split, rows, "style")
         print(f"{split}: {len(rows)} rows ({len(rows) // 6} questions)")
     return 0

@@ -397,6 +397,16 @@ def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accept
     return out
 
 
+def write_split(out: Path, split: str, rows: list[dict[str, Any]], prefix: str) -> None:
+    """One split of a composed-probe folder (`train probe-styles`, `probe-dates`, `probe-lists`) as JSONL,
+    each row given the id `<prefix>-<split>-<i>`."""
+    out.mkdir(parents=True, exist_ok=True)
+    for i, row in enumerate(rows):
+        row["id"] = f"{prefix}-{split}-{i}"
+    with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
 def run(args: argparse.Namespace) -> int:
     from qascore_lab.datasets import data_root
 
