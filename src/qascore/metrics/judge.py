@@ -14,7 +14,7 @@ A small model over signals that carry from one kind of answer to another (their 
 - `disowned`: the candidate names a reference but never asserts it (negated, or attributed to others:
   "It is B, not A", "Many people think it is A, but ..."; `answer_match.disowned`);
 - `alternatives`: the candidate offers alternatives instead of one answer ("It might be A or possibly B");
-- `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item names a reference
+- `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item is a reference
   and another names none (`answer_match.bare_list`);
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
@@ -143,12 +143,16 @@ def raw_scores(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
 
 
 def predict(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    """Calibrated P(correct) from the card's feature matrix (columns in `card["features"]` order): the Platt
-    scaling of the model's output, plus the card's `offsets`, a fixed log-odds term for each named yes/no rule
-    feature (fitted beside the Platt scaling), so that a rule such as `alternatives` lowers every answer it
-    fires on by the same odds, whatever the trees make of the rest."""
+    """Calibrated P(correct) from the card's feature matrix (columns in `card["features"]` order)."""
+    return calibrate(card, raw_scores(card, x), x)
+
+
+def calibrate(card: dict[str, Any], raw: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """P(correct) from the model's output: its Platt scaling, plus the card's `offsets`, a fixed log-odds term
+    for each named yes/no rule feature (fitted beside the Platt scaling), so that a rule such as `bare_list`
+    lowers every answer it fires on by the same odds, whatever the trees make of the rest."""
     a, b = card["platt"]
-    z = a * raw_scores(card, x) + b
+    z = a * raw + b
     for name, weight in card.get("offsets", {}).items():
         z = z + float(weight) * x[:, card["features"].index(name)]
     return np.asarray(1.0 / (1.0 + np.exp(-z)))

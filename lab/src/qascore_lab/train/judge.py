@@ -20,7 +20,7 @@ Probe pairs no verifier trained on (`--unseen-probes`: the `date-refine` family 
 join the fit as a seeded draw of train pairs; the rule does not read them, and their dev and test splits are
 reported with the refitted card.
 
-Rule offsets (`--offset FEATURE`, `--offset-probes DIR[=N]`): a yes/no rule such as `alternatives` (a bare "A or
+Rule offsets (`--offset FEATURE`, `--offset-probes DIR[=N]`): a yes/no rule such as `bare_list` (a bare "A or
 B") may get a fixed log-odds term, fitted beside the Platt scaling on the dev rows, their views and probe pairs the
 trees never see. Rows of a new form in the trees' own fit reshape splits every kind shares (bare-list pairs there
 cost the sentence kinds up to 0.03 AUROC, lab/results/judge.md round 2026-11-26g); an offset lowers every answer
@@ -223,15 +223,6 @@ def unseen_folders(args: argparse.Namespace, option: str = "unseen_probes") -> l
     return out
 
 
-def platt_offsets(raw: np.ndarray, extra: np.ndarray, y: np.ndarray) -> tuple[float, float, list[float]]:
-    """Slope and intercept of the Platt scaling, and one log-odds offset per column of `extra`, fitted
-    together by an unregularised logistic regression of the labels on (raw, extra)."""
-    from sklearn.linear_model import LogisticRegression
-
-    lr = LogisticRegression(C=1e6, max_iter=2000).fit(np.column_stack([raw, extra]), y)
-    return float(lr.coef_[0][0]), float(lr.intercept_[0]), [float(c) for c in lr.coef_[0][1:]]
-
-
 UNSEEN = "unseen-probes"  # the source of the --unseen-probes train rows: fitted, not read by the rule
 
 
@@ -342,8 +333,8 @@ def run(args: argparse.Namespace) -> int:
     from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, installed_ava, installed_tagger, predict,
-                                       write_card)
+    from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, calibrate, installed_ava, installed_tagger,
+                                       predict, write_card)
     from qascore_lab.train import probes, verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
@@ -422,7 +413,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         card["platt"] = list(platt(raw, fit_y))
     both_x = np.vstack([x[:, cols], vx[:, cols]])
-    probs = calibrated(card, raw, both_x)
+    probs = calibrate(card, raw, both_x)
     card["threshold"] = tune_threshold(probs, fit_y.tolist(), "accuracy")
     if "verifier" in names:
         card["ava_model"] = installed_ava()
@@ -507,15 +498,6 @@ def importance(card: dict[str, Any], x: np.ndarray, y: np.ndarray, seed: int) ->
     return out
 
 
-def calibrated(card: dict[str, Any], raw: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """P(correct) from raw scores already computed (out-of-fold ones), as `metrics.judge.predict` forms it."""
-    a, b = card["platt"]
-    z = a * raw + b
-    for name, weight in card.get("offsets", {}).items():
-        z = z + weight * x[:, card["features"].index(name)]
-    return np.asarray(1.0 / (1.0 + np.exp(-z)))
-
-
 def fit_offsets(args: argparse.Namespace, card: dict[str, Any], names: Sequence[str], raw: np.ndarray,
                 x: np.ndarray, y: np.ndarray, out: Path) -> tuple[float, float, dict[str, float], int]:
     """The Platt scaling and the --offset terms, fitted on the dev rows and views (their out-of-fold raw
@@ -548,7 +530,14 @@ def fit_offsets(args: argparse.Namespace, card: dict[str, Any], names: Sequence[
 
 def platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Slope and intercept of a logistic fit of the labels on raw scores (unregularised)."""
+    a, b, _ = platt_offsets(raw, np.zeros((len(raw), 0)), y)
+    return a, b
+
+
+def platt_offsets(raw: np.ndarray, extra: np.ndarray, y: np.ndarray) -> tuple[float, float, list[float]]:
+    """Slope and intercept of the Platt scaling, and one log-odds offset per column of `extra`, fitted
+    together by an unregularised logistic regression of the labels on (raw, extra)."""
     from sklearn.linear_model import LogisticRegression
 
-    lr = LogisticRegression(C=1e6, max_iter=1000).fit(raw[:, None], y)
-    return float(lr.coef_[0][0]), float(lr.intercept_[0])
+    lr = LogisticRegression(C=1e6, max_iter=2000).fit(np.column_stack([raw, extra]), y)
+    return float(lr.coef_[0][0]), float(lr.intercept_[0]), [float(c) for c in lr.coef_[0][1:]]

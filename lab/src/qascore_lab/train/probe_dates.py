@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from qascore.text.answer_match import MONTHS
-from qascore_lab.train.probes import write_split, SPLITS, Builder, corpus_splits, squad_split
+from qascore_lab.train.probes import SPLITS, Builder, corpus_splits, squad_split, write_split
 
 FAMILY = "date-refine"
 _M = "(?:" + "|".join(MONTHS) + ")"

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from qascore_lab.train.probes import write_split, ASSERTION, COMMITTED, SPLITS, Builder, read
+from qascore_lab.train.probes import ASSERTION, COMMITTED, SPLITS, Builder, read, write_split
 
 FAMILY = "bare-list"
 LISTS = ("{A} or {B}.", "{B} or {A}.", "{A} / {B}", "{A} (or {B})")
