@@ -224,6 +224,23 @@ def test_the_shipped_judge_scores_markdown_dress_as_the_plain_answer():
     assert res.details["correct"][:5] == [True] * 5 and not res.details["correct"][7]
 
 
+@pytest.mark.slow
+def test_the_shipped_judge_calls_a_bare_list_of_the_gold_and_another_answer_incorrect():
+    """Through the real models: a list that hedges between the gold and another answer is refused in each
+    form `bare_list` reads, whatever the verifier makes of it; the gold alone, and a list of two gold
+    aliases, are accepted (the card's offset on `bare_list` is negative)."""
+    import qascore
+
+    q = "What is the capital of Australia?"
+    cands = ["Canberra or Sydney.", "Sydney or Canberra?", "Canberra / Sydney", "Canberra (or Sydney)", "Canberra."]
+    res = qascore.load("judge").score([{"question": q, "candidate": c, "references": ["Canberra"]} for c in cands])
+    assert res.details["correct"] == [False, False, False, False, True]
+    assert all("bare_list" in sig for sig in res.details["signals"][:4])
+    alias = qascore.load("judge").score([{"question": "Which country was called Burma?", "candidate": "Myanmar (or Burma)",
+                                          "references": ["Myanmar", "Burma"]}])
+    assert alias.details["correct"] == [True] and "bare_list" not in alias.details["signals"][0]
+
+
 def test_why_names_the_verifier_probability_and_the_deciding_reference_and_window(monkeypatch):
     """`features(why=...)` maps the verifier's deciding reference back to the record's own `references`: with
     five references only the best MODEL_REFS reach the verifier, so an index into that short list is not one
