@@ -82,7 +82,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unseen-pairs", type=int, default=100, metavar="N",
                    help="train pairs drawn from each --unseen-probes folder (default 100)")
     p.add_argument("--offset", action="append", default=[], metavar="FEATURE",
-                   help="a yes/no rule feature (e.g. alternatives) that also gets a fixed log-odds offset, fitted beside "
+                   help="a yes/no rule feature (e.g. bare_list) that also gets a fixed log-odds offset, fitted beside "
                         "the Platt scaling on the dev rows, their views and the --offset-probes rows (which the trees "
                         "never see); an offset may only move the probability the way the feature's constraint does "
                         "(repeatable)")
