@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from qascore_lab.train.probe_lists import FAMILY, LISTS, build, gold_and_wrong
-from qascore_lab.train.probes import ASSERTION, COMMITTED
+from qascore_lab.train.probe_lists import FAMILY, LISTS, build
+from qascore_lab.train.probes import ASSERTION, COMMITTED, assertion_parts as gold_and_wrong
 
 
 @pytest.mark.parametrize("template", ASSERTION)

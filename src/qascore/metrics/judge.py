@@ -27,7 +27,7 @@ gets its question mark). Every feature reads the candidate as `answer_match.plai
 (markdown marks and a leading "Answer:" label taken off). `details.truncated` is true where a model
 feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
 logistic regression or a small ensemble of regression trees over these features, then a Platt scaling
-(with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `alternatives`);
+(with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `bare_list`);
 `details.correct` compares the probability with the card's dev-tuned threshold. No scikit-learn is needed
 here: the card is plain numbers.
 """

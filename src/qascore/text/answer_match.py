@@ -270,7 +270,7 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
 
 _BRACKETS = re.compile(r"[()\[\]]")
-_CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|[,()\[\]]|\n|\s+\b(?:but|however|whereas|yet)\b")  # "A (some say B)": two clauses
+_CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|,|{_BRACKETS.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")  # "A (some say B)": two clauses
 _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
                        "didnt", "cannot", "cant", "unlike", "except", "excluding"})
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),

@@ -405,14 +405,14 @@ def run(args: argparse.Namespace) -> int:
     names, fit = candidates()[best]
     cols = [FEATURES.index(f) for f in names]
     raw = oofs[best]  # out-of-fold raw scores of the dev rows, then of the views (aligned with fit_y)
-    card: dict[str, Any] = {"features": list(names), "model": fit(np.vstack([x[:, cols], vx[:, cols]]), fit_y)}
+    both_x = np.vstack([x[:, cols], vx[:, cols]])  # dev rows, then views: the card's columns, aligned with fit_y
+    card: dict[str, Any] = {"features": list(names), "model": fit(both_x, fit_y)}
     calibration = 0
     if args.offset:
-        a, b, offsets, calibration = fit_offsets(args, card, names, raw, np.vstack([x, vx]), fit_y, out)
+        a, b, offsets, calibration = fit_offsets(args, card, raw, both_x, fit_y, out)
         card.update(platt=[a, b], offsets=offsets)
     else:
         card["platt"] = list(platt(raw, fit_y))
-    both_x = np.vstack([x[:, cols], vx[:, cols]])
     probs = calibrate(card, raw, both_x)
     card["threshold"] = tune_threshold(probs, fit_y.tolist(), "accuracy")
     if "verifier" in names:
@@ -498,25 +498,27 @@ def importance(card: dict[str, Any], x: np.ndarray, y: np.ndarray, seed: int) ->
     return out
 
 
-def fit_offsets(args: argparse.Namespace, card: dict[str, Any], names: Sequence[str], raw: np.ndarray,
-                x: np.ndarray, y: np.ndarray, out: Path) -> tuple[float, float, dict[str, float], int]:
+def fit_offsets(args: argparse.Namespace, card: dict[str, Any], raw: np.ndarray, x: np.ndarray, y: np.ndarray,
+                out: Path) -> tuple[float, float, dict[str, float], int]:
     """The Platt scaling and the --offset terms, fitted on the dev rows and views (their out-of-fold raw
-    scores) and the --offset-probes train pairs (scored by the fitted model, which never saw them)."""
+    scores; `x` in the card's columns) and the --offset-probes train pairs (scored by the fitted model, which
+    never saw them)."""
     from qascore.metrics.judge import FEATURES, raw_scores
     from qascore_lab.train import probes
     from qascore_lab.train.verifier_rows import to_records
 
+    names = card["features"]
     bad = [f for f in args.offset if f not in names or card["model"].get("monotone", {}).get(f, 0) == 0]
     if bad:
         raise SystemExit(f"--offset {', '.join(bad)}: an offset needs a feature of the card with a monotone direction")
     cols = [FEATURES.index(f) for f in names]
-    extra_cols = [FEATURES.index(f) for f in args.offset]
+    extra_cols = [names.index(f) for f in args.offset]
     raws, extras, ys = [raw], [x[:, extra_cols]], [y]
     for folder, n in unseen_folders(args, "offset_probes"):
         rows = probes.by_pairs(probes.read(folder, "train"), n, args.seed)
         recs, labels = to_records(rows)
-        ox = feature_matrix(f"offset-{Path(folder).name}-train{n}", recs, out)
-        raws.append(raw_scores(card, ox[:, cols]))
+        ox = feature_matrix(f"offset-{Path(folder).name}-train{n}", recs, out)[:, cols]
+        raws.append(raw_scores(card, ox))
         extras.append(ox[:, extra_cols])
         ys.append(np.asarray(labels))
     a, b, weights = platt_offsets(np.concatenate(raws), np.vstack(extras), np.concatenate(ys))

@@ -15,40 +15,20 @@ Splits are the suite's. Seeded by (seed, question).
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import Any
 
-from qascore_lab.train.probes import ASSERTION, COMMITTED, SPLITS, Builder, read, write_split
+from qascore_lab.train.probes import COMMITTED, SPLITS, Builder, assertion_parts, read, write_split
 
 FAMILY = "bare-list"
 LISTS = ("{A} or {B}.", "{B} or {A}.", "{A} / {B}", "{A} (or {B})")
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    body = re.escape(template).replace(r"\{A\}", "(?P<A>.+?)").replace(r"\{B\}", "(?P<B>.+?)")
-    return re.compile(f"^{body}$", re.DOTALL)
-
-
-_ASSERTION = tuple(_pattern(t) for t in ASSERTION)
-
-
-def gold_and_wrong(candidate: str) -> tuple[str, str] | None:
-    """(A, B) of an `assertion` right member, read back through the suite's templates."""
-    for pattern in _ASSERTION:
-        m = pattern.match(candidate)
-        if m:
-            return m["A"], m["B"]
-    return None
-
-
 def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
     b = Builder(seed)
     for split in SPLITS:
-        for r in read(probes, split):
-            if r["family"] != "assertion" or r["member"] != "right":
-                continue
-            found = gold_and_wrong(r["candidate"])
+        for r in read(probes, split):  # every assertion pair: a question of the answer-equivalence data has several
+            found = assertion_parts(r["candidate"]) if r["family"] == "assertion" and r["member"] == "right" else None
             if found is None:
                 continue
             a, wrong = found

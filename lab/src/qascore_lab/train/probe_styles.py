@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
-from qascore_lab.train.probes import ASSERTION, SPLITS, read, write_split
+from qascore_lab.train.probes import SPLITS, gold_and_wrong, read, write_split
 
 FAMILIES = ("style-assert", "style-hedge", "style-guess")
 
@@ -53,22 +52,6 @@ GUESSES = ("I can't say for sure; perhaps {Y}.", "I don't have that information.
            "I'm not sure about this one. Could it be {Y}?", "I do not know the answer, though {Y} comes to mind.")
 CLOSERS = ("", "", "", " This is well documented.", " Hope this helps!", " Let me know if you need more detail.")
 JOINS = (" ", " ", "\n\n", "\n")
-
-
-def gold_and_wrong(rows: Sequence[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], str, str]]:
-    """(row, A, B) per question, read back from the right member of its `assertion` pair."""
-    patterns = [re.compile("^" + re.escape(t).replace(r"\{A\}", "(?P<A>.+?)").replace(r"\{B\}", "(?P<B>.+?)") + "$",
-                           re.DOTALL) for t in ASSERTION]
-    seen: set[str] = set()
-    for r in rows:
-        if r["family"] != "assertion" or r["member"] != "right" or r["qid"] in seen:
-            continue
-        for p in patterns:
-            m = p.match(r["candidate"])
-            if m:
-                seen.add(r["qid"])
-                yield r, m["A"], m["B"]
-                break
 
 
 def committed(rng: random.Random, x: str) -> str:

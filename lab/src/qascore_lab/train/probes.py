@@ -397,6 +397,35 @@ def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accept
     return out
 
 
+def _template(template: str) -> re.Pattern[str]:
+    body = re.escape(template).replace(r"\{A\}", "(?P<A>.+?)").replace(r"\{B\}", "(?P<B>.+?)")
+    return re.compile(f"^{body}$", re.DOTALL)
+
+
+_ASSERTION_PATTERNS = tuple(_template(t) for t in ASSERTION)
+
+
+def assertion_parts(candidate: str) -> tuple[str, str] | None:
+    """(A, B) of an `assertion` right member, read back through the suite's templates; None for other text."""
+    for pattern in _ASSERTION_PATTERNS:
+        m = pattern.match(candidate)
+        if m:
+            return m["A"], m["B"]
+    return None
+
+
+def gold_and_wrong(rows: Sequence[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], str, str]]:
+    """(row, A, B) per question, read back from the right member of its `assertion` pair."""
+    seen: set[str] = set()
+    for r in rows:
+        if r["family"] != "assertion" or r["member"] != "right" or r["qid"] in seen:
+            continue
+        found = assertion_parts(r["candidate"])
+        if found:
+            seen.add(r["qid"])
+            yield r, found[0], found[1]
+
+
 def write_split(out: Path, split: str, rows: list[dict[str, Any]], prefix: str) -> None:
     """One split of a composed-probe folder (`train probe-styles`, `probe-dates`, `probe-lists`) as JSONL,
     each row given the id `<prefix>-<split>-<i>`."""
