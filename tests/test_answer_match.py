@@ -156,10 +156,36 @@ def test_as_question(question, expected):
     ("Oxygen (O\n2) is toxic", "Oxygen (O\n2) is toxic"),       # nor is "2)" after a line break
     ("The answer: yes", "The answer: yes"),                      # a label only where the text opens with it
     ("a - b * c", "a - b * c"),                                  # marks inside a line stay
+    ("1. **Sydney** (correct)\n2. Canberra (incorrect)", "Sydney"),  # a verdict list: the item marked right
     ("", ""),
 ])
 def test_plain_text(candidate, expected):
     assert am.plain_text(candidate) == expected
+
+
+# Each row: a candidate and the item it commits to, read as the judge does, after `undressed` (None: not a list
+# that gives every item a verdict).
+@pytest.mark.parametrize("candidate, expected", [
+    ("Sydney (correct)\nCanberra (incorrect)", "Sydney"),
+    ("- Canberra: wrong\n- Sydney: right", "Sydney"),
+    ("Correct: Sydney\nIncorrect: Canberra", "Sydney"),
+    ("\u2705 Sydney\n\u274c Canberra", "Sydney"),
+    ("Sydney \u2714\ufe0f / Canberra \u2716\ufe0f", "Sydney"),
+    ("Candidate answers:\n* Canberra - incorrect\n* Sydney - correct", "Sydney"),  # a heading line is skipped
+    ("| Answer | Correct? |\n|---|---|\n| Canberra | No |\n| Sydney | Yes |", "Sydney"),  # header row skipped
+    ("Canberra (wrong), Sydney (right).", "Sydney"),
+    ("True answer: Sydney. False answer: Canberra.", "Sydney"),
+    ("P. Terentius Afer \u2714 / Seneca \u2716", "P. Terentius Afer"),  # an initial is not a sentence end
+    ("| Country | Capital |\n|---|---|\n| Australia | Canberra |", None),  # cells that are not verdicts
+    ("Sydney (correct)\nCanberra (correct)", None),             # two marked right: no single commitment
+    ("Sydney (correct)\nCanberra", None),                       # an item without a verdict
+    ("Canberra: correct", None),                                 # one item is not a list
+    ("Washington, D.C. (correct)\nNew York (wrong)", "Washington, D.C."),
+    ("The answer is Canberra.", None),
+    ("", None),
+])
+def test_committed(candidate, expected):
+    assert am.committed(am.undressed(candidate)) == expected
 
 
 # Each row: a candidate, the references, whether every mention of a gold answer is disowned (hand-labelled).
@@ -201,6 +227,17 @@ def test_plain_text(candidate, expected):
     ("Marlowe, although it is usually credited to Shakespeare.", ["Shakespeare"], 1.0),  # conceded to others
     ("Shakespeare, although some credit Marlowe.", ["Shakespeare"], 0.0),
     ("Although it is credited to Shakespeare, Marlowe wrote it.", ["Marlowe"], 0.0),
+    ("Sydney (correct)\nCanberra (incorrect)", ["Canberra"], 1.0),  # a verdict after the item
+    ("Canberra (correct)\nSydney (incorrect)", ["Canberra"], 0.0),
+    ("| Answer | Correct? |\n|---|---|\n| Canberra | No |\n| Sydney | Yes |", ["Canberra"], 1.0),  # a verdict cell
+    ("| Answer | Correct? |\n|---|---|\n| Sydney | No |\n| Canberra | Yes |", ["Canberra"], 0.0),
+    ("* Canberra - wrong\n* Sydney - right", ["Canberra"], 1.0),  # a spaced dash closes a clause
+    ("Sydney \u2713\nCanberra \u2717", ["Canberra"], 1.0),       # a cross after the item
+    ("Canberra \u2713\nSydney \u2717", ["Canberra"], 0.0),
+    ("Canberra? Actually, no. Sydney.", ["Canberra"], 1.0),    # filler between the item and its rejection
+    ("Canberra. Well, it is the capital.", ["Canberra"], 0.0),  # filler, then no rejection
+    ("Hong Kong - China is the answer.", ["Hong Kong - China"], 0.0),  # a reference's own dash
+    ("Rome. Chopin \u2013 The Women is a popular misconception.", ["Chopin \u2013 The Women"], 1.0),  # en dash
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

@@ -208,6 +208,22 @@ def test_every_feature_reads_the_candidate_without_markdown(monkeypatch):
     assert x[0, 2:].tolist() == [1.0, pytest.approx(math.log(2))]  # contained; one word
 
 
+def test_a_verdict_list_is_read_as_its_committed_item(monkeypatch):
+    """The models and the overlap features read the item a verdict list marks right; `disowned` reads the
+    whole answer, where the gold is marked wrong."""
+    from qascore import Record
+    from qascore.metrics import judge
+
+    seen = stub_models(monkeypatch, "candidate")
+    recs = [Record(id="1", question="Capital of Australia?", candidate="1. Sydney (correct)\n2. Canberra (incorrect)",
+                   references=["Canberra"]),
+            Record(id="2", question="Capital of Australia?", candidate="| Answer | Verdict |\n|---|---|\n| Sydney | wrong |\n"
+                   "| Canberra | right |", references=["Canberra"])]
+    x = judge.features(recs, ["verifier", "kpqa_rougeL", "contains", "disowned"])
+    assert seen == {"ava": ["Sydney", "Canberra"], "kpqa-rougeL": ["Sydney", "Canberra"]}
+    assert x[:, 2:].tolist() == [[0.0, 1.0], [1.0, 0.0]]  # (contains, disowned): the gold marked wrong, then right
+
+
 @pytest.mark.slow
 def test_the_shipped_judge_scores_markdown_dress_as_the_plain_answer():
     """Through the real models: "**Answer:** Paris", a bold answer and a numbered list score exactly as their
@@ -222,6 +238,21 @@ def test_the_shipped_judge_scores_markdown_dress_as_the_plain_answer():
     assert s[1] == pytest.approx(s[0], abs=1e-6) and s[2] == pytest.approx(s[0], abs=1e-6)
     assert s[4] == pytest.approx(s[3], abs=1e-6) and s[6] == pytest.approx(s[5], abs=1e-6)
     assert res.details["correct"][:5] == [True] * 5 and not res.details["correct"][7]
+
+
+@pytest.mark.slow
+def test_the_shipped_judge_reads_a_verdict_list_as_the_item_it_marks_right():
+    """Through the real models: a list that marks the gold right scores as the gold alone does; one that
+    marks it wrong is refused, in each of three forms (labels after the items, marks, a verdict table)."""
+    import qascore
+
+    q, gold, other = "What is the capital of Australia?", "Canberra", "Sydney"
+    forms = ["1. {0} (correct)\n2. {1} (incorrect)", "\u2705 {0}\n\u274c {1}",
+             "| Answer | Verdict |\n|---|---|\n| {1} | wrong |\n| {0} | right |"]
+    cands = [gold] + [f.format(gold, other) for f in forms] + [f.format(other, gold) for f in forms]
+    res = qascore.load("judge").score([{"question": q, "candidate": c, "references": [gold]} for c in cands])
+    assert res.scores[1:4] == pytest.approx([res.scores[0]] * 3, abs=1e-6)
+    assert res.details["correct"] == [True] * 4 + [False] * 3
 
 
 @pytest.mark.slow

@@ -24,7 +24,8 @@ A small model over signals that carry from one kind of answer to another (their 
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it
-(markdown marks and a leading "Answer:" label taken off). `details.truncated` is true where a model
+(markdown marks and a leading "Answer:" label taken off; of a list that gives each item a verdict, the
+item marked right), `disowned` the whole answer. `details.truncated` is true where a model
 feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
 logistic regression or a small ensemble of regression trees over these features, then a Platt scaling
 (with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `bare_list`);
@@ -61,13 +62,15 @@ MODEL_REFS = 4
 SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
            "bare_list")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
-MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text"  # how `features` forms the models' inputs; lab caches key on it
+# how `features` forms the models' inputs; lab caches key on it
+MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text,committed-item"
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str],
-                     names: Sequence[str] = FEATURES) -> dict[str, float]:
+                     names: Sequence[str] = FEATURES, whole: str | None = None) -> dict[str, float]:
     """The features that need no model, for one record (the clause-reading ones only when named: they cost
-    more than the others together)."""
+    more than the others together). `whole` is the full answer where `candidate` is the item it commits to
+    (`answer_match.committed`): `disowned` reads it, since a list that marks the gold wrong disowns it."""
     words = len(candidate.split())
     shortest = min((len(r.split()) for r in references), default=0)
     out = {"recall": am.token_recall(candidate, references), "contains": am.contains(candidate, references),
@@ -80,7 +83,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "date_agrees": am.date_agrees(candidate, references),
            "bare_list": am.bare_list(candidate, references)}
     if "disowned" in names:
-        out["disowned"] = am.disowned(candidate, references)
+        out["disowned"] = am.disowned(candidate if whole is None else whole, references)
     if "alternatives" in names:
         out["alternatives"] = am.alternatives(candidate)
     return out
@@ -97,7 +100,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
 
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
-    records = [replace(r, candidate=am.plain_text(r.candidate)) for r in records]
+    whole = [am.undressed(r.candidate) for r in records]
+    records = [replace(r, candidate=am.committed(w) or w) for r, w in zip(records, whole)]
     short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names:
@@ -117,7 +121,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "f1" in names:
         cols["f1"] = np.asarray(load("f1").score(records).scores)
-    lex = [lexical_features(r.question, r.candidate, r.references, names) for r in records]
+    lex = [lexical_features(r.question, r.candidate, r.references, names, whole=w) for r, w in zip(records, whole)]
     for name in names:
         if name not in cols:
             if name not in FEATURES:

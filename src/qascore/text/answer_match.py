@@ -71,13 +71,80 @@ _LINE_MARK = re.compile(r"^[ \t]*(#{1,6}|[-*+]|\d{1,2}\.)[ \t]+", re.MULTILINE)
 _LABEL = re.compile(r"^\s*((final|short) )?answer\s*:\s*", re.IGNORECASE)
 
 
-def plain_text(candidate: str) -> str:
+def undressed(candidate: str) -> str:
     """The candidate without markdown dress: emphasis and code marks ("**", "__", "`"), the heading, bullet
     and list marks that open a line, and one leading "Answer:" label ("Final answer:", "Short answer:").
     LLM answers often come so; the judge's verifier and tagger were trained on plain text and read
     "**Answer:** Paris" worse than "Paris" (lab/results/judge.md)."""
-    text = _LINE_MARK.sub("", _MARKS.sub("", candidate))
-    return _LABEL.sub("", text, count=1)
+    return _LABEL.sub("", _LINE_MARK.sub("", _MARKS.sub("", candidate)), count=1)
+
+
+def plain_text(candidate: str) -> str:
+    """What the judge's features read: the `undressed` candidate, or the one item it marks right where it
+    is a list that gives each item a verdict (`committed`)."""
+    text = undressed(candidate)
+    return committed(text) or text
+
+
+_VERDICT_WORDS = re.compile(r"^(?:(?P<right>correct|right|true|yes)|(?P<wrong>incorrect|wrong|false|no|not correct))"
+                            r"(?: answer)?$", re.IGNORECASE)
+_RIGHT_MARKS, _WRONG_MARKS = "\u2713\u2714\u2705\u2611", "\u2717\u2718\u2716\u274c"
+_JUDGED = [re.compile(p) for p in (
+    r"^(?P<verdict>[^\W\d]+(?: [^\W\d]+)?)\s*:\s*(?P<item>.+)$",             # "Correct: A", "False answer: B"
+    r"^(?P<item>.+?)\s*[(\[]\s*(?P<verdict>[^)\]]+?)\s*[)\]]$",                   # "A (correct)"
+    r"^(?P<item>.+?)(?:\s*:|\s+-)\s*(?P<verdict>[^:]+)$",                        # "A: wrong", "A - incorrect", "| A | No |"
+    rf"^(?P<verdict>[{_RIGHT_MARKS}{_WRONG_MARKS}])\s*(?P<item>.+)$",             # "\u2705 A"
+    rf"^(?P<item>.+?)\s*(?P<verdict>[{_RIGHT_MARKS}{_WRONG_MARKS}])$")]           # "A \u2717"
+_TABLE_RULE = re.compile(r"^\|?[\s:|-]*-{2,}[\s:|-]*$")
+LIST_ITEM_MAX_WORDS = 12
+
+
+def _judged(segment: str) -> tuple[str, bool] | None:
+    """(item, marked right?) for a segment that is an item with a verdict before or after it, else None."""
+    seg = segment.strip().rstrip(".!")
+    for pattern in _JUDGED:
+        m = pattern.match(seg)
+        if not m:
+            continue
+        verdict, item = m["verdict"].strip(), m["item"].strip()
+        if verdict in _RIGHT_MARKS + _WRONG_MARKS:
+            right = verdict in _RIGHT_MARKS
+        elif (v := _VERDICT_WORDS.match(verdict)):
+            right = v["right"] is not None
+        else:
+            continue
+        if item and len(item.split()) <= LIST_ITEM_MAX_WORDS and not _VERDICT_WORDS.match(item):
+            return item, right
+    return None
+
+
+def committed(candidate: str) -> str | None:
+    """The item a verdict-labelled list marks right, where every item has a verdict and exactly one is right:
+    "A (correct)\nB (incorrect)", "- B: wrong\n- A: right", "\u2705 A\n\u274c B", a two-column markdown
+    table of items and verdicts, "B (wrong), A (right)" on one line. Else None. Such a list mentions a wrong
+    answer beside the right one, and the judge's verifier reads mention; given the committed item alone it
+    judges what the answer asserts. A heading line ending in ":" and a table's header row are skipped."""
+    lines = [line.strip() for line in candidate.translate(_QUOTES).replace("\ufe0f", "").splitlines() if line.strip()]
+    segments = []
+    for i, line in enumerate(lines):
+        if line.startswith("|"):
+            if _TABLE_RULE.match(line) or i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1]):
+                continue  # a table's rule, or the header row above it
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) != 2:
+                return None
+            segments.append(f"{cells[0]}: {cells[1]}")
+        elif not line.endswith(":"):  # "Candidate answers:" heads the list
+            segments.append(line)
+    if len(segments) == 1:  # one line: "B (wrong), A (right)", "A \u2713 / B \u2717", "True answer: A. False answer: B."
+        segments = [s for s in re.split(r"\s*[;,]\s*|\s+/\s+", segments[0]) if s.strip(" .")]
+        if len(segments) == 1:  # sentences ("P. Terentius" keeps its initial: a split needs two segments)
+            segments = [s for s in re.split(r"(?<=[.!])\s+", segments[0]) if s.strip(" .")]
+    judged = [_judged(s) for s in segments]
+    if len(judged) < 2 or any(j is None for j in judged):
+        return None
+    right = [item for item, ok in judged if ok]  # type: ignore[misc]
+    return right[0] if len(right) == 1 else None
 
 
 _HEDGE = re.compile(
@@ -269,8 +336,10 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
 
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
 
-_BRACKETS = re.compile(r"[()\[\]]")
-_CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|,|{_BRACKETS.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")  # "A (some say B)": two clauses
+# brackets, a table's cell walls and a spaced dash close a clause ("A (some say B)", "| A | wrong |",
+# "A - incorrect"), except inside a reference that holds them ("Bok (crater)")
+_INNER = re.compile(r"[()\[\]|]|\s+-\s+")  # read after _QUOTES, which makes dashes "-"
+_CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|,|{_INNER.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")
 _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
                        "didnt", "cannot", "cant", "unlike", "except", "excluding"})
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
@@ -292,6 +361,10 @@ _WRONG_LABEL = re.compile(r"(?:\b(?:incorrect|wrong|false|not correct)(?: answer
 _REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no|(though |and )?(that|this|it|which)"
                       r"('s| is| was| seems to be| would be)? (not (correct|right|true)|wrong|incorrect|mistaken|outdated|"
                       r"a (mix-?up|mistake|myth|misconception))|ruled it out)\s*\W*$")
+# a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
+_VERDICT = re.compile(r"^\s*(incorrect|wrong|false|nope|not (correct|right|true|it))\s*\W*$")
+# a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
+_FILLER = re.compile(r"^\s*(actually|wait|well|hmm|oh|um)\s*\W*$")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain)\b")
 
@@ -307,29 +380,36 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
     if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
         return True
     after = tokens[i + n:i + n + 2]
-    return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or
+    return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or after == ["not"] or  # "A \u2717"
                             (len(after) == 2 and after[0] in _COPULAS and after[1] in _WRONG_AFTER))
+
+
+def _rejected_after(clauses: list[str], k: int) -> bool:
+    """The clause after clauses[k], past any filler ("actually", "wait"), rejects it or is a wrong verdict."""
+    k += 1
+    while k < len(clauses) and _FILLER.match(clauses[k]):
+        k += 1
+    return k < len(clauses) and bool(_REJECTS.match(clauses[k]) or _VERDICT.match(clauses[k]))
 
 
 def disowned(candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
     "A is not the answer", "Incorrect: A"), sits in a clause that attributes it to others or calls it a mistake
     ("Many people think it is A, but ...", "A is a frequent wrong guess"), or is rejected by the clause after it
-    ("A? No, ...", "I considered A, but ruled it out"). 0.0 where some mention is asserted, or where none is
+    ("A? No, ...", "A? Actually, no.", "I considered A, but ruled it out") or by a verdict written after it ("A
+    (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none is
     found clause by clause (a line is a clause). Rules over folded words, written for the probe families
     (docs/probes.md) and LLM-style phrasings; English only."""
     text = _WRONG_LABEL.sub(" not ", candidate.translate(_QUOTES).lower())
-    for r in references:  # a bracket inside a reference ("Bok (crater)") closes no clause
-        if _BRACKETS.search(r):
-            low = r.translate(_QUOTES).lower()
-            text = text.replace(low, _BRACKETS.sub(" ", low))
+    for low in (r.translate(_QUOTES).lower() for r in references):
+        if _INNER.search(low):
+            text = text.replace(low, _INNER.sub(" ", low))
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
     refs = [r.split() for r in (fold(x) for x in references) if r]
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
-        attributed = (bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause))
-                      or k + 1 < len(clauses) and bool(_REJECTS.match(clauses[k + 1])))
+        attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) or _rejected_after(clauses, k)
         for ref in refs:
             for i in _mentions(tokens, ref):
                 found = True
