@@ -188,6 +188,37 @@ def test_committed(candidate, expected):
     assert am.committed(am.undressed(candidate)) == expected
 
 
+# Each row: a candidate and what it settles on after taking something back (None: nothing taken back).
+@pytest.mark.parametrize("candidate, expected", [
+    ("Six. Wait, no: eight.", "eight."),
+    ("Canberra? Actually, no. Sydney.", "Sydney."),
+    ("I first said Sydney. No, that's wrong. The answer is Canberra.", "The answer is Canberra."),
+    ("Sydney, or rather Canberra.", "Canberra."),
+    ("Sydney - scratch that, Canberra.", "Canberra."),
+    ("Sydney, no wait, Canberra.", "Canberra."),
+    ("No, it was Canberra.", None),                               # nothing before the "no" to take back
+    ("Sydney. (I considered Canberra, but ruled it out.)", None),  # nothing after the rejection
+    ("It is Canberra. That's not wrong.", None),
+    ("The legend says the red of Bahrain's flag faded in the sun into the maroon of Qatar's flag. However, "
+     "this is not true. Qatar's flag dates from 1971.", None),    # a long clause is not an answer taken back
+    ("", None),
+])
+def test_corrected(candidate, expected):
+    assert am.corrected(candidate) == expected
+
+
+# Each row: an undressed candidate, its references, what the judge's models read (`settled`).
+@pytest.mark.parametrize("candidate, references, expected", [
+    ("Sydney? No, it's Canberra.", ["Canberra"], "it's Canberra."),    # a wrong name taken back
+    ("Canberra? No, it's Sydney.", ["Canberra"], "Canberra? No, it's Sydney."),  # the gold taken back: whole
+    ("7,000? No. It's 1,700.", ["7,000"], "7,000? No. It's 1,700."),   # found by folded containment
+    ("Canberra (correct)\nSydney (incorrect)", ["Canberra"], "Canberra"),
+    ("The capital is Canberra.", ["Canberra"], "The capital is Canberra."),
+])
+def test_settled(candidate, references, expected):
+    assert am.settled(candidate, references) == expected
+
+
 # Each row: a candidate, the references, whether every mention of a gold answer is disowned (hand-labelled).
 @pytest.mark.parametrize("candidate, references, expected", [
     ("It is Sydney, not Canberra.", ["Canberra"], 1.0),
@@ -238,6 +269,9 @@ def test_committed(candidate, expected):
     ("Canberra. Well, it is the capital.", ["Canberra"], 0.0),  # filler, then no rejection
     ("Hong Kong - China is the answer.", ["Hong Kong - China"], 0.0),  # a reference's own dash
     ("Rome. Chopin \u2013 The Women is a popular misconception.", ["Chopin \u2013 The Women"], 1.0),  # en dash
+    ("Canberra, or rather Sydney.", ["Canberra"], 1.0),        # taken back by what follows
+    ("Sydney, or rather Canberra.", ["Canberra"], 0.0),
+    ("Canberra - scratch that, Sydney.", ["Canberra"], 1.0),
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

@@ -256,6 +256,19 @@ def test_the_shipped_judge_reads_a_verdict_list_as_the_item_it_marks_right():
 
 
 @pytest.mark.slow
+def test_the_shipped_judge_reads_what_a_self_correction_settles_on():
+    """Through the real models: an answer that takes a wrong number back and settles on the gold scores as
+    the gold alone does; one that takes the gold back is refused."""
+    import qascore
+
+    q, refs = "How many legs does a spider have?", ["8", "eight"]
+    cands = ["eight.", "Six. Wait, no: eight.", "Six? Actually, no. eight.", "Eight. Wait, no: six."]
+    res = qascore.load("judge").score([{"question": q, "candidate": c, "references": refs} for c in cands])
+    assert res.scores[1:3] == pytest.approx([res.scores[0]] * 2, abs=1e-6)
+    assert res.details["correct"] == [True, True, True, False]
+
+
+@pytest.mark.slow
 def test_the_shipped_judge_calls_a_bare_list_of_the_gold_and_another_answer_incorrect():
     """Through the real models: a list that hedges between the gold and another answer is refused in each
     form `bare_list` reads, whatever the verifier makes of it; the gold alone, and a list of two gold

@@ -25,7 +25,8 @@ The model-based features read at most `MODEL_REFS` references per record, those 
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it
 (markdown marks and a leading "Answer:" label taken off; of a list that gives each item a verdict, the
-item marked right), `disowned` the whole answer. `details.truncated` is true where a model
+item marked right; of a self-correction that does not take the gold back, what it settles on:
+`answer_match.settled`), `disowned` the whole answer. `details.truncated` is true where a model
 feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
 logistic regression or a small ensemble of regression trees over these features, then a Platt scaling
 (with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `bare_list`);
@@ -63,7 +64,7 @@ SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowne
            "bare_list")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 # how `features` forms the models' inputs; lab caches key on it
-MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text,committed-item"
+MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer"
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str],
@@ -101,7 +102,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
     whole = [am.undressed(r.candidate) for r in records]
-    records = [replace(r, candidate=am.committed(w) or w) for r, w in zip(records, whole)]
+    records = [replace(r, candidate=am.settled(w, r.references)) for r, w in zip(records, whole)]
     short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names:

@@ -80,10 +80,21 @@ def undressed(candidate: str) -> str:
 
 
 def plain_text(candidate: str) -> str:
-    """What the judge's features read: the `undressed` candidate, or the one item it marks right where it
-    is a list that gives each item a verdict (`committed`)."""
+    """The `undressed` candidate, or the one item it marks right where it is a list that gives each item a
+    verdict (`committed`)."""
     text = undressed(candidate)
     return committed(text) or text
+
+
+def settled(candidate: str, references: Sequence[str]) -> str:
+    """What the judge's models and overlap features read of an `undressed` candidate: the item a verdict
+    list marks right (`committed`); else, where the answer corrects itself, what it settles on
+    (`corrected`), unless what it takes back names a reference: then the whole answer, whose retraction of
+    the gold the verifier and `disowned` read better than the new answer alone (lab/results/judge.md)."""
+    item = committed(candidate)
+    if item is None and (rest := corrected(candidate)) is not None:
+        item = None if contains(candidate[:len(candidate) - len(rest)], references) else rest
+    return item or candidate
 
 
 _VERDICT_WORDS = re.compile(r"^(?:(?P<right>correct|right|true|yes)|(?P<wrong>incorrect|wrong|false|no|not correct))"
@@ -145,6 +156,33 @@ def committed(candidate: str) -> str | None:
         return None
     right = [item for item, ok in judged if ok]  # type: ignore[misc]
     return right[0] if len(right) == 1 else None
+
+
+def corrected(candidate: str) -> str | None:
+    """What a self-correcting answer settles on: the text after the last clause that takes back a short one
+    before it ("Six. Wait, no: eight." -> "eight."; "B? Actually, no. A." -> "A."; "I said B. No, that's
+    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."). None where nothing is taken back or nothing follows. What is taken
+    back is an answer, so a clause of more than LIST_ITEM_MAX_WORDS words ("According to the legend, the
+    red of Bahrain's flag ... However, this is not true.") is not."""
+    text = candidate.translate(_QUOTES)
+    low = text.lower()
+    spans, start = [], 0
+    for m in _CLAUSE.finditer(low):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans = [(a, b) for a, b in spans + [(start, len(low))] if low[a:b].strip()]
+    cut = None
+    for k in range(1, len(spans)):
+        clause = low[spans[k][0]:spans[k][1]]
+        before = [low[a:b] for a, b in spans[:k] if not _FILLER.match(low[a:b])]
+        if not before or len(before[-1].split()) > LIST_ITEM_MAX_WORDS:
+            continue
+        if _REJECTS.match(clause) or _VERDICT.match(clause):
+            cut = spans[k][1]
+        elif (lead := _RETRACT_LEAD.match(clause)):  # "A, or rather B": B is the answer
+            cut = spans[k][0] + lead.end()
+    rest = text[cut:].lstrip(" .,;:!?-)]") if cut is not None else ""
+    return rest if re.search(r"\w", rest) else None
 
 
 _HEDGE = re.compile(
@@ -358,9 +396,11 @@ _CONCEDED = re.compile(r"^\s*(although|though|even though|while|whereas)\b[\w ]{
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
 _WRONG_LABEL = re.compile(r"(?:\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:|[\u274c\u2717\u2718\u2716])\s*")
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong")
-_REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no|(though |and )?(that|this|it|which)"
+_REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no( wait)?|scratch that|not quite|(though |and )?(that|this|it|which)"
                       r"('s| is| was| seems to be| would be)? (not (correct|right|true)|wrong|incorrect|mistaken|outdated|"
                       r"a (mix-?up|mistake|myth|misconception))|ruled it out)\s*\W*$")
+# a clause that takes back the one before it and gives the answer itself ("A, or rather B")
+_RETRACT_LEAD = re.compile(r"^\s*or rather\b")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
 _VERDICT = re.compile(r"^\s*(incorrect|wrong|false|nope|not (correct|right|true|it))\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
@@ -389,7 +429,8 @@ def _rejected_after(clauses: list[str], k: int) -> bool:
     k += 1
     while k < len(clauses) and _FILLER.match(clauses[k]):
         k += 1
-    return k < len(clauses) and bool(_REJECTS.match(clauses[k]) or _VERDICT.match(clauses[k]))
+    return k < len(clauses) and bool(_REJECTS.match(clauses[k]) or _VERDICT.match(clauses[k])
+                                     or _RETRACT_LEAD.match(clauses[k]))
 
 
 def disowned(candidate: str, references: Sequence[str]) -> float:
