@@ -156,11 +156,11 @@ def test_as_question(question, expected):
     ("Oxygen (O\n2) is toxic", "Oxygen (O\n2) is toxic"),       # nor is "2)" after a line break
     ("The answer: yes", "The answer: yes"),                      # a label only where the text opens with it
     ("a - b * c", "a - b * c"),                                  # marks inside a line stay
-    ("1. **Sydney** (correct)\n2. Canberra (incorrect)", "Sydney"),  # a verdict list: the item marked right
+    ("1. **Sydney** (correct)", "Sydney (correct)"),           # a verdict is the item's text here
     ("", ""),
 ])
-def test_plain_text(candidate, expected):
-    assert am.plain_text(candidate) == expected
+def test_undressed(candidate, expected):
+    assert am.undressed(candidate) == expected
 
 
 # Each row: a candidate and the item it commits to, read as the judge does, after `undressed` (None: not a list
@@ -213,6 +213,7 @@ def test_corrected(candidate, expected):
     ("Canberra? No, it's Sydney.", ["Canberra"], "Canberra? No, it's Sydney."),  # the gold taken back: whole
     ("7,000? No. It's 1,700.", ["7,000"], "7,000? No. It's 1,700."),   # found by folded containment
     ("Canberra (correct)\nSydney (incorrect)", ["Canberra"], "Canberra"),
+    ("Sydney (correct)\nCanberra (incorrect)", ["Canberra"], "Sydney"),  # the item marked right, gold or not
     ("The capital is Canberra.", ["Canberra"], "The capital is Canberra."),
 ])
 def test_settled(candidate, references, expected):

@@ -197,7 +197,7 @@ def test_the_models_read_a_query_style_question_with_its_question_mark(monkeypat
 
 
 def test_every_feature_reads_the_candidate_without_markdown(monkeypatch):
-    """`features` hands the models and the lexical features `plain_text`'s form of the candidate."""
+    """`features` hands the models and the lexical features the candidate without its markdown dress."""
     from qascore import Record
     from qascore.metrics import judge
 

@@ -23,11 +23,11 @@ A small model over signals that carry from one kind of answer to another (their 
   states, possibly more precise ("December 7, 1941" for "December"; `answer_match.date_agrees`).
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
-gets its question mark). Every feature reads the candidate as `answer_match.plain_text` writes it
-(markdown marks and a leading "Answer:" label taken off; of a list that gives each item a verdict, the
-item marked right; of a self-correction that does not take the gold back, what it settles on:
-`answer_match.settled`), `disowned` the whole answer. `details.truncated` is true where a model
-feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
+gets its question mark). Every feature reads the candidate without its markdown marks and leading
+"Answer:" label (`answer_match.undressed`), and all but `disowned` read what it settles on
+(`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a
+self-correction that does not take the gold back, its last answer). `details.truncated` is true where a
+model feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
 logistic regression or a small ensemble of regression trees over these features, then a Platt scaling
 (with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `bare_list`);
 `details.correct` compares the probability with the card's dev-tuned threshold. No scikit-learn is needed
@@ -70,8 +70,8 @@ MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text,settled-ans
 def lexical_features(question: str, candidate: str, references: Sequence[str],
                      names: Sequence[str] = FEATURES, whole: str | None = None) -> dict[str, float]:
     """The features that need no model, for one record (the clause-reading ones only when named: they cost
-    more than the others together). `whole` is the full answer where `candidate` is the item it commits to
-    (`answer_match.committed`): `disowned` reads it, since a list that marks the gold wrong disowns it."""
+    more than the others together). `whole` is the full answer where `candidate` is what it settles on
+    (`answer_match.settled`): `disowned` reads it, since an answer that marks the gold wrong disowns it."""
     words = len(candidate.split())
     shortest = min((len(r.split()) for r in references), default=0)
     out = {"recall": am.token_recall(candidate, references), "contains": am.contains(candidate, references),

@@ -79,13 +79,6 @@ def undressed(candidate: str) -> str:
     return _LABEL.sub("", _LINE_MARK.sub("", _MARKS.sub("", candidate)), count=1)
 
 
-def plain_text(candidate: str) -> str:
-    """The `undressed` candidate, or the one item it marks right where it is a list that gives each item a
-    verdict (`committed`)."""
-    text = undressed(candidate)
-    return committed(text) or text
-
-
 def settled(candidate: str, references: Sequence[str]) -> str:
     """What the judge's models and overlap features read of an `undressed` candidate: the item a verdict
     list marks right (`committed`); else, where the answer corrects itself, what it settles on
