@@ -100,7 +100,7 @@ _JUDGED = [re.compile(p) for p in (
     rf"^(?P<verdict>[{_RIGHT_MARKS}{_WRONG_MARKS}])\s*(?P<item>.+)$",             # "\u2705 A"
     rf"^(?P<item>.+?)\s*(?P<verdict>[{_RIGHT_MARKS}{_WRONG_MARKS}])$")]           # "A \u2717"
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-{2,}[\s:|-]*$")
-LIST_ITEM_MAX_WORDS = 12
+ANSWER_MAX_WORDS = 12  # a verdict list's item or a retracted clause longer than this is prose, not an answer
 
 
 def _judged(segment: str) -> tuple[str, bool] | None:
@@ -117,7 +117,7 @@ def _judged(segment: str) -> tuple[str, bool] | None:
             right = v["right"] is not None
         else:
             continue
-        if item and len(item.split()) <= LIST_ITEM_MAX_WORDS and not _VERDICT_WORDS.match(item):
+        if item and len(item.split()) <= ANSWER_MAX_WORDS and not _VERDICT_WORDS.match(item):
             return item, right
     return None
 
@@ -144,19 +144,19 @@ def committed(candidate: str) -> str | None:
         segments = [s for s in re.split(r"\s*[;,]\s*|\s+/\s+", segments[0]) if s.strip(" .")]
         if len(segments) == 1:  # sentences ("P. Terentius" keeps its initial: a split needs two segments)
             segments = [s for s in re.split(r"(?<=[.!])\s+", segments[0]) if s.strip(" .")]
-    judged = [_judged(s) for s in segments]
-    if len(judged) < 2 or any(j is None for j in judged):
+    judged = [j for j in map(_judged, segments) if j is not None]
+    if len(segments) < 2 or len(judged) < len(segments):
         return None
-    right = [item for item, ok in judged if ok]  # type: ignore[misc]
+    right = [item for item, ok in judged if ok]
     return right[0] if len(right) == 1 else None
 
 
 def corrected(candidate: str) -> str | None:
     """What a self-correcting answer settles on: the text after the last clause that takes back a short one
     before it ("Six. Wait, no: eight." -> "eight."; "B? Actually, no. A." -> "A."; "I said B. No, that's
-    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."). None where nothing is taken back or nothing follows. What is taken
-    back is an answer, so a clause of more than LIST_ITEM_MAX_WORDS words ("According to the legend, the
-    red of Bahrain's flag ... However, this is not true.") is not."""
+    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."). None where nothing is taken back or nothing
+    follows. What is taken back is an answer, so a clause of more than ANSWER_MAX_WORDS words ("According to
+    the legend, the red of Bahrain's flag ... However, this is not true.") is not."""
     text = candidate.translate(_QUOTES)
     low = text.lower()
     spans, start = [], 0
@@ -168,12 +168,10 @@ def corrected(candidate: str) -> str | None:
     for k in range(1, len(spans)):
         clause = low[spans[k][0]:spans[k][1]]
         before = [low[a:b] for a, b in spans[:k] if not _FILLER.match(low[a:b])]
-        if not before or len(before[-1].split()) > LIST_ITEM_MAX_WORDS:
+        if not before or len(before[-1].split()) > ANSWER_MAX_WORDS or not _takes_back(clause):
             continue
-        if _REJECTS.match(clause) or _VERDICT.match(clause):
-            cut = spans[k][1]
-        elif (lead := _RETRACT_LEAD.match(clause)):  # "A, or rather B": B is the answer
-            cut = spans[k][0] + lead.end()
+        lead = _RETRACT_LEAD.match(clause)  # "A, or rather B": B is the answer
+        cut = spans[k][0] + lead.end() if lead else spans[k][1]
     rest = text[cut:].lstrip(" .,;:!?-)]") if cut is not None else ""
     return rest if re.search(r"\w", rest) else None
 
@@ -417,13 +415,18 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
                             (len(after) == 2 and after[0] in _COPULAS and after[1] in _WRONG_AFTER))
 
 
+def _takes_back(clause: str) -> bool:
+    """The clause takes back the one before it: a rejection ("no", "that's wrong"), a wrong verdict
+    ("incorrect"), or "or rather ..."."""
+    return bool(_REJECTS.match(clause) or _VERDICT.match(clause) or _RETRACT_LEAD.match(clause))
+
+
 def _rejected_after(clauses: list[str], k: int) -> bool:
-    """The clause after clauses[k], past any filler ("actually", "wait"), rejects it or is a wrong verdict."""
+    """The clause after clauses[k], past any filler ("actually", "wait"), takes it back."""
     k += 1
     while k < len(clauses) and _FILLER.match(clauses[k]):
         k += 1
-    return k < len(clauses) and bool(_REJECTS.match(clauses[k]) or _VERDICT.match(clauses[k])
-                                     or _RETRACT_LEAD.match(clauses[k]))
+    return k < len(clauses) and _takes_back(clauses[k])
 
 
 def disowned(candidate: str, references: Sequence[str]) -> float:
