@@ -90,9 +90,11 @@ def settled(candidate: str, references: Sequence[str]) -> str:
     return item or candidate
 
 
-_VERDICT_WORDS = re.compile(r"^(?:(?P<right>correct|right|true|yes)|(?P<wrong>incorrect|wrong|false|no|not correct))"
-                            r"(?: answer)?$", re.IGNORECASE)
+# the words and marks that call an answer wrong, read by verdict lists (`committed`) and by `disowned`
+_WRONG_WORDS = r"incorrect|wrong|false|not correct"
 _RIGHT_MARKS, _WRONG_MARKS = "\u2713\u2714\u2705\u2611", "\u2717\u2718\u2716\u274c"
+_VERDICT_WORDS = re.compile(rf"^(?:(?P<right>correct|right|true|yes)|(?P<wrong>{_WRONG_WORDS}|no))(?: answer)?$",
+                            re.IGNORECASE)
 _JUDGED = [re.compile(p) for p in (
     r"^(?P<verdict>[^\W\d]+(?: [^\W\d]+)?)\s*:\s*(?P<item>.+)$",             # "Correct: A", "False answer: B"
     r"^(?P<item>.+?)\s*[(\[]\s*(?P<verdict>[^)\]]+?)\s*[)\]]$",                   # "A (correct)"
@@ -159,11 +161,7 @@ def corrected(candidate: str) -> str | None:
     the legend, the red of Bahrain's flag ... However, this is not true.") is not."""
     text = candidate.translate(_QUOTES)
     low = text.lower()
-    spans, start = [], 0
-    for m in _CLAUSE.finditer(low):
-        spans.append((start, m.start()))
-        start = m.end()
-    spans = [(a, b) for a, b in spans + [(start, len(low))] if low[a:b].strip()]
+    spans = _clause_spans(low)
     cut = None
     for k in range(1, len(spans)):
         clause = low[spans[k][0]:spans[k][1]]
@@ -385,7 +383,7 @@ _ATTRIBUTED = re.compile(
 _CONCEDED = re.compile(r"^\s*(although|though|even though|while|whereas)\b[\w ]{0,40}?\b(credited|attributed|said|thought|"
                        r"believed|claimed|cited|reported|named|listed|given)\b")
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
-_WRONG_LABEL = re.compile(r"(?:\b(?:incorrect|wrong|false|not correct)(?: answers?)?\s*:|[\u274c\u2717\u2718\u2716])\s*")
+_WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{_WRONG_MARKS}])\s*")
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong")
 _REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no( wait)?|scratch that|not quite|(though |and )?(that|this|it|which)"
                       r"('s| is| was| seems to be| would be)? (not (correct|right|true)|wrong|incorrect|mistaken|outdated|"
@@ -393,7 +391,7 @@ _REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no( wait)?|scratch th
 # a clause that takes back the one before it and gives the answer itself ("A, or rather B")
 _RETRACT_LEAD = re.compile(r"^\s*or rather\b")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
-_VERDICT = re.compile(r"^\s*(incorrect|wrong|false|nope|not (correct|right|true|it))\s*\W*$")
+_VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
 _FILLER = re.compile(r"^\s*(actually|wait|well|hmm|oh|um)\s*\W*$")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
@@ -413,6 +411,15 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
     after = tokens[i + n:i + n + 2]
     return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or after == ["not"] or  # "A \u2717"
                             (len(after) == 2 and after[0] in _COPULAS and after[1] in _WRONG_AFTER))
+
+
+def _clause_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each clause of `text` that holds more than white space (`_CLAUSE` closes them)."""
+    spans, start = [], 0
+    for m in _CLAUSE.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    return [(a, b) for a, b in spans + [(start, len(text))] if text[a:b].strip()]
 
 
 def _takes_back(clause: str) -> bool:
@@ -441,7 +448,7 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     for low in (r.translate(_QUOTES).lower() for r in references):
         if _INNER.search(low):
             text = text.replace(low, _INNER.sub(" ", low))
-    clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
+    clauses = [text[a:b] for a, b in _clause_spans(text)]
     refs = [r.split() for r in (fold(x) for x in references) if r]
     found = False
     for k, clause in enumerate(clauses):
