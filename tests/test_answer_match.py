@@ -196,6 +196,17 @@ def test_committed(candidate, expected):
     ("Sydney, or rather Canberra.", "Canberra."),
     ("Sydney - scratch that, Canberra.", "Canberra."),
     ("Sydney, no wait, Canberra.", "Canberra."),
+    ("Sydney. Correction: Canberra.", "Canberra."),               # a correction label
+    ("First answer: Sydney. Corrected answer: Canberra.", "Canberra."),
+    ("Sydney. Sorry, I meant Canberra.", "Canberra."),            # "I meant" starts the new answer
+    ("Sydney... I mean Canberra.", "Canberra."),
+    ("It's Sydney - just kidding, it's Canberra.", "it's Canberra."),
+    ("It's Sydney. Hold on, that's not right. It's Canberra.", "It's Canberra."),  # filler before the rejection
+    ("I said Sydney earlier, but I was wrong; it's Canberra.", "it's Canberra."),
+    ("Sydney? That's a common myth. The real answer is Canberra.", "The real answer is Canberra."),
+    ("Hmm, Sydney. Nope, Canberra.", "Canberra."),
+    ("Shakespeare. I mean, who else could it be?", None),          # "I mean" with no answer after it
+    ("As of January 2016[update], the largest known prime has 22,338,618 digits.", None),  # a word, not a label
     ("No, it was Canberra.", None),                               # nothing before the "no" to take back
     ("Sydney. (I considered Canberra, but ruled it out.)", None),  # nothing after the rejection
     ("It is Canberra. That's not wrong.", None),
@@ -210,8 +221,11 @@ def test_corrected(candidate, expected):
 # Each row: an undressed candidate, its references, what the judge's models read (`settled`).
 @pytest.mark.parametrize("candidate, references, expected", [
     ("Sydney? No, it's Canberra.", ["Canberra"], "it's Canberra."),    # a wrong name taken back
-    ("Canberra? No, it's Sydney.", ["Canberra"], "Canberra? No, it's Sydney."),  # the gold taken back: whole
-    ("7,000? No. It's 1,700.", ["7,000"], "7,000? No. It's 1,700."),   # found by folded containment
+    ("Canberra? No, it's Sydney.", ["Canberra"], "it's Sydney."),      # the gold taken back
+    ("It's Canberra. Some say Sydney, but that's wrong. Hope this helps.", ["Canberra"],
+     "It's Canberra. Some say Sydney, but that's wrong. Hope this helps."),  # the gold stands before: whole
+    ("Final answer: Hong Kong, China Some say Macau, but that's wrong.", ["Hong Kong, China"],
+     "Final answer: Hong Kong, China Some say Macau, but that's wrong."),  # a reference across the clauses: whole
     ("Canberra (correct)\nSydney (incorrect)", ["Canberra"], "Canberra"),
     ("Sydney (correct)\nCanberra (incorrect)", ["Canberra"], "Sydney"),  # the item marked right, gold or not
     ("The capital is Canberra.", ["Canberra"], "The capital is Canberra."),
@@ -273,6 +287,11 @@ def test_settled(candidate, references, expected):
     ("Canberra, or rather Sydney.", ["Canberra"], 1.0),        # taken back by what follows
     ("Sydney, or rather Canberra.", ["Canberra"], 0.0),
     ("Canberra - scratch that, Sydney.", ["Canberra"], 1.0),
+    ("Canberra. Correction: Sydney.", ["Canberra"], 1.0),        # a correction label takes it back
+    ("Canberra. Sorry, I meant Sydney.", ["Canberra"], 1.0),
+    ("Canberra? That's a popular misconception. It's Sydney.", ["Canberra"], 1.0),
+    ("Most people would say Canberra, and they'd be right.", ["Canberra"], 0.0),  # an attribution agreed with
+    ("Most people would say Canberra, but it's Sydney.", ["Canberra"], 1.0),
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

@@ -26,7 +26,8 @@ token recall, and the question as `answer_match.as_question` writes it (a search
 gets its question mark). Every feature reads the candidate without its markdown marks and leading
 "Answer:" label (`answer_match.undressed`), and all but `disowned` read what it settles on
 (`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a
-self-correction that does not take the gold back, its last answer). `details.truncated` is true where a
+self-correction, its last answer: "Canberra. Correction: Sydney." is read as "Sydney."). `details.truncated`
+is true where a
 model feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
 logistic regression or a small ensemble of regression trees over these features, then a Platt scaling
 (with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `bare_list`);
@@ -64,7 +65,7 @@ SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowne
            "bare_list")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 # how `features` forms the models' inputs; lab caches key on it
-MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer"
+MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled"
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str],

@@ -82,11 +82,13 @@ def undressed(candidate: str) -> str:
 def settled(candidate: str, references: Sequence[str]) -> str:
     """What the judge's models and overlap features read of an `undressed` candidate: the item a verdict
     list marks right (`committed`); else, where the answer corrects itself, what it settles on
-    (`corrected`), unless what it takes back names a reference: then the whole answer, whose retraction of
-    the gold the verifier and `disowned` read better than the new answer alone (lab/results/judge.md)."""
+    (`corrected`), unless a reference is named before it other than in the clause taken back ("It's A. Some
+    say B, but that's wrong. Hope this helps."): then the whole candidate."""
     item = committed(candidate)
-    if item is None and (rest := corrected(candidate)) is not None:
-        item = None if contains(candidate[:len(candidate) - len(rest)], references) else rest
+    if item is None and (parts := _self_correction(candidate)) is not None:
+        head, taken, rest = parts
+        named = contains(head + taken, references)
+        item = rest if not named or contains(taken, references) and not contains(head, references) else None
     return item or candidate
 
 
@@ -156,22 +158,33 @@ def committed(candidate: str) -> str | None:
 def corrected(candidate: str) -> str | None:
     """What a self-correcting answer settles on: the text after the last clause that takes back a short one
     before it ("Six. Wait, no: eight." -> "eight."; "B? Actually, no. A." -> "A."; "I said B. No, that's
-    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."). None where nothing is taken back or nothing
-    follows. What is taken back is an answer, so a clause of more than ANSWER_MAX_WORDS words ("According to
-    the legend, the red of Bahrain's flag ... However, this is not true.") is not."""
+    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."; "B. Correction: A." -> "A."). None where
+    nothing is taken back or nothing follows. What is taken back is an answer, so a clause of more than
+    ANSWER_MAX_WORDS words ("According to the legend, the red of Bahrain's flag ... However, this is not
+    true.") is not."""
+    parts = _self_correction(candidate)
+    return None if parts is None else parts[2]
+
+
+def _self_correction(candidate: str) -> tuple[str, str, str] | None:
+    """(what comes before the clause taken back, that clause through the take-back, what the answer settles
+    on) of the last self-correction in `candidate` (`corrected`), else None."""
     text = candidate.translate(_QUOTES)
     low = text.lower()
     spans = _clause_spans(low)
-    cut = None
+    found = None
     for k in range(1, len(spans)):
         clause = low[spans[k][0]:spans[k][1]]
-        before = [low[a:b] for a, b in spans[:k] if not _FILLER.match(low[a:b])]
-        if not before or len(before[-1].split()) > ANSWER_MAX_WORDS or not _takes_back(clause):
+        before = [(a, b) for a, b in spans[:k] if not _FILLER.match(low[a:b])]
+        if not before or len(low[before[-1][0]:before[-1][1]].split()) > ANSWER_MAX_WORDS or not _takes_back(clause):
             continue
         lead = _RETRACT_LEAD.match(clause)  # "A, or rather B": B is the answer
-        cut = spans[k][0] + lead.end() if lead else spans[k][1]
-    rest = text[cut:].lstrip(" .,;:!?-)]") if cut is not None else ""
-    return rest if re.search(r"\w", rest) else None
+        found = before[-1][0], spans[k][0] + lead.end() if lead else spans[k][1]
+    if found is None:
+        return None
+    start, cut = found
+    rest = text[cut:].lstrip(" .,;:!?-)]")
+    return (text[:start], text[start:cut], rest) if re.search(r"\w", rest) else None
 
 
 _HEDGE = re.compile(
@@ -366,7 +379,8 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
 # brackets, a table's cell walls and a spaced dash close a clause ("A (some say B)", "| A | wrong |",
 # "A - incorrect"), except inside a reference that holds them ("Bok (crater)")
 _INNER = re.compile(r"[()\[\]|]|\s+-\s+")  # read after _QUOTES, which makes dashes "-"
-_CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|,|{_INNER.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")
+# a comma closes a clause, except inside a number ("7,000")
+_CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|(?<!\d),|,(?!\d)|{_INNER.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")
 _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
                        "didnt", "cannot", "cant", "unlike", "except", "excluding"})
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
@@ -383,17 +397,24 @@ _ATTRIBUTED = re.compile(
 _CONCEDED = re.compile(r"^\s*(although|though|even though|while|whereas)\b[\w ]{0,40}?\b(credited|attributed|said|thought|"
                        r"believed|claimed|cited|reported|named|listed|given)\b")
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
-_WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{_WRONG_MARKS}])\s*")
-# a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong")
-_REJECTS = re.compile(r"^\s*((actually|wait|well|hmm)\W+)?(no( wait)?|scratch that|not quite|(though |and )?(that|this|it|which)"
-                      r"('s| is| was| seems to be| would be)? (not (correct|right|true)|wrong|incorrect|mistaken|outdated|"
-                      r"a (mix-?up|mistake|myth|misconception))|ruled it out)\s*\W*$")
-# a clause that takes back the one before it and gives the answer itself ("A, or rather B")
-_RETRACT_LEAD = re.compile(r"^\s*or rather\b")
+_WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{_WRONG_MARKS}])[ \t]*")  # the line break stays
+# a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong",
+# "A. Correction: B", "A - just kidding, B")
+_REJECTS = re.compile(
+    r"^\s*((actually|wait|well|hmm)\W+)?(no( wait)?|nope|scratch that|strike that|not quite|never ?mind|(just )?kidding|"
+    r"(correction|update|edit|(corrected|revised|updated) answer):|on second thought|i take (that|it) back|"
+    r"let me correct (myself|that)|my (mistake|bad|error)|i( was| am|'m) (wrong|mistaken)|"
+    r"(though |and )?(that|this|it|which)('s| is| was| seems to be| would be)? (not (correct|right|true)|wrong|"
+    r"incorrect|mistaken|outdated|a (common |popular |widespread |frequent )?(mix-?up|mistake|myth|misconception))|"
+    r"ruled it out)\s*\W*$")
+# a clause that takes back the one before it and gives the answer itself ("A, or rather B", "A... I mean B")
+_RETRACT_LEAD = re.compile(r"^\s*(or rather|i mean(t)?( to say)?)\b(?=\W*\w)")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
 _VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
+# a clause that agrees with the attribution before it ("Most people would say A, and they'd be right")
+_AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were| would be| is|'s| was) (right|correct)\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
-_FILLER = re.compile(r"^\s*(actually|wait|well|hmm|oh|um)\s*\W*$")
+_FILLER = re.compile(r"^\s*(actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on)\s*\W*$")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain)\b")
 
@@ -417,14 +438,14 @@ def _clause_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each clause of `text` that holds more than white space (`_CLAUSE` closes them)."""
     spans, start = [], 0
     for m in _CLAUSE.finditer(text):
-        spans.append((start, m.start()))
+        spans.append((start, m.start() + (text[m.start()] == ":")))  # a label keeps its colon: "Correction:"
         start = m.end()
     return [(a, b) for a, b in spans + [(start, len(text))] if text[a:b].strip()]
 
 
 def _takes_back(clause: str) -> bool:
-    """The clause takes back the one before it: a rejection ("no", "that's wrong"), a wrong verdict
-    ("incorrect"), or "or rather ..."."""
+    """The clause takes back the one before it: a rejection ("no", "that's wrong", "Correction:", "just
+    kidding"), a wrong verdict ("incorrect"), or "or rather ..." / "I meant ..."."""
     return bool(_REJECTS.match(clause) or _VERDICT.match(clause) or _RETRACT_LEAD.match(clause))
 
 
@@ -439,10 +460,11 @@ def _rejected_after(clauses: list[str], k: int) -> bool:
 def disowned(candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
     "A is not the answer", "Incorrect: A"), sits in a clause that attributes it to others or calls it a mistake
-    ("Many people think it is A, but ...", "A is a frequent wrong guess"), or is rejected by the clause after it
-    ("A? No, ...", "A? Actually, no.", "I considered A, but ruled it out") or by a verdict written after it ("A
-    (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none is
-    found clause by clause (a line is a clause). Rules over folded words, written for the probe families
+    ("Many people think it is A, but ...", "A is a frequent wrong guess"; not where the next clause agrees:
+    "..., and they'd be right"), or is taken back by the clause after it ("A? No, ...", "A? Actually, no.", "I
+    considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant B") or by a verdict written after it
+    ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none
+    is found clause by clause (a line is a clause). Rules over folded words, written for the probe families
     (docs/probes.md) and LLM-style phrasings; English only."""
     text = _WRONG_LABEL.sub(" not ", candidate.translate(_QUOTES).lower())
     for low in (r.translate(_QUOTES).lower() for r in references):
@@ -453,7 +475,9 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
-        attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) or _rejected_after(clauses, k)
+        agreed = k + 1 < len(clauses) and bool(_AGREES.match(clauses[k + 1]))
+        attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) and not agreed
+        attributed = attributed or _rejected_after(clauses, k)
         for ref in refs:
             for i in _mentions(tokens, ref):
                 found = True
