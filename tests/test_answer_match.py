@@ -206,6 +206,10 @@ def test_committed(candidate, expected):
     ("Sydney? That's a common myth. The real answer is Canberra.", "The real answer is Canberra."),
     ("Hmm, Sydney. Nope, Canberra.", "Canberra."),
     ("Shakespeare. I mean, who else could it be?", None),          # "I mean" with no answer after it
+    ("Sydney. No, that's wrong. It's Canberra.", "It's Canberra."),  # "no" and "that's wrong": one take-back
+    ("Canberra. No, not Sydney.", None),                          # "no" stresses: what follows negates another
+    ("Sydney... no, sorry, Canberra.", "Canberra."),             # filler after the take-back is not the answer
+    ("Sydney? No, not Sydney. Canberra.", "not Sydney. Canberra."),  # after a question, "no" answers it
     ("As of January 2016[update], the largest known prime has 22,338,618 digits.", None),  # a word, not a label
     ("No, it was Canberra.", None),                               # nothing before the "no" to take back
     ("Sydney. (I considered Canberra, but ruled it out.)", None),  # nothing after the rejection
@@ -291,6 +295,8 @@ def test_settled(candidate, references, expected):
     ("Canberra. Sorry, I meant Sydney.", ["Canberra"], 1.0),
     ("Canberra? That's a popular misconception. It's Sydney.", ["Canberra"], 1.0),
     ("Most people would say Canberra, and they'd be right.", ["Canberra"], 0.0),  # an attribution agreed with
+    ("Canberra. No, not Sydney.", ["Canberra"], 0.0),           # "no" stresses Canberra
+    ("Canberra? No, not Canberra. Sydney.", ["Canberra"], 1.0),   # "no" answers the question
     ("Most people would say Canberra, but it's Sydney.", ["Canberra"], 1.0),
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),

@@ -258,16 +258,17 @@ def test_the_shipped_judge_reads_a_verdict_list_as_the_item_it_marks_right():
 @pytest.mark.slow
 def test_the_shipped_judge_reads_what_a_self_correction_settles_on():
     """Through the real models: an answer that takes a wrong number back and settles on the gold scores as
-    the gold alone does, in four forms; one that takes the gold back is refused."""
+    the gold alone does, in four forms; one that takes the gold back is refused, and one that says "no" to
+    stress the gold is not."""
     import qascore
 
     q, refs = "How many legs does a spider have?", ["8", "eight"]
     cands = ["eight.", "Six. Wait, no: eight.", "Six? Actually, no. eight.", "Six. Correction: eight.",
              "Six. Sorry, I meant eight.", "Eight. Wait, no: six.", "Eight. Correction: six.", "Eight. Sorry, I meant six.",
-             "It's eight - just kidding, it's six."]
+             "It's eight - just kidding, it's six.", "Eight. No, not six."]
     res = qascore.load("judge").score([{"question": q, "candidate": c, "references": refs} for c in cands])
     assert res.scores[1:5] == pytest.approx([res.scores[0]] * 4, abs=1e-6)
-    assert res.details["correct"] == [True] * 5 + [False] * 4
+    assert res.details["correct"] == [True] * 5 + [False] * 4 + [True]  # the last "no" stresses eight
 
 
 @pytest.mark.slow

@@ -172,18 +172,22 @@ def _self_correction(candidate: str) -> tuple[str, str, str] | None:
     text = candidate.translate(_QUOTES)
     low = text.lower()
     spans = _clause_spans(low)
+    clauses = [low[a:b] for a, b in spans]
     found = None
     for k in range(1, len(spans)):
-        clause = low[spans[k][0]:spans[k][1]]
-        before = [(a, b) for a, b in spans[:k] if not _FILLER.match(low[a:b])]
-        if not before or len(low[before[-1][0]:before[-1][1]].split()) > ANSWER_MAX_WORDS or not _takes_back(clause):
+        if not _takes_back(clauses[k]) or _stresses(clauses, k):
             continue
-        lead = _RETRACT_LEAD.match(clause)  # "A, or rather B": B is the answer
-        found = before[-1][0], spans[k][0] + lead.end() if lead else spans[k][1]
+        # what is taken back: the last clause before that is neither filler nor a take-back itself ("A. No,
+        # that's wrong. B." takes back A)
+        before = [j for j in range(k) if not _FILLER.match(clauses[j]) and not _takes_back(clauses[j])]
+        if not before or len(clauses[before[-1]].split()) > ANSWER_MAX_WORDS:
+            continue
+        lead = _RETRACT_LEAD.match(clauses[k])  # "A, or rather B": B is the answer
+        found = spans[before[-1]][0], spans[k][0] + lead.end() if lead else spans[k][1]
     if found is None:
         return None
     start, cut = found
-    rest = text[cut:].lstrip(" .,;:!?-)]")
+    rest = _LEADING_FILLER.sub("", text[cut:].lstrip(" .,;:!?-)]"))  # "B... no, sorry, A." settles on "A."
     return (text[:start], text[start:cut], rest) if re.search(r"\w", rest) else None
 
 
@@ -414,7 +418,9 @@ _VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
 # a clause that agrees with the attribution before it ("Most people would say A, and they'd be right")
 _AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were| would be| is|'s| was) (right|correct)\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
-_FILLER = re.compile(r"^\s*(actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on)\s*\W*$")
+_FILLER_WORDS = r"actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on"
+_FILLER = re.compile(rf"^\s*({_FILLER_WORDS})\s*\W*$")
+_LEADING_FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\s*[,.;:!-]+\s*)+", re.IGNORECASE)
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain)\b")
 
@@ -435,12 +441,12 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
 
 
 def _clause_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each clause of `text` that holds more than white space (`_CLAUSE` closes them)."""
+    """(start, end) of each clause of `text` that holds a word (`_CLAUSE` closes them)."""
     spans, start = [], 0
     for m in _CLAUSE.finditer(text):
-        spans.append((start, m.start() + (text[m.start()] == ":")))  # a label keeps its colon: "Correction:"
+        spans.append((start, m.start() + (text[m.start()] in ":?")))  # a label keeps its colon, a question its mark
         start = m.end()
-    return [(a, b) for a, b in spans + [(start, len(text))] if text[a:b].strip()]
+    return [(a, b) for a, b in spans + [(start, len(text))] if re.search(r"\w", text[a:b])]
 
 
 def _takes_back(clause: str) -> bool:
@@ -449,12 +455,35 @@ def _takes_back(clause: str) -> bool:
     return bool(_REJECTS.match(clause) or _VERDICT.match(clause) or _RETRACT_LEAD.match(clause))
 
 
+def _past_filler(clauses: list[str], k: int, step: int) -> int:
+    """The index of the first clause from clauses[k + step] on, in that direction, that is not filler
+    ("actually", "wait")."""
+    k += step
+    while 0 <= k < len(clauses) and _FILLER.match(clauses[k]):
+        k += step
+    return k
+
+
 def _rejected_after(clauses: list[str], k: int) -> bool:
-    """The clause after clauses[k], past any filler ("actually", "wait"), takes it back."""
-    k += 1
-    while k < len(clauses) and _FILLER.match(clauses[k]):
-        k += 1
-    return k < len(clauses) and _takes_back(clauses[k])
+    """The clause after clauses[k], past any filler, takes it back."""
+    k = _past_filler(clauses, k, 1)
+    return k < len(clauses) and _takes_back(clauses[k]) and not _stresses(clauses, k)
+
+
+# a clause that negates something named ("not B", "it's not B", "it isn't B")
+_NEGATES = re.compile(r"^\s*(?:(?:it|that|this|the answer)(?:'s|\s+is|\s+was)?\s+)?(?:not|isn't|wasn't|never)\s+\w")
+
+
+def _stresses(clauses: list[str], k: int) -> bool:
+    """The take-back at clauses[k] ("no") stresses the statement before rather than taking it back: what
+    follows negates something named ("Canberra. No, not Sydney." asserts Canberra; "Canberra? No, not
+    Canberra." answers a question)."""
+    if _RETRACT_LEAD.match(clauses[k]):  # "A, or rather not B" holds the new answer itself
+        return False
+    j, n = _past_filler(clauses, k, -1), _past_filler(clauses, k, 1)
+    if j >= 0 and clauses[j].rstrip().endswith("?"):
+        return False
+    return n < len(clauses) and bool(_NEGATES.match(clauses[n])) and not _takes_back(clauses[n])
 
 
 def disowned(candidate: str, references: Sequence[str]) -> float:
