@@ -26,11 +26,11 @@ token recall, and the question as `answer_match.as_question` writes it (a search
 gets its question mark). Every feature reads the candidate without its markdown marks and leading
 "Answer:" label (`answer_match.undressed`), and all but `disowned` read what it settles on
 (`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a
-self-correction, its last answer: "Canberra. Correction: Sydney." is read as "Sydney."). `details.truncated`
-is true where a
-model feature did not read all of a text. The card (JSON, written by `qascore-lab train judge`) holds the model: a
-logistic regression or a small ensemble of regression trees over these features, then a Platt scaling
-(with, where the card names them, fixed log-odds `offsets` for yes/no rules such as `bare_list`);
+self-correction, its last answer: "Canberra. Correction: Sydney." is read as "Sydney.").
+`details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
+`qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
+over these features, then a Platt scaling (with, where the card names them, fixed log-odds `offsets` for
+yes/no rules such as `bare_list`);
 `details.correct` compares the probability with the card's dev-tuned threshold. No scikit-learn is needed
 here: the card is plain numbers.
 """

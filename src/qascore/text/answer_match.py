@@ -86,9 +86,9 @@ def settled(candidate: str, references: Sequence[str]) -> str:
     say B, but that's wrong. Hope this helps."): then the whole candidate."""
     item = committed(candidate)
     if item is None and (parts := _self_correction(candidate)) is not None:
-        head, taken, rest = parts
-        named = contains(head + taken, references)
-        item = rest if not named or contains(taken, references) and not contains(head, references) else None
+        head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
+        if not contains(head, references) and (contains(taken, references) or not contains(head + taken, references)):
+            item = rest
     return item or candidate
 
 
@@ -174,16 +174,13 @@ def _self_correction(candidate: str) -> tuple[str, str, str] | None:
     spans = _clause_spans(low)
     clauses = [low[a:b] for a, b in spans]
     found = None
-    for k in range(1, len(spans)):
-        if not _takes_back(clauses[k]) or _stresses(clauses, k):
-            continue
-        # what is taken back: the last clause before that is neither filler nor a take-back itself ("A. No,
-        # that's wrong. B." takes back A)
-        before = [j for j in range(k) if not _FILLER.match(clauses[j]) and not _takes_back(clauses[j])]
-        if not before or len(clauses[before[-1]].split()) > ANSWER_MAX_WORDS:
-            continue
-        lead = _RETRACT_LEAD.match(clauses[k])  # "A, or rather B": B is the answer
-        found = spans[before[-1]][0], spans[k][0] + lead.end() if lead else spans[k][1]
+    last = None  # what a take-back takes back: the last clause so far that is neither filler nor a take-back
+    for k, clause in enumerate(clauses):
+        if not _takes_back(clause):
+            last = last if _FILLER.match(clause) else k
+        elif last is not None and len(clauses[last].split()) <= ANSWER_MAX_WORDS and not _stresses(clauses, k):
+            lead = _RETRACT_LEAD.match(clause)  # "A, or rather B": B is the answer
+            found = spans[last][0], spans[k][0] + lead.end() if lead else spans[k][1]
     if found is None:
         return None
     start, cut = found
@@ -405,7 +402,7 @@ _WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{_WRONG_
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong",
 # "A. Correction: B", "A - just kidding, B")
 _REJECTS = re.compile(
-    r"^\s*((actually|wait|well|hmm)\W+)?(no( wait)?|nope|scratch that|strike that|not quite|never ?mind|(just )?kidding|"
+    r"^\s*((actually|wait|well|hmm)\W+)?(no( wait)?|scratch that|strike that|not quite|never ?mind|(just )?kidding|"
     r"(correction|update|edit|(corrected|revised|updated) answer):|on second thought|i take (that|it) back|"
     r"let me correct (myself|that)|my (mistake|bad|error)|i( was| am|'m) (wrong|mistaken)|"
     r"(though |and )?(that|this|it|which)('s| is| was| seems to be| would be)? (not (correct|right|true)|wrong|"
