@@ -37,6 +37,33 @@ def test_token_recall(candidate, refs, expected):
     assert am.token_recall(candidate, refs) == pytest.approx(expected)
 
 
+# Each row: two folded words and whether they are spellings of one name (hand-labelled).
+@pytest.mark.parametrize("a, b, expected", [
+    ("kevin", "keven", True),                      # one edit, five letters
+    ("superintendent", "superintendant", True),
+    ("collarbone", "collarbones", True),          # a plural
+    ("anchovy", "anchovies", False),              # two edits, not a plain plural
+    ("austria", "australia", False),               # two edits
+    ("iran", "iraq", False),                       # shorter than NEAR_LETTERS
+    ("1968", "1969", False),                       # numbers are never near
+    ("kevin", "devin", False),                     # another first letter
+    ("paris", "paris", True),
+])
+def test_near(a, b, expected):
+    assert am.near(a, b) is expected and am.near(b, a) is expected
+
+
+@pytest.mark.parametrize("candidate, refs, expected", [
+    ("The answer is Collarbones.", ["Clavicles", "Collar-bone"], 1.0),
+    ("The answer is Superintendant.", ["Superintendent (disambiguation)"], 0.5),
+    ("Austria", ["Australia"], 0.0),
+    ("the cat sat", ["cat cat"], 0.5),             # multiplicity counts, as in token_recall
+    ("x", [], 0.0),
+])
+def test_near_recall(candidate, refs, expected):
+    assert am.near_recall(candidate, refs) == expected
+
+
 @pytest.mark.parametrize("candidate, expected", [
     ("I’m sorry, but I couldn’t find any information about that.", 1.0),
     ("There is no record of such a newspaper.", 1.0),
@@ -188,6 +215,27 @@ def test_committed(candidate, expected):
     assert am.committed(am.undressed(candidate)) == expected
 
 
+# Each row: a candidate and the item it picks from a list it offers, by label or by place (None: no pick).
+@pytest.mark.parametrize("candidate, expected", [
+    ("Option 1: Sydney. Option 2: Canberra. I'd go with option 2.", "Canberra"),
+    ("Option A: Canberra / Option B: Sydney / I pick B.", "Sydney"),
+    ("Two candidates: (a) Canberra, (b) Sydney. My pick is (a).", "Canberra"),
+    ("a) Paris\nb) Lyon\nAnswer: b", "Lyon"),
+    ("Option one: Paris. Option two: Lyon. Option two is correct.", "Lyon"),
+    ("Sydney or Canberra? The latter.", "Canberra"),
+    ("The choices are Canberra and Sydney; the first is correct.", "Canberra"),
+    ("Between Sydney and Canberra? I'd go with the former.", "Sydney"),
+    ("Neil Armstrong and Buzz Aldrin were the first.", None),     # an ordinal inside a sentence picks nothing
+    ('"formal" and "informal" imperialism, the first', None),      # nor one after a comma
+    ("I'd go with option 3.", None),                               # a label no item has
+    ("I'd say D-Day.", None),
+    ("The answer is Canberra.", None),
+    ("", None),
+])
+def test_picked(candidate, expected):
+    assert am.picked(candidate) == expected
+
+
 # Each row: a candidate and what it settles on after taking something back (None: nothing taken back).
 @pytest.mark.parametrize("candidate, expected", [
     ("Six. Wait, no: eight.", "eight."),
@@ -210,6 +258,13 @@ def test_committed(candidate, expected):
     ("Canberra. No, not Sydney.", None),                          # "no" stresses: what follows negates another
     ("Sydney... no, sorry, Canberra.", "Canberra."),             # filler after the take-back is not the answer
     ("Sydney? No, not Sydney. Canberra.", "not Sydney. Canberra."),  # after a question, "no" answers it
+    ("Possibly Sydney, but more likely Canberra.", "Canberra."),   # a choice among what the clause before offers
+    ("It could be Sydney, but I think it's probably Canberra.", "Canberra."),
+    ("I was torn between Sydney and Canberra, and I'm going with Canberra.", "Canberra."),
+    ("Sydney is possible, but my answer is Canberra.", "Canberra."),
+    ("Sydney was the first capital, but most likely it is Canberra now.", None),  # nothing offered before
+    ("Possibly Canberra, though it could also be Sydney.", None),  # a hedge, no choice
+    ("It is Canberra, probably.", None),
     ("As of January 2016[update], the largest known prime has 22,338,618 digits.", None),  # a word, not a label
     ("No, it was Canberra.", None),                               # nothing before the "no" to take back
     ("Sydney. (I considered Canberra, but ruled it out.)", None),  # nothing after the rejection
@@ -232,6 +287,8 @@ def test_corrected(candidate, expected):
      "Final answer: Hong Kong, China Some say Macau, but that's wrong."),  # a reference across the clauses: whole
     ("Canberra (correct)\nSydney (incorrect)", ["Canberra"], "Canberra"),
     ("Sydney (correct)\nCanberra (incorrect)", ["Canberra"], "Sydney"),  # the item marked right, gold or not
+    ("Option 1: Canberra. Option 2: Sydney. I'd go with option 2.", ["Canberra"], "Sydney"),  # the item picked
+    ("Possibly Canberra, but more likely Sydney.", ["Canberra"], "Sydney."),  # the gold not chosen
     ("The capital is Canberra.", ["Canberra"], "The capital is Canberra."),
 ])
 def test_settled(candidate, references, expected):
@@ -288,6 +345,8 @@ def test_settled(candidate, references, expected):
     ("Canberra. Well, it is the capital.", ["Canberra"], 0.0),  # filler, then no rejection
     ("Hong Kong - China is the answer.", ["Hong Kong - China"], 0.0),  # a reference's own dash
     ("Rome. Chopin \u2013 The Women is a popular misconception.", ["Chopin \u2013 The Women"], 1.0),  # en dash
+    ("Canberra is not the only name people give, but it is the answer.", ["Canberra"], 0.0),  # not a denial
+    ("Canberra isn't just a city; it is the capital.", ["Canberra"], 0.0),
     ("Canberra, or rather Sydney.", ["Canberra"], 1.0),        # taken back by what follows
     ("Sydney, or rather Canberra.", ["Canberra"], 0.0),
     ("Canberra - scratch that, Sydney.", ["Canberra"], 1.0),

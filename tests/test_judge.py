@@ -288,6 +288,22 @@ def test_the_shipped_judge_calls_a_bare_list_of_the_gold_and_another_answer_inco
     assert alias.details["correct"] == [True] and "bare_list" not in alias.details["signals"][0]
 
 
+@pytest.mark.slow
+def test_the_shipped_judge_refuses_a_wrong_answer_stated_as_the_gold_would_be():
+    """Through the real models: "The answer is Sydney." and "That would be Sydney." for Australia's capital are
+    refused and "The answer is Canberra." accepted (the words a committed answer comes in do not vouch for it:
+    the `plain` probe family); a labelled list's pick and a lean are read as what they choose."""
+    import qascore
+
+    q, refs = "What is the capital of Australia?", ["Canberra"]
+    cands = ["The answer is Sydney.", "That would be Sydney.", "The answer is Canberra.",
+             "Option 1: Sydney. Option 2: Canberra. I'd go with option 2.",
+             "Option 1: Canberra. Option 2: Sydney. I'd go with option 2.",
+             "Possibly Sydney, but more likely Canberra.", "Possibly Canberra, but more likely Sydney."]
+    res = qascore.load("judge").score([{"question": q, "candidate": c, "references": refs} for c in cands])
+    assert res.details["correct"] == [False, False, True, True, False, True, False]
+
+
 def test_why_names_the_verifier_probability_and_the_deciding_reference_and_window(monkeypatch):
     """`features(why=...)` maps the verifier's deciding reference back to the record's own `references`: with
     five references only the best MODEL_REFS reach the verifier, so an index into that short list is not one

@@ -6,6 +6,7 @@ A small model over signals that carry from one kind of answer to another (their 
   (a long candidate is read in overlapping windows, `runtime.windows`);
 - `kpqa_rougeL`: keyphrase-weighted ROUGE-L with the shipped tagger, best reference;
 - `f1`, `recall`: token F1, and the share of a reference's tokens found in the candidate, best reference;
+- `near_recall`: `recall` where a word spelled one edit away, or as a plural, counts ("Keven" for "Kevin");
 - `contains`: a reference, accent-, quote- and possessive-folded, occurs inside the candidate;
 - `log_len`, `len_ratio`: log(1 + candidate words), log((1 + candidate words) / (1 + shortest reference words));
 - `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
@@ -25,8 +26,9 @@ The model-based features read at most `MODEL_REFS` references per record, those 
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate without its markdown marks and leading
 "Answer:" label (`answer_match.undressed`), and all but `disowned` read what it settles on
-(`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a
-self-correction, its last answer: "Canberra. Correction: Sydney." is read as "Sydney.").
+(`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a labelled
+list, the item it picks; of a self-correction or a choice among alternatives, its last answer:
+"Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney.").
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
 over these features, then a Platt scaling (with, where the card names them, fixed log-odds `offsets` for
@@ -57,7 +59,7 @@ from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
-FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
+FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
@@ -65,7 +67,8 @@ SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowne
            "bare_list")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 # how `features` forms the models' inputs; lab caches key on it
-MODEL_INPUTS = f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled"
+MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,"
+                "picks-and-choices")
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str],
@@ -75,7 +78,8 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
     (`answer_match.settled`): `disowned` reads it, since an answer that marks the gold wrong disowns it."""
     words = len(candidate.split())
     shortest = min((len(r.split()) for r in references), default=0)
-    out = {"recall": am.token_recall(candidate, references), "contains": am.contains(candidate, references),
+    out = {"recall": am.token_recall(candidate, references), "near_recall": am.near_recall(candidate, references),
+           "contains": am.contains(candidate, references),
            "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
            "n_refs": math.log(max(1, len(references))),
            "hedge": am.hedges(candidate),

@@ -46,6 +46,51 @@ def token_recall(candidate: str, references: Sequence[str]) -> float:
     return best
 
 
+def _edits_within(a: str, b: str, k: int) -> bool:
+    """Levenshtein distance of `a` and `b` is at most `k` (a band of width k around the diagonal)."""
+    if abs(len(a) - len(b)) > k:
+        return False
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [k + 1] * len(b)
+        for j in range(max(1, i - k), min(len(b), i + k) + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != b[j - 1]))
+        if min(cur) > k:
+            return False
+        prev = cur
+    return prev[-1] <= k
+
+
+NEAR_LETTERS = 5  # shorter words must match exactly: "Iran" and "Iraq" are one letter apart
+
+
+def near(a: str, b: str) -> bool:
+    """Two folded words that name the same thing in other spelling: equal, or letters only, both at least
+    NEAR_LETTERS long, with the same first letter, one edit apart ("superintendant", "kevin" / "keven"), or
+    one the other's plural
+    ("collarbones"). "austria" / "australia" (two edits) and numbers ("1968" / "1969") are not near."""
+    if a == b:
+        return True
+    if a[:1] != b[:1] or not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < NEAR_LETTERS:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    return long_ in (short + "s", short + "es") or _edits_within(a, b, 1)
+
+
+def near_recall(candidate: str, references: Sequence[str]) -> float:
+    """`token_recall` where a reference word also counts as held when the candidate holds a `near` spelling of
+    it: an alias spelled differently from the gold ("Collarbones" for "Collar-bone", "Keven" for "Kevin")
+    is otherwise only the verifier's to vouch for."""
+    have = Counter(fold(candidate).split())
+    best = 0.0
+    for ref in references:
+        want = Counter(fold(ref).split())
+        if want:
+            held = sum(min(n, sum(m for w, m in have.items() if near(w, word))) for word, n in want.items())
+            best = max(best, held / sum(want.values()))
+    return best
+
+
 def best_references(candidate: str, references: Sequence[str], k: int) -> list[str]:
     """The `k` references with the largest token recall in the candidate, in their file order (ties: file
     order). For cross-encoders whose fixed input cannot hold a long list of aliases."""
@@ -81,10 +126,10 @@ def undressed(candidate: str) -> str:
 
 def settled(candidate: str, references: Sequence[str]) -> str:
     """What the judge's models and overlap features read of an `undressed` candidate: the item a verdict
-    list marks right (`committed`); else, where the answer corrects itself, what it settles on
+    list marks right (`committed`) or a labelled list picks (`picked`); else, where the answer corrects itself, what it settles on
     (`corrected`), unless a reference is named before it other than in the clause taken back ("It's A. Some
     say B, but that's wrong. Hope this helps."): then the whole candidate."""
-    item = committed(candidate)
+    item = committed(candidate) or picked(candidate)
     if item is None and (parts := _self_correction(candidate)) is not None:
         head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
         if not contains(head, references) and (contains(taken, references) or not contains(head + taken, references)):
@@ -155,10 +200,69 @@ def committed(candidate: str) -> str | None:
     return right[0] if len(right) == 1 else None
 
 
+# an item offered under a label: "Option 2: A", "(b) A", "b) A" (a letter a-d or a digit)
+_LABEL_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4"}
+_LABELLED = re.compile(r"(?:\b(?:option|choice|candidate|answer)\s+(?P<word>[1-9a-d]|one|two|three|four)\s*[:.)-]|"
+                       r"(?:^|(?<=[\s,;:]))\(?(?P<mark>[1-9a-d])\))\s*(?P<item>[^.;,\n()?!/]+?)"
+                       r"(?=\s*(?:[.;,\n()?!/]|$)|\s+(?:option|choice|candidate|answer)\s)", re.IGNORECASE)
+# the pick: "I'd go with option 2", "My pick is (a)", "Option 2 is correct", "The latter.", "the first is correct"
+_LABEL_REF = r"(?:(?:option|choice|candidate|answer)\s+)?\(?(?P<label>[1-9a-d]|one|two|three|four)\)?(?![\w(])"
+_ORDINAL = r"(?:the\s+)?(?P<ordinal>first|second|third|former|latter)(?:\s+one)?"
+_CHOOSE = (r"(?:i(?:'d| would|'ll| will)?\s+(?:go with|pick|choose|select|opt for|say)|my (?:final )?(?:pick|choice|answer|vote) is|"
+           r"(?:final )?answer\s*:)")
+_VERDICT_IS = r"\s+is\s+(?:the\s+)?(?:correct|right|answer)\b"
+_PICKS = (re.compile(rf"\b{_CHOOSE}\s+{_LABEL_REF}", re.IGNORECASE),                          # "I'd go with option 2"
+          re.compile(rf"(?:^|(?<=[\s.;,:]))(?:option|choice|candidate|answer)\s+(?P<label>[1-9a-d]|one|two|three|four)"
+                     rf"{_VERDICT_IS}", re.IGNORECASE),                                          # "Option 2 is correct"
+          re.compile(rf"(?:(?:^|(?<=[.;:?!,] ))|\b{_CHOOSE}\s+){_ORDINAL}{_VERDICT_IS}", re.IGNORECASE),  # "the first is correct"
+          re.compile(rf"(?:^|(?<=[.;:?!] ))(?:{_CHOOSE}\s+)?{_ORDINAL}\s*[.!]*$", re.IGNORECASE))  # "... The latter."
+_ORDINALS = {"first": 0, "former": 0, "second": 1, "third": 2, "latter": -1}
+# a short list the ordinals count in: "A or B?", "The choices are A and B", "Between A and B"
+_LIST_HEAD = re.compile(r"^\s*(?:(?:the\s+)?(?:choices|options|candidates|possibilities|answers)\s+are|between|either)\s+",
+                        re.IGNORECASE)
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def picked(candidate: str) -> str | None:
+    """The item an answer picks from a list it offers, by label or by place: "Option 1: B. Option 2: A. I'd
+    go with option 2." -> "A"; "(a) A, (b) B. My pick is (a)." -> "A"; "B or A? The latter." -> "A"; "The
+    choices are A and B; the first is correct." -> "A". None where no pick names an item offered. Like a
+    verdict list (`committed`), such an answer names a wrong answer beside the one it gives."""
+    text = candidate.translate(_QUOTES)
+    for pattern in _PICKS:
+        found = list(pattern.finditer(text))
+        if not found:
+            continue
+        m, before = found[-1], text[:found[-1].start()]
+        if m.groupdict().get("ordinal"):
+            items = _offered(before)
+            k = _ORDINALS[m["ordinal"].lower()]
+            return items[k] if items and -len(items) <= k < len(items) else None
+        label = m["label"].lower()
+        label = _LABEL_WORDS.get(label, label)
+        offered = {_LABEL_WORDS.get(x.lower(), x.lower()): i["item"].strip()
+                   for i in _LABELLED.finditer(before) for x in [i["word"] or i["mark"]]}
+        return offered.get(label)
+    return None
+
+
+def _offered(text: str) -> list[str]:
+    """The items of the short list a text offers before an ordinal pick: labelled items, else the first
+    clause's "A or B" / "A and B" (after "The choices are", "Between", "Either"), each of at most
+    LIST_ITEM_WORDS words."""
+    labelled = [m["item"].strip() for m in _LABELLED.finditer(text)]
+    if len(labelled) >= 2:
+        return labelled
+    first = re.split(r"[.;:?!]\s|[.;:?!]$|\n", text.strip(), maxsplit=1)[0]
+    items = [p.strip(" .") for p in _LIST_SPLIT.split(_LIST_HEAD.sub("", first)) if p.strip(" .")]
+    return items if len(items) >= 2 and all(len(p.split()) <= LIST_ITEM_WORDS for p in items) else []
+
+
 def corrected(candidate: str) -> str | None:
     """What a self-correcting answer settles on: the text after the last clause that takes back a short one
     before it ("Six. Wait, no: eight." -> "eight."; "B? Actually, no. A." -> "A."; "I said B. No, that's
-    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."; "B. Correction: A." -> "A."). None where
+    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."; "B. Correction: A." -> "A.") or chooses among
+    the alternatives it offers ("Possibly B, but more likely A." -> "A."). None where
     nothing is taken back or nothing follows. What is taken back is an answer, so a clause of more than
     ANSWER_MAX_WORDS words ("According to the legend, the red of Bahrain's flag ... However, this is not
     true.") is not."""
@@ -167,8 +271,9 @@ def corrected(candidate: str) -> str | None:
 
 
 def _self_correction(candidate: str) -> tuple[str, str, str] | None:
-    """(what comes before the clause taken back, that clause through the take-back, what the answer settles
-    on) of the last self-correction in `candidate` (`corrected`), else None."""
+    """(what comes before the clause taken back or offering alternatives, that clause through the take-back
+    or the choice, what the answer settles on) of the last self-correction in `candidate` (`corrected`),
+    else None."""
     text = candidate.translate(_QUOTES)
     low = text.lower()
     spans = _clause_spans(low)
@@ -176,10 +281,11 @@ def _self_correction(candidate: str) -> tuple[str, str, str] | None:
     found = None
     last = None  # what a take-back takes back: the last clause so far that is neither filler nor a take-back
     for k, clause in enumerate(clauses):
-        if not _takes_back(clause):
+        chooses = last is not None and bool(_CHOICE_LEAD.match(clause) and _OFFERS.search(clauses[last]))
+        if not (chooses or _takes_back(clause)):
             last = last if _FILLER.match(clause) else k
         elif last is not None and len(clauses[last].split()) <= ANSWER_MAX_WORDS and not _stresses(clauses, k):
-            lead = _RETRACT_LEAD.match(clause)  # "A, or rather B": B is the answer
+            lead = _RETRACT_LEAD.match(clause) or _CHOICE_LEAD.match(clause)  # "A, or rather B": B is the answer
             found = spans[last][0], spans[k][0] + lead.end() if lead else spans[k][1]
     if found is None:
         return None
@@ -387,6 +493,7 @@ _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
                             ("as", "opposed"), ("opposed", "to")})
 _COPULAS = frozenset({"is", "was", "are", "were"})
+_ONLY = re.compile(r"^(?:(?:is|was|are|were) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
 _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
 _ATTRIBUTED = re.compile(
     r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
@@ -410,10 +517,17 @@ _REJECTS = re.compile(
     r"ruled it out)\s*\W*$")
 # a clause that takes back the one before it and gives the answer itself ("A, or rather B", "A... I mean B")
 _RETRACT_LEAD = re.compile(r"^\s*(or rather|i mean(t)?( to say)?)\b(?=\W*\w)")
+# a clause that chooses among what the clause before it offers ("Possibly B, but more likely A", "I was torn
+# between B and A, and I'm going with A"): the answer settles on what it chooses
+_CHOICE_LEAD = re.compile(r"^\s*(?:and |but |though |so )?(?:(?:i think |i'd say |i believe )?(?:it'?s |it is )?(?:more |most )?"
+                          r"(?:likely|probably)|i(?:'m| am) going with|i(?:'d| would|'ll| will)? (?:go with|pick|choose|opt for)|"
+                          r"my (?:final )?(?:answer|pick|choice|bet) is)\b(?=\W*\w)")
+_OFFERS = re.compile(r"\b(?:possibl[ey]|maybe|perhaps|might|may|could|plausible|torn between|between|or)\b")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
 _VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
 # a clause that agrees with the attribution before it ("Most people would say A, and they'd be right")
-_AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were| would be| is|'s| was) (right|correct)\s*\W*$")
+_AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were| would be| is|'s| was) "
+                     r"(right|correct|the (right |correct )?answer)\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
 _FILLER_WORDS = r"actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on"
 _FILLER = re.compile(rf"^\s*({_FILLER_WORDS})\s*\W*$")
@@ -433,6 +547,8 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
     if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
         return True
     after = tokens[i + n:i + n + 2]
+    if _ONLY.match(" ".join(tokens[i + n:i + n + 4])):  # "A is not the only name given": not a denial
+        return False
     return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or after == ["not"] or  # "A \u2717"
                             (len(after) == 2 and after[0] in _COPULAS and after[1] in _WRONG_AFTER))
 

@@ -20,6 +20,8 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                    "years and months inside a fuller date of their passage), with a wrong twin"),
     "probe-lists": ("qascore_lab.train.probe_lists", "bare lists that name the gold answer beside a wrong one "
                                                    "(\"A or B.\", \"A / B\", \"A (or B)\"), with the committed answer"),
+    "probe-plain": ("qascore_lab.train.probe_plain", "a wrong answer stated plainly (\"It is B.\") beside the gold one in the "
+                                                   "same words"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

@@ -50,7 +50,7 @@ from qascore_lab.train.probes import FAMILIES
 # acceptance rewards a lenient judge.
 KINDS = {"short": ("ae", "squad"), "sentence": ("squad-sentref", "wikiqa", "selqa"), "llm": ("evouna",),
          "probes": tuple(f"probe-{f}" for f in FAMILIES if f != "alias")}
-GROUPS = {"verifier": ("verifier",), "overlap": ("kpqa_rougeL", "f1", "recall", "contains"),
+GROUPS = {"verifier": ("verifier",), "overlap": ("kpqa_rougeL", "f1", "recall", "near_recall", "contains"),
           "length": ("log_len", "len_ratio"), "type": ("hedge", "num_gap", "person_gap"),
           "numbers": ("number_miss",), "dates": ("date_agrees",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "alternatives", "bare_list")}
@@ -136,8 +136,8 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
 
 # More overlap, containment or verifier confidence never lowers the judge; a hedge or a missing number never
 # raises it. The length features are free.
-MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "contains": 1, "hedge": -1, "num_gap": -1,
-            "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1, "date_agrees": 1,
+MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "near_recall": 1, "contains": 1, "hedge": -1,
+            "num_gap": -1, "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1, "date_agrees": 1,
             "bare_list": -1}
 
 

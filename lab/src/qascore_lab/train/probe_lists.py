@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from qascore_lab.train.probes import COMMITTED, SPLITS, Builder, assertion_parts, read, write_split
+from qascore_lab.train.probes import COMMITTED, SPLITS, Builder, assertion_pairs, write_split
 
 FAMILY = "bare-list"
 LISTS = ("{A} or {B}.", "{B} or {A}.", "{A} / {B}", "{A} (or {B})")
@@ -26,16 +26,11 @@ LISTS = ("{A} or {B}.", "{B} or {A}.", "{A} / {B}", "{A} (or {B})")
 
 def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
     b = Builder(seed)
-    for split in SPLITS:
-        for r in read(probes, split):  # every assertion pair: a question of the answer-equivalence data has several
-            found = assertion_parts(r["candidate"]) if r["family"] == "assertion" and r["member"] == "right" else None
-            if found is None:
-                continue
-            a, wrong = found
-            rng = b.rng(r["qid"], FAMILY)
-            right = rng.choice(COMMITTED).format(A=a)
-            b.pair(split, r["qid"], r["question"], r["references"], FAMILY, right,
-                   rng.choice(LISTS).format(A=a, B=wrong), r["origin"], r["wrong_from"])
+    for split, r, a, wrong in assertion_pairs(probes):
+        rng = b.rng(r["qid"], FAMILY)
+        right = rng.choice(COMMITTED).format(A=a)
+        b.pair(split, r["qid"], r["question"], r["references"], FAMILY, right,
+               rng.choice(LISTS).format(A=a, B=wrong), r["origin"], r["wrong_from"])
     return b.rows
 
 

@@ -426,6 +426,16 @@ def gold_and_wrong(rows: Sequence[dict[str, Any]]) -> Iterator[tuple[dict[str, A
             yield r, found[0], found[1]
 
 
+def assertion_pairs(folder: Path) -> Iterator[tuple[str, dict[str, Any], str, str]]:
+    """(split, right member, A, B) of every `assertion` pair of a suite folder, in its splits. A question of
+    the answer-equivalence data has several."""
+    for split in SPLITS:
+        for r in read(folder, split):
+            found = assertion_parts(r["candidate"]) if r["family"] == "assertion" and r["member"] == "right" else None
+            if found is not None:
+                yield split, r, found[0], found[1]
+
+
 def write_split(out: Path, split: str, rows: list[dict[str, Any]], prefix: str) -> None:
     """One split of a composed-probe folder (`train probe-styles`, `probe-dates`, `probe-lists`) as JSONL,
     each row given the id `<prefix>-<split>-<i>`."""
