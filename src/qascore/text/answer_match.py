@@ -66,9 +66,9 @@ NEAR_LETTERS = 5  # shorter words must match exactly: "Iran" and "Iraq" are one 
 
 def near(a: str, b: str) -> bool:
     """Two folded words that name the same thing in other spelling: equal, or letters only, both at least
-    NEAR_LETTERS long, with the same first letter, one edit apart ("superintendant", "kevin" / "keven"), or
-    one the other's plural
-    ("collarbones"). "austria" / "australia" (two edits) and numbers ("1968" / "1969") are not near."""
+    NEAR_LETTERS long, with the same first letter, one edit apart ("superintendant", "kevin" / "keven") or
+    one the other's plural ("collarbones"). "austria" / "australia" (two edits) and numbers ("1968" /
+    "1969") are not near."""
     if a == b:
         return True
     if a[:1] != b[:1] or not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < NEAR_LETTERS:
@@ -126,9 +126,10 @@ def undressed(candidate: str) -> str:
 
 def settled(candidate: str, references: Sequence[str]) -> str:
     """What the judge's models and overlap features read of an `undressed` candidate: the item a verdict
-    list marks right (`committed`) or a labelled list picks (`picked`); else, where the answer corrects itself, what it settles on
-    (`corrected`), unless a reference is named before it other than in the clause taken back ("It's A. Some
-    say B, but that's wrong. Hope this helps."): then the whole candidate."""
+    list marks right (`committed`) or a labelled list picks (`picked`); else, where the answer corrects
+    itself or chooses among alternatives, what it settles on (`corrected`), unless a reference is named
+    before it other than in the clause taken back ("It's A. Some say B, but that's wrong. Hope this
+    helps."): then the whole candidate."""
     item = committed(candidate) or picked(candidate)
     if item is None and (parts := _self_correction(candidate)) is not None:
         head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
@@ -202,18 +203,18 @@ def committed(candidate: str) -> str | None:
 
 # an item offered under a label: "Option 2: A", "(b) A", "b) A" (a letter a-d or a digit)
 _LABEL_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4"}
-_LABELLED = re.compile(r"(?:\b(?:option|choice|candidate|answer)\s+(?P<word>[1-9a-d]|one|two|three|four)\s*[:.)-]|"
-                       r"(?:^|(?<=[\s,;:]))\(?(?P<mark>[1-9a-d])\))\s*(?P<item>[^.;,\n()?!/]+?)"
-                       r"(?=\s*(?:[.;,\n()?!/]|$)|\s+(?:option|choice|candidate|answer)\s)", re.IGNORECASE)
+_LABEL_NOUN = r"(?:option|choice|candidate|answer)"
+_LABEL_ID = rf"(?:[1-9a-d]|{'|'.join(_LABEL_WORDS)})"
+_LABELLED = re.compile(rf"(?:\b{_LABEL_NOUN}\s+(?P<word>{_LABEL_ID})\s*[:.)-]|(?:^|(?<=[\s,;:]))\(?(?P<mark>[1-9a-d])\))"
+                       rf"\s*(?P<item>[^.;,\n()?!/]+?)(?=\s*(?:[.;,\n()?!/]|$)|\s+{_LABEL_NOUN}\s)", re.IGNORECASE)
 # the pick: "I'd go with option 2", "My pick is (a)", "Option 2 is correct", "The latter.", "the first is correct"
-_LABEL_REF = r"(?:(?:option|choice|candidate|answer)\s+)?\(?(?P<label>[1-9a-d]|one|two|three|four)\)?(?![\w(])"
+_LABEL_REF = rf"(?:{_LABEL_NOUN}\s+)?\(?(?P<label>{_LABEL_ID})\)?(?![\w(])"
 _ORDINAL = r"(?:the\s+)?(?P<ordinal>first|second|third|former|latter)(?:\s+one)?"
 _CHOOSE = (r"(?:i(?:'d| would|'ll| will)?\s+(?:go with|pick|choose|select|opt for|say)|my (?:final )?(?:pick|choice|answer|vote) is|"
            r"(?:final )?answer\s*:)")
 _VERDICT_IS = r"\s+is\s+(?:the\s+)?(?:correct|right|answer)\b"
 _PICKS = (re.compile(rf"\b{_CHOOSE}\s+{_LABEL_REF}", re.IGNORECASE),                          # "I'd go with option 2"
-          re.compile(rf"(?:^|(?<=[\s.;,:]))(?:option|choice|candidate|answer)\s+(?P<label>[1-9a-d]|one|two|three|four)"
-                     rf"{_VERDICT_IS}", re.IGNORECASE),                                          # "Option 2 is correct"
+          re.compile(rf"(?:^|(?<=[\s.;,:])){_LABEL_NOUN}\s+(?P<label>{_LABEL_ID}){_VERDICT_IS}", re.IGNORECASE),  # "Option 2 is correct"
           re.compile(rf"(?:(?:^|(?<=[.;:?!,] ))|\b{_CHOOSE}\s+){_ORDINAL}{_VERDICT_IS}", re.IGNORECASE),  # "the first is correct"
           re.compile(rf"(?:^|(?<=[.;:?!] ))(?:{_CHOOSE}\s+)?{_ORDINAL}\s*[.!]*$", re.IGNORECASE))  # "... The latter."
 _ORDINALS = {"first": 0, "former": 0, "second": 1, "third": 2, "latter": -1}
@@ -238,12 +239,14 @@ def picked(candidate: str) -> str | None:
             items = _offered(before)
             k = _ORDINALS[m["ordinal"].lower()]
             return items[k] if items and -len(items) <= k < len(items) else None
-        label = m["label"].lower()
-        label = _LABEL_WORDS.get(label, label)
-        offered = {_LABEL_WORDS.get(x.lower(), x.lower()): i["item"].strip()
-                   for i in _LABELLED.finditer(before) for x in [i["word"] or i["mark"]]}
-        return offered.get(label)
+        offered = {_label_key(i["word"] or i["mark"]): i["item"].strip() for i in _LABELLED.finditer(before)}
+        return offered.get(_label_key(m["label"]))
     return None
+
+
+def _label_key(label: str) -> str:
+    """"Two", "2" -> "2"; "B", "b" -> "b"."""
+    return _LABEL_WORDS.get(label.lower(), label.lower())
 
 
 def _offered(text: str) -> list[str]:
@@ -493,7 +496,7 @@ _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
                             ("as", "opposed"), ("opposed", "to")})
 _COPULAS = frozenset({"is", "was", "are", "were"})
-_ONLY = re.compile(r"^(?:(?:is|was|are|were) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
+_ONLY = re.compile(rf"^(?:(?:{'|'.join(sorted(_COPULAS))}) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
 _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
 _ATTRIBUTED = re.compile(
     r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"

@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from qascore_lab.train.probes import COMMITTED, SPLITS, Builder, assertion_pairs, write_split
+from qascore_lab.train.probes import COMMITTED, Builder, add_composed_arguments, assertion_pairs, write_pairs
 
 FAMILY = "bare-list"
 LISTS = ("{A} or {B}.", "{B} or {A}.", "{A} / {B}", "{A} (or {B})")
@@ -35,14 +35,9 @@ def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--probes", default="runs/probes", help="the probe suite (`train probes`): its questions and splits")
-    p.add_argument("--out", default="runs/probe-lists", help="folder for train/dev/test.jsonl")
-    p.add_argument("--seed", type=int, default=13)
+    add_composed_arguments(p, "runs/probe-lists")
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = build(Path(args.probes), args.seed)
-    for split in SPLITS:
-        write_split(Path(args.out), split, rows[split], "list")
-        print(f"{split}: {len(rows[split])} rows ({len(rows[split]) // 2} questions)")
+    write_pairs(Path(args.out), build(Path(args.probes), args.seed), "list")
     return 0

@@ -436,6 +436,21 @@ def assertion_pairs(folder: Path) -> Iterator[tuple[str, dict[str, Any], str, st
                 yield split, r, found[0], found[1]
 
 
+def add_composed_arguments(p: argparse.ArgumentParser, out: str) -> None:
+    """The options of a builder that composes pairs from the suite's assertion pairs (`probe-lists`,
+    `probe-plain`)."""
+    p.add_argument("--probes", default="runs/probes", help="the probe suite (`train probes`): its questions and splits")
+    p.add_argument("--out", default=out, help="folder for train/dev/test.jsonl")
+    p.add_argument("--seed", type=int, default=13)
+
+
+def write_pairs(out: Path, rows: dict[str, list[dict[str, Any]]], prefix: str) -> None:
+    """Every split of a composed pair folder, with a line per split."""
+    for split in SPLITS:
+        write_split(out, split, rows[split], prefix)
+        print(f"{split}: {len(rows[split])} rows ({len(rows[split]) // 2} pairs)")
+
+
 def write_split(out: Path, split: str, rows: list[dict[str, Any]], prefix: str) -> None:
     """One split of a composed-probe folder (`train probe-styles`, `probe-dates`, `probe-lists`) as JSONL,
     each row given the id `<prefix>-<split>-<i>`."""
