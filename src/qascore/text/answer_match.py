@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from typing import Sequence
+from typing import Callable, Sequence
 
 from qascore.text.squad import normalize_answer
 
@@ -37,28 +37,26 @@ def contains(candidate: str, references: Sequence[str]) -> float:
 
 def token_recall(candidate: str, references: Sequence[str]) -> float:
     """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds."""
+    return _best_share(candidate, references, lambda have, word: have[word])
+
+
+def near_recall(candidate: str, references: Sequence[str]) -> float:
+    """`token_recall` where a reference word also counts as held when the candidate holds a `near` spelling of
+    it: an alias spelled differently from the gold ("Collarbones" for "Collar-bone", "Keven" for "Kevin")
+    is otherwise only the verifier's to vouch for."""
+    return _best_share(candidate, references, lambda have, word: sum(n for w, n in have.items() if near(w, word)))
+
+
+def _best_share(candidate: str, references: Sequence[str], held: Callable[[Counter[str], str], int]) -> float:
+    """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds, a token
+    held as often as `held(candidate's token counts, token)` says, at most as often as the reference has it."""
     have = Counter(fold(candidate).split())
     best = 0.0
     for ref in references:
         want = Counter(fold(ref).split())
         if want:
-            best = max(best, sum((want & have).values()) / sum(want.values()))
+            best = max(best, sum(min(n, held(have, word)) for word, n in want.items()) / sum(want.values()))
     return best
-
-
-def _edits_within(a: str, b: str, k: int) -> bool:
-    """Levenshtein distance of `a` and `b` is at most `k` (a band of width k around the diagonal)."""
-    if abs(len(a) - len(b)) > k:
-        return False
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [k + 1] * len(b)
-        for j in range(max(1, i - k), min(len(b), i + k) + 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != b[j - 1]))
-        if min(cur) > k:
-            return False
-        prev = cur
-    return prev[-1] <= k
 
 
 NEAR_LETTERS = 5  # shorter words must match exactly: "Iran" and "Iraq" are one letter apart
@@ -74,21 +72,15 @@ def near(a: str, b: str) -> bool:
     if a[:1] != b[:1] or not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < NEAR_LETTERS:
         return False
     short, long_ = sorted((a, b), key=len)
-    return long_ in (short + "s", short + "es") or _edits_within(a, b, 1)
+    return long_ in (short + "s", short + "es") or _one_edit(short, long_)
 
 
-def near_recall(candidate: str, references: Sequence[str]) -> float:
-    """`token_recall` where a reference word also counts as held when the candidate holds a `near` spelling of
-    it: an alias spelled differently from the gold ("Collarbones" for "Collar-bone", "Keven" for "Kevin")
-    is otherwise only the verifier's to vouch for."""
-    have = Counter(fold(candidate).split())
-    best = 0.0
-    for ref in references:
-        want = Counter(fold(ref).split())
-        if want:
-            held = sum(min(n, sum(m for w, m in have.items() if near(w, word))) for word, n in want.items())
-            best = max(best, held / sum(want.values()))
-    return best
+def _one_edit(short: str, long_: str) -> bool:
+    """`long_` is `short` with one letter changed or inserted (`short` no longer than `long_`)."""
+    if len(long_) - len(short) > 1:
+        return False
+    i = next((k for k, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    return short[i + 1:] == long_[i + 1:] if len(short) == len(long_) else short[i:] == long_[i + 1:]
 
 
 def best_references(candidate: str, references: Sequence[str], k: int) -> list[str]:
@@ -525,7 +517,7 @@ _RETRACT_LEAD = re.compile(r"^\s*(or rather|i mean(t)?( to say)?)\b(?=\W*\w)")
 _CHOICE_LEAD = re.compile(r"^\s*(?:and |but |though |so )?(?:(?:i think |i'd say |i believe )?(?:it'?s |it is )?(?:more |most )?"
                           r"(?:likely|probably)|i(?:'m| am) going with|i(?:'d| would|'ll| will)? (?:go with|pick|choose|opt for)|"
                           r"my (?:final )?(?:answer|pick|choice|bet) is)\b(?=\W*\w)")
-_OFFERS = re.compile(r"\b(?:possibl[ey]|maybe|perhaps|might|may|could|plausible|torn between|between|or)\b")
+_OFFERS = re.compile(r"\b(?:possibl[ey]|maybe|perhaps|might|may|could|plausible|between|or)\b")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
 _VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
 # a clause that agrees with the attribution before it ("Most people would say A, and they'd be right")

@@ -414,26 +414,29 @@ def assertion_parts(candidate: str) -> tuple[str, str] | None:
     return None
 
 
+def _assertion_rights(rows: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], str, str]]:
+    """(row, A, B) of every `assertion` right member among `rows`, read back through the suite's templates."""
+    for r in rows:
+        found = assertion_parts(r["candidate"]) if r["family"] == "assertion" and r["member"] == "right" else None
+        if found is not None:
+            yield r, found[0], found[1]
+
+
 def gold_and_wrong(rows: Sequence[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], str, str]]:
     """(row, A, B) per question, read back from the right member of its `assertion` pair."""
     seen: set[str] = set()
-    for r in rows:
-        if r["family"] != "assertion" or r["member"] != "right" or r["qid"] in seen:
-            continue
-        found = assertion_parts(r["candidate"])
-        if found:
+    for r, a, b in _assertion_rights(rows):
+        if r["qid"] not in seen:
             seen.add(r["qid"])
-            yield r, found[0], found[1]
+            yield r, a, b
 
 
 def assertion_pairs(folder: Path) -> Iterator[tuple[str, dict[str, Any], str, str]]:
     """(split, right member, A, B) of every `assertion` pair of a suite folder, in its splits. A question of
     the answer-equivalence data has several."""
     for split in SPLITS:
-        for r in read(folder, split):
-            found = assertion_parts(r["candidate"]) if r["family"] == "assertion" and r["member"] == "right" else None
-            if found is not None:
-                yield split, r, found[0], found[1]
+        for r, a, b in _assertion_rights(read(folder, split)):
+            yield split, r, a, b
 
 
 def add_composed_arguments(p: argparse.ArgumentParser, out: str) -> None:
