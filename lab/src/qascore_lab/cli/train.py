@@ -22,6 +22,8 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                    "(\"A or B.\", \"A / B\", \"A (or B)\"), with the committed answer"),
     "probe-plain": ("qascore_lab.train.probe_plain", "a wrong answer stated plainly (\"It is B.\") beside the gold one in the "
                                                    "same words"),
+    "probe-names": ("qascore_lab.train.probe_names", "a wrong answer that shares a word with the gold name (\"It is Louis "
+                                                   "Armstrong.\" beside \"It is Neil Armstrong.\")"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

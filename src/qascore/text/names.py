@@ -1,0 +1,172 @@
+"""Names that share a word with the gold but name something else: "George Bush" for "George Washington".
+
+Token overlap reads a shared word as agreement, so "Louis Armstrong" recalls half of "Neil Armstrong" and
+"Federal Agency of Inquiry" half of "Federal Bureau of Investigation". What tells them apart is a
+substitution inside the name: the candidate's name holds a word the gold lacks, and the gold a word the
+candidate lacks. Leaving a word out ("Washington", "John Kennedy" for "John F. Kennedy") or adding one the
+gold does not contradict ("Sir Alexander Fleming", "Berlin, Germany") is no clash.
+
+Pure functions on plain strings; their tests are tables.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from qascore.text.answer_match import contains, fold, near
+
+# words that sit inside a name in lower case ("Leonardo da Vinci", "Bureau of Investigation")
+_CONNECTORS = frozenset({"of", "de", "da", "di", "del", "della", "van", "von", "der", "den", "du", "la", "le", "y",
+                         "bin", "ibn", "al", "el", "and", "&", "the"})
+# a capitalised word that opens a sentence without being a name
+_OPENERS = frozenset({"it", "its", "it's", "this", "that", "these", "those", "he", "she", "they", "his", "her", "their",
+                      "in", "on", "at", "by", "for", "from", "with", "as", "after", "before", "during", "yes", "no",
+                      "i", "my", "we", "our", "you", "your", "a", "an", "the", "there", "here", "so", "but", "and",
+                      "or", "if", "while", "although", "though", "perhaps", "maybe", "probably", "possibly",
+                      "certainly", "definitely", "actually", "answer", "correct", "sure", "well", "what", "which",
+                      "who", "when", "where", "why", "how", "is", "was", "are", "were", "one", "some", "many",
+                      "most", "both", "either", "neither", "not", "none"})
+# titles and generic heads a name may carry or drop ("President Obama" and "Barack Obama")
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "doctor", "sir", "dame", "lord", "lady", "st", "saint", "mt",
+                     "mount", "president", "pope", "prof", "professor", "general", "captain", "jr", "junior", "sr",
+                     "senior", "rev", "reverend", "king", "queen", "prince", "princess", "emperor", "empress"})
+# head nouns that two names of one thing may word differently ("Director General of MI5" / "Head of MI5"): never
+# counted as the word that differs
+_HEADS = frozenset({"head", "director", "chief", "leader", "team", "group", "party", "school", "schools", "college",
+                    "colleges", "university", "test", "act", "law", "company", "society", "association", "club",
+                    "city", "town", "county", "country", "province", "region", "district", "river", "lake",
+                    "mountain", "mountains", "island", "islands", "park", "street", "road", "church", "cathedral",
+                    "hospital", "museum", "station", "airport", "bridge", "building", "house", "hall", "castle",
+                    "palace", "theatre", "theater", "ocean", "sea", "bay", "desert", "forest", "valley", "war",
+                    "battle", "treaty", "award", "prize", "cup", "trophy", "song", "album", "film", "movie", "book",
+                    "novel", "show", "series", "band", "game", "games", "day", "year", "age", "era", "period",
+                    "family", "people", "language", "agency",
+                    "department", "ministry", "office", "service", "council", "committee", "board"})
+GENERIC = _CONNECTORS | _TITLES | _HEADS  # words that never tell two names apart on their own
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
+          "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16}
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+             "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+             "fifteenth": 15, "sixteenth": 16}
+_RANK = {**_ROMAN, **_ORDINALS}
+# abbreviations a name is written with ("Mt. Everest", "St. Louis", "Wm. Shakespeare")
+_SHORT = {"mt": ("mount", "mountain"), "mtn": ("mountain",), "st": ("saint", "street"), "ste": ("sainte",), "ft": ("fort",),
+          "dr": ("doctor", "drive"), "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "capt": ("captain",),
+          "prof": ("professor",), "rev": ("reverend",), "wm": ("william",), "chas": ("charles",), "geo": ("george",),
+          "thos": ("thomas",), "jas": ("james",), "bros": ("brothers",), "co": ("company", "county"),
+          "corp": ("corporation",), "inc": ("incorporated",), "univ": ("university",), "intl": ("international",),
+          "natl": ("national",), "dept": ("department",), "ave": ("avenue",), "rd": ("road",), "pt": ("point",), "isl": ("island",)}
+_ABBREVIATION = re.compile(r"\b([A-Z]|Mt|St|Dr|Jr|Sr|Mr|Mrs|Ms|Prof|Rev|Gen|Capt|Ft)\.")
+_WORD = re.compile(r"[^\W\d_][\w'\u2019&-]*|[^\w\s]|\d\w*")
+_BREAKS = frozenset(".,;:!?()[]{}\"/|")
+
+
+def _runs(text: str) -> list[list[str]]:
+    """The capitalised runs of `text` ("... was George Bush, who ..." -> [["george", "bush"]]), each as its folded
+    words, connectors dropped; a run breaks at punctuation and at any lower-case word that is not a connector.
+    A sentence's first word opens a run only when it is not a common opener ("It", "The", "Yes")."""
+    toks = _WORD.findall(_ABBREVIATION.sub(r"\1", text))
+    runs: list[list[str]] = []
+    run: list[str] = []
+    start = True
+    for i, tok in enumerate(toks):
+        if tok in _BREAKS or tok[0].isdigit():
+            if run:
+                runs.append(run)
+            run = []
+            start = start or tok in ".!?:"
+            continue
+        word = fold(tok)
+        if tok[0].isupper() and word and not (start and (word in _OPENERS or not _capital_next(toks, i))):
+            run.extend(word.split())
+        elif not (run and tok.lower() in _CONNECTORS):
+            if run:
+                runs.append(run)
+            run = []
+        start = False
+    if run:
+        runs.append(run)
+    return [[w for w in r if w not in _CONNECTORS] for r in runs if r]
+
+
+def _capital_next(toks: Sequence[str], i: int) -> bool:
+    """A sentence's capitalised first word is taken for a name only when a capitalised word follows it
+    ("George Bush was ...", not "Stolen the Crown Jewels")."""
+    return i + 1 < len(toks) and toks[i + 1][0].isupper()
+
+
+def same_word(a: str, b: str) -> bool:
+    """Two folded words that may name the same part of a name: equal or a `near` spelling, an initial and the
+    word ("f" / "fitzgerald"), a short form ("vince" / "vincent") or an abbreviation ("mt" / "mount") and the
+    word, the same sound ("hendricks" / "hendrix", `sounds`), or the same rank written two ways ("viii" / "eighth")."""
+    if a == b or near(a, b):
+        return True
+    if a in _RANK and b in _RANK:
+        return _RANK[a] == _RANK[b]
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 3 and long_.startswith(short) and short.isalpha():  # "Vince" / "Vincent", "Sam" / "Samuel"
+        return True
+    if len(short) >= 3 and short.isalpha() and long_.isalpha() and sounds(a) == sounds(b):  # "Phooie" / "Phooey"
+        return True
+    return long_ in _SHORT.get(short, ()) or (len(short) == 1 and long_.isalpha() and long_[0] == short)
+
+
+_SOUND = {**dict.fromkeys("bfpv", "1"), **dict.fromkeys("cgjkqsxz", "2"), **dict.fromkeys("dt", "3"), "l": "4",
+          **dict.fromkeys("mn", "5"), "r": "6"}
+
+
+def sounds(word: str) -> str:
+    """American Soundex of a folded word ("hendrix" and "hendricks" -> "h536"): how a misspelt alias that is more
+    than one edit away ("Mabovitz" for "Mabovitch") is still read as the same name, not another."""
+    codes = [word[0]]
+    last = _SOUND.get(word[0], "")
+    for ch in word[1:]:
+        code = _SOUND.get(ch, "")
+        if code and code != last:
+            codes.append(code)
+        if ch not in "hw":
+            last = code
+    return "".join(codes)[:4].ljust(4, "0")
+
+
+def _name_words(reference: str) -> list[str]:
+    """The words of a reference that a candidate's name must not lack: its capitalised words where it mixes
+    cases ("South African rugby union team" -> south, african), else all its words."""
+    toks = [t for t in _WORD.findall(_ABBREVIATION.sub(r"\1", reference)) if t[0].isalpha()]
+    mixed = any(t[0].isupper() for t in toks) and any(t[0].islower() and t.lower() not in _CONNECTORS for t in toks)
+    words = []
+    for i, t in enumerate(toks):
+        if t.lower() in _CONNECTORS or (mixed and not (t[0].isupper() and (i or _capital_next(toks, i)))):
+            continue
+        words.extend(fold(t).split())
+    return [w for w in words if w not in _CONNECTORS]
+
+
+def name_clash(question: str, candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the candidate names something that shares a word with a reference but puts another word where that
+    reference has its own, for every reference it shares a name word with, and holds no reference whole:
+    "George Bush" for "George Washington", "Louis Armstrong" for "Neil Armstrong", "Red Ensign" for "Red Duster",
+    "Henry VII" for "Henry VIII". Words of the question are context, not substitutes ("The Merchant Navy's flag
+    is ..."); titles may come and go ("President Obama" / "Barack Obama")."""
+    if not references or contains(candidate, references):
+        return 0.0
+    asked = set(fold(question).split())
+    runs = _runs(candidate)
+    named = set().union(*runs)
+    said = set(fold(candidate).split())
+    refs = [_name_words(r) for r in references]
+    every = {w for ws in refs for w in ws}
+    clashed = False
+    for run in runs:
+        for want in refs:
+            if not any(same_word(w, r) for w in run for r in want):
+                continue
+            extra = [w for w in run if len(w) > 1 and w not in asked and w not in _TITLES and w not in _HEADS
+                     and not any(same_word(w, r) for r in every) and w != "".join(r[0] for r in want)]
+            lacking = [r for r in want if r not in _TITLES and r not in _HEADS and r not in said
+                       and not any(same_word(w, r) for w in named)]
+            if not (extra and lacking):
+                return 0.0
+            clashed = True
+    return float(clashed)
