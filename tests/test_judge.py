@@ -304,6 +304,22 @@ def test_the_shipped_judge_refuses_a_wrong_answer_stated_as_the_gold_would_be():
     assert res.details["correct"] == [False, False, True, True, False, True, False]
 
 
+@pytest.mark.slow
+def test_the_shipped_judge_refuses_another_name_that_shares_a_word_with_the_gold():
+    """Through the real models: "Louis Armstrong" for "Neil Armstrong" and "George Bush" for "George
+    Washington" are refused with `name_clash` among the signals (the card's offset on it is negative); the
+    surname alone and the gold are accepted (the `names` probe family)."""
+    import qascore
+
+    rows = [("Who was the first man to walk on the Moon?", "It is Louis Armstrong.", ["Neil Armstrong"]),
+            ("Who was the first president of the United States?", "George Bush", ["George Washington"]),
+            ("Who was the first man to walk on the Moon?", "Armstrong.", ["Neil Armstrong"]),
+            ("Who was the first president of the United States?", "It was George Washington.", ["George Washington"])]
+    res = qascore.load("judge").score([{"question": q, "candidate": c, "references": r} for q, c, r in rows])
+    assert res.details["correct"] == [False, False, True, True]
+    assert ["name_clash" in sig for sig in res.details["signals"]] == [True, True, False, False]
+
+
 def test_why_names_the_verifier_probability_and_the_deciding_reference_and_window(monkeypatch):
     """`features(why=...)` maps the verifier's deciding reference back to the record's own `references`: with
     five references only the best MODEL_REFS reach the verifier, so an index into that short list is not one
