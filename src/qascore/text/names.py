@@ -27,7 +27,7 @@ _OPENERS = frozenset({"it", "its", "it's", "this", "that", "these", "those", "he
                       "certainly", "definitely", "actually", "answer", "correct", "sure", "well", "what", "which",
                       "who", "when", "where", "why", "how", "is", "was", "are", "were", "one", "some", "many",
                       "most", "both", "either", "neither", "not", "none"})
-# titles and generic heads a name may carry or drop ("President Obama" and "Barack Obama")
+# titles a name may carry or drop ("President Obama" and "Barack Obama")
 _TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "doctor", "sir", "dame", "lord", "lady", "st", "saint", "mt",
                      "mount", "president", "pope", "prof", "professor", "general", "captain", "jr", "junior", "sr",
                      "senior", "rev", "reverend", "king", "queen", "prince", "princess", "emperor", "empress"})
@@ -41,8 +41,8 @@ _HEADS = frozenset({"head", "director", "chief", "leader", "team", "group", "par
                     "palace", "theatre", "theater", "ocean", "sea", "bay", "desert", "forest", "valley", "war",
                     "battle", "treaty", "award", "prize", "cup", "trophy", "song", "album", "film", "movie", "book",
                     "novel", "show", "series", "band", "game", "games", "day", "year", "age", "era", "period",
-                    "family", "people", "language", "agency",
-                    "department", "ministry", "office", "service", "council", "committee", "board"})
+                    "family", "people", "language", "agency", "department", "ministry", "office", "service",
+                    "council", "committee", "board"})
 GENERIC = _CONNECTORS | _TITLES | _HEADS  # words that never tell two names apart on their own
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
           "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16}
@@ -51,12 +51,13 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
              "fifteenth": 15, "sixteenth": 16}
 _RANK = {**_ROMAN, **_ORDINALS}
 # abbreviations a name is written with ("Mt. Everest", "St. Louis", "Wm. Shakespeare")
-_SHORT = {"mt": ("mount", "mountain"), "mtn": ("mountain",), "st": ("saint", "street"), "ste": ("sainte",), "ft": ("fort",),
-          "dr": ("doctor", "drive"), "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "capt": ("captain",),
+_SHORT = {"mt": ("mount", "mountain"), "mtn": ("mountain",), "st": ("saint", "street"), "ste": ("sainte",),
+          "ft": ("fort",), "dr": ("doctor", "drive"), "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "capt": ("captain",),
           "prof": ("professor",), "rev": ("reverend",), "wm": ("william",), "chas": ("charles",), "geo": ("george",),
           "thos": ("thomas",), "jas": ("james",), "bros": ("brothers",), "co": ("company", "county"),
           "corp": ("corporation",), "inc": ("incorporated",), "univ": ("university",), "intl": ("international",),
-          "natl": ("national",), "dept": ("department",), "ave": ("avenue",), "rd": ("road",), "pt": ("point",), "isl": ("island",)}
+          "natl": ("national",), "dept": ("department",), "ave": ("avenue",), "rd": ("road",), "pt": ("point",),
+          "isl": ("island",)}
 _ABBREVIATION = re.compile(r"\b([A-Z]|Mt|St|Dr|Jr|Sr|Mr|Mrs|Ms|Prof|Rev|Gen|Capt|Ft)\.")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019&-]*|[^\w\s]|\d\w*")
 _BREAKS = frozenset(".,;:!?()[]{}\"/|")
@@ -136,8 +137,8 @@ def _name_words(reference: str) -> list[str]:
     toks = [t for t in _WORD.findall(_ABBREVIATION.sub(r"\1", reference)) if t[0].isalpha()]
     mixed = any(t[0].isupper() for t in toks) and any(t[0].islower() and t.lower() not in _CONNECTORS for t in toks)
     words = []
-    for i, t in enumerate(toks):
-        if t.lower() in _CONNECTORS or (mixed and not (t[0].isupper() and (i or _capital_next(toks, i)))):
+    for i, t in enumerate(toks):  # where cases mix, a capitalised first word counts only before another ("Trying to")
+        if t.lower() in _CONNECTORS or (mixed and not (t[0].isupper() and (i > 0 or _capital_next(toks, i)))):
             continue
         words.extend(fold(t).split())
     return [w for w in words if w not in _CONNECTORS]
