@@ -304,20 +304,32 @@ def test_the_shipped_judge_refuses_a_wrong_answer_stated_as_the_gold_would_be():
     assert res.details["correct"] == [False, False, True, True, False, True, False]
 
 
+RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it leaves alone
+    # another name sharing a word with the gold (the `names` probe family)
+    "name_clash": [("Who was the first man to walk on the Moon?", "It is Louis Armstrong.", ["Neil Armstrong"]),
+                   ("Who was the first president of the United States?", "George Bush", ["George Washington"]),
+                   ("Who was the first man to walk on the Moon?", "Armstrong.", ["Neil Armstrong"]),
+                   ("Who was the first president of the United States?", "It was George Washington.",
+                    ["George Washington"])],
+    # only the kind the question asks for (the `generic` probe family)
+    "adds_nothing": [("Which city is known to its inhabitants as Auld Reekie?", "It is a city.", ["Edinburgh"]),
+                     ("Who painted the Mona Lisa?", "A famous person.", ["Leonardo da Vinci"]),
+                     ("Which city is known to its inhabitants as Auld Reekie?", "It is Edinburgh.", ["Edinburgh"]),
+                     ("Who painted the Mona Lisa?", "Leonardo da Vinci.", ["Leonardo da Vinci"])],
+}
+
+
 @pytest.mark.slow
-def test_the_shipped_judge_refuses_another_name_that_shares_a_word_with_the_gold():
-    """Through the real models: "Louis Armstrong" for "Neil Armstrong" and "George Bush" for "George
-    Washington" are refused with `name_clash` among the signals (the card's offset on it is negative); the
-    surname alone and the gold are accepted (the `names` probe family)."""
+@pytest.mark.parametrize("rule", sorted(RULE_CASES))
+def test_the_shipped_judge_refuses_what_a_rule_with_an_offset_reads(rule):
+    """Through the real models: the two wrong answers are refused with the rule among the signals, whatever the
+    verifier makes of them (the card's offset on the rule is negative); the two right ones are accepted."""
     import qascore
 
-    rows = [("Who was the first man to walk on the Moon?", "It is Louis Armstrong.", ["Neil Armstrong"]),
-            ("Who was the first president of the United States?", "George Bush", ["George Washington"]),
-            ("Who was the first man to walk on the Moon?", "Armstrong.", ["Neil Armstrong"]),
-            ("Who was the first president of the United States?", "It was George Washington.", ["George Washington"])]
+    rows = RULE_CASES[rule]
     res = qascore.load("judge").score([{"question": q, "candidate": c, "references": r} for q, c, r in rows])
     assert res.details["correct"] == [False, False, True, True]
-    assert ["name_clash" in sig for sig in res.details["signals"]] == [True, True, False, False]
+    assert [rule in sig for sig in res.details["signals"]] == [True, True, False, False]
 
 
 def test_why_names_the_verifier_probability_and_the_deciding_reference_and_window(monkeypatch):

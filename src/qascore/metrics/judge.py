@@ -19,6 +19,8 @@ A small model over signals that carry from one kind of answer to another (their 
   and another names none (`answer_match.bare_list`);
 - `name_clash`: the candidate names something that shares a word with a reference but puts another word in
   its place ("Louis Armstrong" for "Neil Armstrong", "George Bush" for "George Washington"; `names.name_clash`);
+- `adds_nothing`: every word of the candidate is the question's or filler, and none a reference's ("It is a
+  city.", "A famous person."; `answer_match.adds_nothing`);
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
   (`answer_match.number_miss`: "landed in 1968" against "1969");
@@ -63,11 +65,12 @@ from qascore.text.names import name_clash
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
-            "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list", "name_clash")
+            "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list", "name_clash",
+            "adds_nothing")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
-           "bare_list", "name_clash")
+           "bare_list", "name_clash", "adds_nothing")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 # how `features` forms the models' inputs; lab caches key on it
 MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,"
@@ -91,7 +94,8 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "number_miss": am.number_miss(question, candidate, references),
            "date_agrees": am.date_agrees(candidate, references),
            "bare_list": am.bare_list(candidate, references),
-           "name_clash": name_clash(question, candidate, references)}
+           "name_clash": name_clash(question, candidate, references),
+           "adds_nothing": am.adds_nothing(question, candidate, references)}
     if "disowned" in names:
         out["disowned"] = am.disowned(candidate if whole is None else whole, references)
     if "alternatives" in names:

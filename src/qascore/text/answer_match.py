@@ -303,6 +303,28 @@ def hedges(candidate: str) -> float:
     return float(bool(_HEDGE.search(candidate.translate(_QUOTES).lower())))
 
 
+# words an answer may wrap itself in without saying anything ("It is a famous person.", "That would be a city.")
+_WRAPPING = frozenset({"it", "its", "is", "was", "are", "were", "be", "would", "that", "this", "answer", "some", "someone",
+                       "somebody", "something", "somewhere", "one", "of", "kind", "type", "sort", "famous", "well",
+                       "known", "person", "people", "thing", "place", "certain", "particular", "specific", "i", "think",
+                       "believe", "say", "probably", "likely", "maybe", "perhaps", "called", "named"})
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def adds_nothing(question: str, candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the candidate says nothing the question did not: every word of it is the question's or filler, and it
+    shares no word with a reference ("It is a city." for "Which city is known as Auld Reekie?", "A famous person."
+    for "Who painted the Mona Lisa?"). A verifier reads such a type-only answer as fitting the question."""
+    said = fold(candidate).split()
+    if not said or token_recall(candidate, references) > 0:
+        return 0.0
+    asked = {_stem(w) for w in fold(question).split()}
+    return float(all(w in _WRAPPING or _stem(w) in asked for w in said))
+
+
 _WANTS_NUMBER = re.compile(r"^\s*(how (many|much|old|long|far|tall|high|big|often|fast|deep|large)|"
                            r"what (number|percentage|year|age|date|decade|century)|in what year|which year|when)\b")
 _WANTS_PERSON = re.compile(r"^\s*(who|whom|whose)\b|\b(which|what) (person|man|woman|actor|actress|singer|writer|"

@@ -24,6 +24,8 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                    "same words"),
     "probe-names": ("qascore_lab.train.probe_names", "a wrong answer that shares a word with the gold name (\"It is Louis "
                                                    "Armstrong.\" beside \"It is Neil Armstrong.\")"),
+    "probe-generic": ("qascore_lab.train.probe_generic", "an answer that names only the kind asked for (\"It is a city.\", "
+                                                       "\"A famous person.\") beside the gold in the same words"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

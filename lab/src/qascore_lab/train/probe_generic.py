@@ -1,0 +1,71 @@
+"""`qascore-lab train probe-generic`: an answer that names only the kind of thing asked for ("It is a city.", "A
+famous person.") beside the gold in the same words.
+
+A verifier reads "That would be a country." as fitting "Which country won the 2014 FIFA World Cup?": judge v13
+accepts such answers in a third of dev pairs (lab/results/judge.md, round 2026-11-27e). This builder writes
+the contrast from the suite's own questions: for each question of an `assertion` pair that asks "who ..."
+or "which / what X ...", one pair, family `generic`, both members in one template of `probe-plain`:
+
+- right member: "It is A.", "The answer is A.", "A." or "That would be A." (label 1);
+- wrong member: the same words with "a person", "a famous person" or "someone well known" (who), or
+  "a/an X" (which / what X; "what type of X" too) (label 0).
+
+Splits are the suite's. Seeded by (seed, question).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from qascore_lab.train.probe_plain import TEMPLATES
+from qascore_lab.train.probes import Builder, add_composed_arguments, assertion_pairs, write_pairs
+
+FAMILY = "generic"
+PEOPLE = ("a person", "a famous person", "someone well known")
+_KIND = re.compile(r"^(?:which|what)\s+(?:type of |kind of |sort of |species of |breed of )?((?:[a-z]+ ){0,2}?[a-z]+?)\s+"
+                   r"(?:is|was|are|were|did|does|do|has|had|can|could|would|will|became|won|wrote|made)\b", re.IGNORECASE)
+_NOT_KINDS = frozenset({"is", "was", "the", "a", "an", "of", "in", "on", "name", "year", "one", "number", "date", "term",
+                        "word", "colour", "color", "time", "day"})
+
+
+def kind_of(question: str, rng_pick: str) -> str | None:
+    """The kind a question asks for, as an indefinite noun phrase: "a person" (or `rng_pick`'s choice among
+    PEOPLE) for "who ...", "a city" for "Which city ...", None where the question names no kind."""
+    q = question.strip().strip('"').strip()
+    if q.lower().startswith("who "):
+        return rng_pick
+    m = _KIND.match(q)
+    if not m or m.group(1).split()[-1].lower() in _NOT_KINDS:
+        return None
+    kind = m.group(1).lower()
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
+def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+    b = Builder(seed)
+    done: set[str] = set()
+    for split, r, a, _ in assertion_pairs(probes):
+        if r["qid"] in done:
+            continue
+        done.add(r["qid"])
+        rng = b.rng(r["qid"], FAMILY)
+        kind = kind_of(r["question"], rng.choice(PEOPLE))
+        if kind is None:
+            continue
+        template = rng.choice(TEMPLATES)
+        wrong = template.format(A=kind[0].upper() + kind[1:] if template.startswith("{") else kind)
+        b.pair(split, r["qid"], r["question"], r["references"], FAMILY, template.format(A=a), wrong, r["origin"],
+               "the question's kind")
+    return b.rows
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_composed_arguments(p, "runs/probe-generic")
+
+
+def run(args: argparse.Namespace) -> int:
+    write_pairs(Path(args.out), build(Path(args.probes), args.seed), FAMILY)
+    return 0
