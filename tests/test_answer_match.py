@@ -88,6 +88,8 @@ def test_hedges(candidate, expected):
     ("Which planet is closest to the Sun?", "A planet in our solar system.", ["Mercury"], 0.0),  # "solar", "system"
     ("Which river, the Colorado or the Green?", "The Colorado.", ["Colorado River"], 0.0),   # shares a gold word
     ("What is a tsunami?", "A seismic sea wave.", ["Tidal wave"], 0.0),
+    ("Is the Earth round?", "The Earth is round.", ["yes"], 0.0),                      # a yes/no question
+    ("Is Paris located in France or Italy?", "Italy", ["France"], 1.0),                # a choice it names
 ])
 def test_adds_nothing(question, candidate, references, expected):
     assert am.adds_nothing(question, candidate, references) == expected

@@ -314,12 +314,19 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
+_YES_NO = re.compile(r"^\W*(is|are|am|was|were|do|does|did|can|could|will|would|shall|should|may|might|must|has|have|"
+                     r"had)\b", re.IGNORECASE)
+
+
 def adds_nothing(question: str, candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate says nothing the question did not: every word of it is the question's or filler, and it
     shares no word with a reference ("It is a city." for "Which city is known as Auld Reekie?", "A famous person."
-    for "Who painted the Mona Lisa?"). A verifier reads such a type-only answer as fitting the question."""
+    for "Who painted the Mona Lisa?"; "Italy" for "Is Paris in France or Italy?"). A verifier reads such a
+    type-only answer as fitting the question. Not for a yes/no question, which a right answer may restate ("Is
+    the Earth round?" "The Earth is round."); a choice between options it names is no yes/no question."""
     said = fold(candidate).split()
-    if not said or token_recall(candidate, references) > 0:
+    yes_no = _YES_NO.match(question) and " or " not in f" {question.lower()} "
+    if not said or yes_no or token_recall(candidate, references) > 0:
         return 0.0
     asked = {_stem(w) for w in fold(question).split()}
     return float(all(w in _WRAPPING or _stem(w) in asked for w in said))
