@@ -311,6 +311,7 @@ _WRAPPING = frozenset({"it", "its", "is", "was", "are", "were", "be", "would", "
 
 
 def _stem(word: str) -> str:
+    """A plural and its singular as one word ("planets" / "planet"), crudely: only a final "s" goes."""
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
