@@ -15,13 +15,12 @@ Splits are the suite's. Seeded by (seed, question).
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 from typing import Any
 
 from qascore_lab.train.probe_plain import TEMPLATES
-from qascore_lab.train.probes import Builder, add_composed_arguments, assertion_pairs, write_pairs
+from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
 
 FAMILY = "generic"
 PEOPLE = ("a person", "a famous person", "someone well known")
@@ -62,10 +61,4 @@ def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
     return b.rows
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_composed_arguments(p, "runs/probe-generic")
-
-
-def run(args: argparse.Namespace) -> int:
-    write_pairs(Path(args.out), build(Path(args.probes), args.seed), FAMILY)
-    return 0
+add_arguments, run = composed_command("runs/probe-generic", build, FAMILY)

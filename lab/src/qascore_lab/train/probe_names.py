@@ -18,7 +18,6 @@ Splits are the suite's. Seeded by (seed, question).
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import Any
 from qascore.text.answer_match import fold
 from qascore.text.names import GENERIC, name_clash
 from qascore_lab.train.probe_plain import TEMPLATES
-from qascore_lab.train.probes import Builder, add_composed_arguments, assertion_pairs, write_pairs
+from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
 
 FAMILY = "names"
 _NAME = re.compile(r"[A-Z][\w'.-]*(?: (?:[A-Z][\w'.-]*|of|de|da|van|von|the|and|la|le|du))* [A-Z][\w'.-]*")
@@ -56,10 +55,9 @@ def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
         if r["qid"] in done:
             continue
         done.add(r["qid"])
-        refs = r["references"]
-        folded = {fold(x) for x in refs}
-        near = sorted({name for word in distinctive(a) for qid, name in by_word.get(word, ()) if qid != r["qid"]})
-        others = [n for n in near if fold(n) not in folded and name_clash(r["question"], n, refs)]
+        refs = r["references"]  # a namesake that is a reference is held whole: no clash
+        namesakes = sorted({name for word in distinctive(a) for qid, name in by_word.get(word, ()) if qid != r["qid"]})
+        others = [n for n in namesakes if name_clash(r["question"], n, refs)]
         if not others:
             continue
         rng = b.rng(r["qid"], FAMILY)
@@ -70,10 +68,4 @@ def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
     return b.rows
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_composed_arguments(p, "runs/probe-names")
-
-
-def run(args: argparse.Namespace) -> int:
-    write_pairs(Path(args.out), build(Path(args.probes), args.seed), FAMILY)
-    return 0
+add_arguments, run = composed_command("runs/probe-names", build, FAMILY)

@@ -14,11 +14,10 @@ Splits are the suite's. Seeded by (seed, question).
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
-from qascore_lab.train.probes import COMMITTED, Builder, add_composed_arguments, assertion_pairs, write_pairs
+from qascore_lab.train.probes import COMMITTED, Builder, assertion_pairs, composed_command
 
 FAMILY = "plain"
 TEMPLATES = COMMITTED + ("That would be {A}.",)
@@ -33,10 +32,4 @@ def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
     return b.rows
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_composed_arguments(p, "runs/probe-plain")
-
-
-def run(args: argparse.Namespace) -> int:
-    write_pairs(Path(args.out), build(Path(args.probes), args.seed), "plain")
-    return 0
+add_arguments, run = composed_command("runs/probe-plain", build, "plain")

@@ -38,7 +38,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -439,19 +439,28 @@ def assertion_pairs(folder: Path) -> Iterator[tuple[str, dict[str, Any], str, st
             yield split, r, a, b
 
 
-def add_composed_arguments(p: argparse.ArgumentParser, out: str) -> None:
-    """The options of a builder that composes pairs from the suite's assertion pairs (`probe-lists`,
-    `probe-plain`)."""
-    p.add_argument("--probes", default="runs/probes", help="the probe suite (`train probes`): its questions and splits")
-    p.add_argument("--out", default=out, help="folder for train/dev/test.jsonl")
-    p.add_argument("--seed", type=int, default=13)
+Build = Callable[[Path, int], dict[str, list[dict[str, Any]]]]
 
 
-def write_pairs(out: Path, rows: dict[str, list[dict[str, Any]]], prefix: str) -> None:
-    """Every split of a composed pair folder, with a line per split."""
-    for split in SPLITS:
-        write_split(out, split, rows[split], prefix)
-        print(f"{split}: {len(rows[split])} rows ({len(rows[split]) // 2} pairs)")
+def composed_command(out: str, build: Build, prefix: str) -> tuple[Callable[[argparse.ArgumentParser], None],
+                                                                    Callable[[argparse.Namespace], int]]:
+    """`add_arguments` and `run` of a lab command that composes pairs from the suite's assertion pairs
+    (`probe-lists`, `probe-plain`, `probe-names`, `probe-generic`): `build(suite folder, seed)` gives the rows of
+    each split, written to `out` (the default folder) with ids `<prefix>-<split>-<i>` and a line per split."""
+
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--probes", default="runs/probes", help="the probe suite (`train probes`): its questions and splits")
+        p.add_argument("--out", default=out, help="folder for train/dev/test.jsonl")
+        p.add_argument("--seed", type=int, default=13)
+
+    def run(args: argparse.Namespace) -> int:
+        rows = build(Path(args.probes), args.seed)
+        for split in SPLITS:
+            write_split(Path(args.out), split, rows[split], prefix)
+            print(f"{split}: {len(rows[split])} rows ({len(rows[split]) // 2} pairs)")
+        return 0
+
+    return add_arguments, run
 
 
 def write_split(out: Path, split: str, rows: list[dict[str, Any]], prefix: str) -> None:
