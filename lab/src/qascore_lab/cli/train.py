@@ -26,6 +26,10 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                    "Armstrong.\" beside \"It is Neil Armstrong.\")"),
     "probe-generic": ("qascore_lab.train.probe_generic", "an answer that names only the kind asked for (\"It is a city.\", "
                                                        "\"A famous person.\") beside the gold in the same words"),
+    "probe-relations": ("qascore_lab.train.probe_relations", "a wrong answer with the gold beside it in a lesser role "
+                                                           "(\"B, often confused with A.\"), and the two exchanged"),
+    "probe-described": ("qascore_lab.train.probe_described", "an answer that describes the kind asked for in words of its "
+                                                           "own (\"An English playwright.\") beside the gold"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

@@ -1,0 +1,66 @@
+"""`qascore-lab train probe-described`: an answer that describes the kind of thing asked for in words of its
+own ("An English playwright.", "A city in Europe.") beside the gold in the same words.
+
+`probe-generic` writes the kind in the question's own words, which the lexical rule `adds_nothing` reads; a
+description that adds a word ("A Russian novelist." for Tolstoy, "A mountain in the Himalayas." for Everest)
+still names nothing, and judge v14 accepts it because the verifier reads it as fitting (lab/results/judge.md,
+round 2026-11-27f). This builder writes the contrast from the suite's own questions: for each question of an
+`assertion` pair that asks "who ..." or "which / what X ...", one pair, family `described`, both members in
+one template of `probe-plain`:
+
+- right member: "It is A.", "The answer is A.", "A." or "That would be A." (label 1);
+- wrong member: the same words with "a/an <adjective> <kind>" or "a/an <kind> in <region>", the kind being
+  the question's (`probe_generic.kind_of`) or, for "who", a role ("a famous English writer") (label 0).
+
+Splits are the suite's. Seeded by (seed, question).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from qascore_lab.train.probe_generic import kind_of
+from qascore_lab.train.probe_plain import TEMPLATES
+from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
+
+FAMILY = "described"
+ADJECTIVES = ("famous", "well-known", "English", "American", "French", "German", "Italian", "Russian", "European",
+              "Asian", "African", "small", "large", "major", "northern", "southern", "historic", "popular", "modern")
+REGIONS = ("Europe", "Asia", "Africa", "North America", "South America", "the United States", "England", "France",
+           "the north", "the south", "the Middle East")
+ROLES = ("writer", "politician", "scientist", "actor", "singer", "musician", "painter", "playwright", "novelist",
+         "leader", "poet", "composer", "player", "businessman", "explorer")
+
+
+def described(kind: str, rng: random.Random) -> str:
+    """"a/an <adjective> <noun>" or "a/an <noun> in <region>", the noun the kind's ("a city" -> "city")."""
+    noun = kind.split(" ", 1)[1]
+    if rng.random() < 0.5:
+        adjective = rng.choice(ADJECTIVES)
+        return f"{'an' if adjective[0].lower() in 'aeiou' else 'a'} {adjective} {noun}"
+    return f"{kind} in {rng.choice(REGIONS)}"
+
+
+def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+    b = Builder(seed)
+    done: set[str] = set()
+    for split, r, a, _ in assertion_pairs(probes):
+        if r["qid"] in done:
+            continue
+        done.add(r["qid"])
+        rng = b.rng(r["qid"], FAMILY)
+        role = f"a {rng.choice(ROLES)}"
+        kind = kind_of(r["question"], role)
+        if kind is None:
+            continue
+        text = described(kind, rng)
+        template = rng.choice(TEMPLATES)
+        wrong = template.format(A=text[0].upper() + text[1:] if template.startswith("{") else text)
+        b.pair(split, r["qid"], r["question"], r["references"], FAMILY, template.format(A=a), wrong, r["origin"],
+               "a description of the question's kind")
+    return b.rows
+
+
+add_arguments, run = composed_command("runs/probe-described", build, FAMILY)
