@@ -21,9 +21,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from qascore_lab.train.probe_generic import kind_of
-from qascore_lab.train.probe_plain import TEMPLATES
-from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
+from qascore_lab.train.probe_generic import kind_pairs
+from qascore_lab.train.probes import composed_command
 
 FAMILY = "described"
 ADJECTIVES = ("famous", "well-known", "English", "American", "French", "German", "Italian", "Russian", "European",
@@ -44,23 +43,8 @@ def described(kind: str, rng: random.Random) -> str:
 
 
 def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
-    b = Builder(seed)
-    done: set[str] = set()
-    for split, r, a, _ in assertion_pairs(probes):
-        if r["qid"] in done:
-            continue
-        done.add(r["qid"])
-        rng = b.rng(r["qid"], FAMILY)
-        role = f"a {rng.choice(ROLES)}"
-        kind = kind_of(r["question"], role)
-        if kind is None:
-            continue
-        text = described(kind, rng)
-        template = rng.choice(TEMPLATES)
-        wrong = template.format(A=text[0].upper() + text[1:] if template.startswith("{") else text)
-        b.pair(split, r["qid"], r["question"], r["references"], FAMILY, template.format(A=a), wrong, r["origin"],
-               "a description of the question's kind")
-    return b.rows
+    return kind_pairs(probes, seed, FAMILY, lambda rng: f"a {rng.choice(ROLES)}", described,
+                      "a description of the question's kind")
 
 
 add_arguments, run = composed_command("runs/probe-described", build, FAMILY)

@@ -15,7 +15,9 @@ Splits are the suite's. Seeded by (seed, question).
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,22 +45,31 @@ def kind_of(question: str, rng_pick: str) -> str | None:
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
-def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+def kind_pairs(probes: Path, seed: int, family: str, person: Callable[[random.Random], str],
+               say: Callable[[str, random.Random], str], wrong_from: str) -> dict[str, list[dict[str, Any]]]:
+    """One pair per question of an `assertion` pair that names a kind: the gold, and `say(kind, rng)` in the
+    same template; `person(rng)` is the kind of a "who" question. Seeded by (seed, question, family)."""
     b = Builder(seed)
     done: set[str] = set()
     for split, r, a, _ in assertion_pairs(probes):
         if r["qid"] in done:
             continue
         done.add(r["qid"])
-        rng = b.rng(r["qid"], FAMILY)
-        kind = kind_of(r["question"], rng.choice(PEOPLE))
+        rng = b.rng(r["qid"], family)
+        kind = kind_of(r["question"], person(rng))
         if kind is None:
             continue
+        text = say(kind, rng)
         template = rng.choice(TEMPLATES)
-        wrong = template.format(A=kind[0].upper() + kind[1:] if template.startswith("{") else kind)
-        b.pair(split, r["qid"], r["question"], r["references"], FAMILY, template.format(A=a), wrong, r["origin"],
-               "the question's kind")
+        wrong = template.format(A=text[0].upper() + text[1:] if template.startswith("{") else text)
+        b.pair(split, r["qid"], r["question"], r["references"], family, template.format(A=a), wrong, r["origin"],
+               wrong_from)
     return b.rows
+
+
+def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+    return kind_pairs(probes, seed, FAMILY, lambda rng: rng.choice(PEOPLE), lambda kind, rng: kind,
+                      "the question's kind")
 
 
 add_arguments, run = composed_command("runs/probe-generic", build, FAMILY)

@@ -22,12 +22,16 @@ from typing import Any
 from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
 
 FAMILY = "relation"
-# {A} is what the sentence asserts, {B} a thing it relates {A} to
+# {A} is what the sentence asserts, {B} a thing it relates {A} to; about as many templates name {A} last as first,
+# so that where the gold stands says nothing
 TEMPLATES = ("{A}, often confused with {B}.", "{A}, which came right after {B}.", "{A}, just before {B}.",
-             "{A}; {B} is a different one.", "{A}, second only to {B}.", "{B}'s successor, {A}.",
-             "{A}, {B}'s rival.", "It was {A}; {B} came later.", "{A}, a contemporary of {B}.",
-             "The answer is {A}, with {B} a close second.", "{A}, followed by {B}.",
-             "{B} is something else; {A} is the answer.")
+             "{A}; {B} is a different one.", "{A}, second only to {B}.", "{A}, {B}'s rival.",
+             "It was {A}; {B} came later.", "{A}, a contemporary of {B}.", "The answer is {A}, with {B} a close second.",
+             "{A}, followed by {B}.", "{B}'s successor, {A}.", "{B} is something else; {A} is the answer.",
+             "Often confused with {B}, the answer is {A}.", "Unlike {B}, {A} is the answer.",
+             "{B} came first, but the answer is {A}.", "A rival of {B}: {A}.", "A contemporary of {B}, {A}.",
+             "With {B} a close second, the answer is {A}.", "{B} is related, but the answer is {A}.",
+             "Leaving {B} aside, it is {A}.", "Ahead of {B}, the answer is {A}.", "Next to {B}, it is {A} that fits.")
 
 
 def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
