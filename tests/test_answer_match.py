@@ -171,6 +171,11 @@ def test_number_miss(question, candidate, references, expected):
     ("Paris", ["Paris"], 0.0),                                 # no reference is a date
     ("December 7, 1941", ["the attack on Pearl Harbor"], 0.0),
     ("From 1939 to 1945.", ["1941"], 0.0),                     # a range is not read as holding a year
+    ("Sometime in 1969 or 1970.", ["1969", "July 20, 1969"], 0.0),   # another year beside the gold one
+    ("It landed in 1968, a year before Apollo 12 in 1969.", ["1969"], 0.0),
+    ("July 20, 1969, not July 21.", ["July 20, 1969"], 0.0),        # a day the gold does not give
+    ("In May 1945, then in September 1945.", ["1945"], 1.0),       # two dates, both in the gold year
+    ("On May 8; the war had ended in 1945.", ["1945"], 1.0),        # a date stating no year is not at odds
 ])
 def test_date_agrees(candidate, references, expected):
     assert am.date_agrees(candidate, references) == expected

@@ -498,12 +498,17 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
     states, written in any form and possibly more precise: "December 7, 1941" for "December", "1941" or
     "7 December 1941"; "September 2, 1945" for "1945". 0.0 otherwise, and where no reference is a date.
     A more precise date is a right answer to "In what year ...?" that `contains` alone does not tell from an
-    answer that names the year beside a wrong claim; the judge reads this beside `disowned`."""
+    answer that names the year beside a wrong claim; the judge reads this beside `disowned`. An answer that
+    also states a date at odds with every date reference ("Sometime in 1969 or 1970.", "In 1968, a year before
+    Apollo 12 in 1969.") gets 0.0: which date it asserts is the verifier's to read."""
     gold = [d for d in (_as_date(r) for r in references) if d]
     if not gold:
         return 0.0
     said = _dates(candidate)
-    return float(any(all(s.get(k) == v for k, v in g.items()) for g in gold for s in said))
+    agrees = [any(all(s.get(k) == v for k, v in g.items()) for g in gold) for s in said]
+    # at odds: a part the reference states, stated otherwise (a bare "May" is not at odds with "1941")
+    at_odds = [not any(all(s.get(k, v) == v for k, v in g.items()) for g in gold) for s in said]
+    return float(any(agrees) and not any(at_odds))
 
 
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
