@@ -10,7 +10,7 @@ one template of `probe-plain`:
 
 - right member: "It is A.", "The answer is A.", "A." or "That would be A." (label 1);
 - wrong member: the same words with "a/an <adjective> <kind>" or "a/an <kind> in <region>", the kind being
-  the question's (`probe_generic.kind_of`) or, for "who", a role ("a famous English writer") (label 0).
+  the question's (`probe_generic.kind_of`) or, for "who", a role ("an English writer") (label 0).
 
 Splits are the suite's. Seeded by (seed, question).
 """
