@@ -25,7 +25,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
   (`answer_match.number_miss`: "landed in 1968" against "1969");
 - `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
-  states, possibly more precise ("December 7, 1941" for "December"; `answer_match.date_agrees`).
+  states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
+  or 1970"; `answer_match.date_agrees`).
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate without its markdown marks and leading

@@ -444,9 +444,10 @@ Build = Callable[[Path, int], dict[str, list[dict[str, Any]]]]
 
 def composed_command(out: str, build: Build, prefix: str) -> tuple[Callable[[argparse.ArgumentParser], None],
                                                                     Callable[[argparse.Namespace], int]]:
-    """`add_arguments` and `run` of a lab command that composes pairs from the suite's assertion pairs
-    (`probe-lists`, `probe-plain`, `probe-names`, `probe-generic`): `build(suite folder, seed)` gives the rows of
-    each split, written to `out` (the default folder) with ids `<prefix>-<split>-<i>` and a line per split."""
+    """`add_arguments` and `run` of a lab command that composes pairs from the suite's questions (`probe-lists`,
+    `probe-plain`, `probe-names`, `probe-generic`, `probe-described`, `probe-relations`): `build(suite folder,
+    seed)` gives the rows of each split, written to `out` (the default folder) with ids `<prefix>-<split>-<i>` and
+    a line per split."""
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument("--probes", default="runs/probes", help="the probe suite (`train probes`): its questions and splits")
@@ -464,8 +465,8 @@ def composed_command(out: str, build: Build, prefix: str) -> tuple[Callable[[arg
 
 
 def write_split(out: Path, split: str, rows: list[dict[str, Any]], prefix: str) -> None:
-    """One split of a composed-probe folder (`train probe-styles`, `probe-dates`, `probe-lists`) as JSONL,
-    each row given the id `<prefix>-<split>-<i>`."""
+    """One split of a composed-probe folder (`train probe-styles`, `probe-dates`, `composed_command`'s) as
+    JSONL, each row given the id `<prefix>-<split>-<i>`."""
     out.mkdir(parents=True, exist_ok=True)
     for i, row in enumerate(rows):
         row["id"] = f"{prefix}-{split}-{i}"
