@@ -392,6 +392,11 @@ def test_disowned(candidate, references, expected):
     ("I'm not entirely sure, but I think it might be Melbourne or possibly Canberra.", 1.0),
     ("Either Sydney or Canberra, I can't say which.", 1.0),
     ("Canberra, Sydney or Perth.", 1.0),                       # a bare list of alternatives
+    ("Around 1989 or 1990.", 1.0),                             # an estimate between two
+    ("Sometime in 1969 or 1970.", 1.0),
+    ("Roughly 300 or 400 kilometres.", 1.0),
+    ("Around 1969 or so.", 0.0),                               # "or so" rounds one answer
+    ("It landed in July 1969, around 4 pm US time.", 0.0),     # an estimate, no alternative
     ("Canberra.", 0.0),
     ("The Netherlands, also called Holland, is the answer.", 0.0),  # no "or"
     ("It is Canberra or the ACT more precisely", 0.0),         # "or" without a modal, not a short list

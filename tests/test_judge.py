@@ -182,6 +182,27 @@ def stub_models(monkeypatch, field: str) -> dict[str, list[str]]:
     return seen
 
 
+def test_doubt_is_containment_times_the_verifiers_doubt_by_hand():
+    """`doubt` = contains x (1 - P), P the verifier's probability from its logit: logit 0 -> 0.5, log 3 -> 0.75."""
+    from qascore.metrics.judge import doubt
+
+    got = doubt(np.array([0.0, math.log(3), -math.log(3), 5.0, 900.0]), np.array([1.0, 1.0, 1.0, 0.0, 1.0]))
+    assert got == pytest.approx([0.5, 0.25, 0.75, 0.0, 0.0])
+
+
+def test_features_compute_doubt_from_the_verifier_even_when_it_is_not_named(monkeypatch):
+    """Asked for `doubt` alone, `features` still runs the verifier (the stub's P = 0.5) and reads `contains`."""
+    from qascore import Record
+    from qascore.metrics import judge
+
+    seen = stub_models(monkeypatch, "candidate")
+    recs = [Record(id="1", question="Capital of Australia?", candidate="Sydney is the capital; Canberra is the "
+                   "largest city.", references=["Canberra"]),
+            Record(id="2", question="Capital of Australia?", candidate="Sydney", references=["Canberra"])]
+    assert judge.features(recs, ["doubt"])[:, 0].tolist() == pytest.approx([0.5, 0.0])
+    assert list(seen) == ["ava"]
+
+
 def test_the_models_read_a_query_style_question_with_its_question_mark(monkeypatch):
     """`features` hands the verifier and the tagger `as_question`'s form of the question and the lexical
     features the question as given (their question-type rules are case- and punctuation-blind)."""

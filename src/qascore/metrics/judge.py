@@ -8,6 +8,9 @@ A small model over signals that carry from one kind of answer to another (their 
 - `f1`, `recall`: token F1, and the share of a reference's tokens found in the candidate, best reference;
 - `near_recall`: `recall` where a word spelled one edit away, or as a plural, counts ("Keven" for "Kevin");
 - `contains`: a reference, accent-, quote- and possessive-folded, occurs inside the candidate;
+- `doubt`: `contains` times the verifier's doubt, 1 - its probability: high where a reference occurs in an
+  answer the verifier reads as wrong ("Sydney is the capital; Canberra is the largest city."), so that a
+  mention alone need not outvote it;
 - `log_len`, `len_ratio`: log(1 + candidate words), log((1 + candidate words) / (1 + shortest reference words));
 - `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
   with them, so overlap says less than with a full alias list;
@@ -67,7 +70,7 @@ from qascore.text.names import name_clash
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list", "name_clash",
-            "adds_nothing")
+            "adds_nothing", "doubt")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
@@ -76,6 +79,11 @@ MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model 
 # how `features` forms the models' inputs; lab caches key on it
 MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,"
                 "picks-and-choices")
+
+
+def doubt(verifier: np.ndarray, contains: np.ndarray) -> np.ndarray:
+    """The `doubt` feature from the `verifier` (logit) and `contains` columns."""
+    return np.asarray(contains / (1.0 + np.exp(np.clip(verifier, -50, 50))))
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str],
@@ -119,7 +127,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     records = [replace(r, candidate=am.settled(w, r.references)) for r, w in zip(records, whole)]
     short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
-    if "verifier" in names:
+    if "verifier" in names or "doubt" in names:
         res = load("ava", aggregate="max", batch_size=batch_size, dtype=dtype, device=device).score(short)
         p = np.clip(np.asarray(res.scores), 1e-6, 1 - 1e-6)
         cols["verifier"] = np.log(p / (1 - p))
@@ -137,6 +145,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     if "f1" in names:
         cols["f1"] = np.asarray(load("f1").score(records).scores)
     lex = [lexical_features(r.question, r.candidate, r.references, names, whole=w) for r, w in zip(records, whole)]
+    if "doubt" in names:
+        cols["doubt"] = doubt(cols["verifier"], np.array([row["contains"] for row in lex], dtype=float))
     for name in names:
         if name not in cols:
             if name not in FEATURES:

@@ -562,8 +562,9 @@ _AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were
 _FILLER_WORDS = r"actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on"
 _FILLER = re.compile(rf"^\s*({_FILLER_WORDS})\s*\W*$")
 _LEADING_FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\s*[,.;:!-]+\s*)+", re.IGNORECASE)
+# a word that leaves "A or B" open: a modal, or an estimate ("around 1989 or 1990", "sometime in 1969 or 1970")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
-                    r"can'?t say|cannot say|not certain|uncertain)\b")
+                    r"can'?t say|cannot say|not certain|uncertain|around|roughly|approximately|circa|some ?time)\b")
 
 
 def _mentions(tokens: list[str], ref: list[str]) -> list[int]:
@@ -676,9 +677,10 @@ def listed(candidate: str) -> list[str]:
 
 
 def alternatives(candidate: str) -> float:
-    """1.0 if the candidate does not commit to one answer: "A or B" under a modal ("It might be A or possibly
-    B", "either A or B", "I'm not sure, maybe A or B"), or a bare short list of alternatives ("A, B or C")."""
-    text = candidate.translate(_QUOTES).lower()
+    """1.0 if the candidate does not commit to one answer: "A or B" under a modal or an estimate ("It might be A
+    or possibly B", "either A or B", "Around 1989 or 1990"), or a bare short list of alternatives ("A, B or C").
+    "or so" rounds one answer ("around 1969 or so") and offers no other."""
+    text = re.sub(r"\bor so\b", " ", candidate.translate(_QUOTES).lower())
     if not re.search(r"\bor\b", text):
         return 0.0
     return float(bool(_MODAL.search(text)) or len(text.split()) <= 10 and "," in text)

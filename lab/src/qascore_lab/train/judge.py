@@ -50,7 +50,7 @@ from qascore_lab.train.probes import FAMILIES
 # acceptance rewards a lenient judge.
 KINDS = {"short": ("ae", "squad"), "sentence": ("squad-sentref", "wikiqa", "selqa"), "llm": ("evouna",),
          "probes": tuple(f"probe-{f}" for f in FAMILIES if f != "alias")}
-GROUPS = {"verifier": ("verifier",), "overlap": ("kpqa_rougeL", "f1", "recall", "near_recall", "contains"),
+GROUPS = {"verifier": ("verifier", "doubt"), "doubt": ("doubt",), "overlap": ("kpqa_rougeL", "f1", "recall", "near_recall", "contains"),
           "length": ("log_len", "len_ratio"), "type": ("hedge", "num_gap", "person_gap"),
           "numbers": ("number_miss",), "dates": ("date_agrees",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "alternatives", "bare_list"),
@@ -90,7 +90,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--offset-probes", action="append", default=[], metavar="DIR[=N]",
                    help="a probe folder whose seeded draw of N (default --unseen-pairs) train pairs joins only the "
                         "calibration stage that fits the --offset terms (e.g. `train probe-lists`); its dev and "
-                        "test splits are reported (repeatable)")
+                        "test splits are reported, also with N=0 (repeatable)")
     p.add_argument("--probe-questions", type=int, default=500, metavar="N",
                    help="questions of the probe dev split (seeded sample) whose rows join the fit")
     p.add_argument("--features-only", action="store_true",
@@ -135,11 +135,11 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
             "value": np.where(leaf, value, 0.0).tolist()}
 
 
-# More overlap, containment or verifier confidence never lowers the judge; a hedge or a missing number never
-# raises it. The length features are free.
+# More overlap, containment or verifier confidence never lowers the judge; a hedge, a missing number or the
+# verifier's doubt about an answer that names a reference never raises it. The length features are free.
 MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "near_recall": 1, "contains": 1, "hedge": -1,
             "num_gap": -1, "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1, "date_agrees": 1,
-            "bare_list": -1, "name_clash": -1, "adds_nothing": -1}
+            "bare_list": -1, "name_clash": -1, "adds_nothing": -1, "doubt": -1}
 
 
 def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 400, depth: int = 3,
@@ -273,7 +273,7 @@ def feature_matrix(name: str, recs: Sequence[Any], cache: Path) -> np.ndarray:
     """Every judge feature of `recs`. The model columns are cached, each by its model's hash and the judge's
     `MODEL_INPUTS` (a new verifier recomputes only its own column); the others cost milliseconds and are
     computed afresh, so a new or changed lexical feature needs no model pass."""
-    from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_INPUTS, features
+    from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_INPUTS, doubt, features
     from qascore.runtime.delta import file_sha256
 
     models = {"verifier": file_sha256(defaults.RESOURCES / "ava" / "ava.safetensors"),
@@ -287,8 +287,9 @@ def feature_matrix(name: str, recs: Sequence[Any], cache: Path) -> np.ndarray:
             np.save(path, features(recs, [feature]))
             print(f"{feature} of {name}: {len(recs)} rows in {time.time() - t0:.0f}s", flush=True)
         cols[feature] = np.load(path)[:, 0]
-    rest = [f for f in FEATURES if f not in MODEL_FEATURES]
+    rest = [f for f in FEATURES if f not in MODEL_FEATURES and f != "doubt"]
     cols.update(zip(rest, features(recs, rest).T))
+    cols["doubt"] = doubt(cols["verifier"], cols["contains"])
     return np.column_stack([cols[f] for f in FEATURES])
 
 
@@ -517,6 +518,8 @@ def fit_offsets(args: argparse.Namespace, card: dict[str, Any], raw: np.ndarray,
     raws, extras, ys = [raw], [x[:, extra_cols]], [y]
     for folder, n in unseen_folders(args, "offset_probes"):
         rows = probes.by_pairs(probes.read(folder, "train"), n, args.seed)
+        if not rows:  # DIR=0: the family's dev and test splits are reported, none of its rows is fitted
+            continue
         recs, labels = to_records(rows)
         ox = feature_matrix(f"offset-{Path(folder).name}-train{n}", recs, out)[:, cols]
         raws.append(raw_scores(card, ox))
