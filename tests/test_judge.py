@@ -337,6 +337,11 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                      ("Who painted the Mona Lisa?", "A famous person.", ["Leonardo da Vinci"]),
                      ("Which city is known to its inhabitants as Auld Reekie?", "It is Edinburgh.", ["Edinburgh"]),
                      ("Who painted the Mona Lisa?", "Leonardo da Vinci.", ["Leonardo da Vinci"])],
+    # the gold as a comparison's standard or a possessor (`roles.lesser_role`)
+    "lesser_role": [("Which is the largest ocean?", "The Atlantic is larger than the Pacific.", ["Pacific Ocean", "Pacific"]),
+                    ("Which is the largest ocean?", "The Pacific's neighbour, the Atlantic.", ["Pacific Ocean", "Pacific"]),
+                    ("Which is the largest ocean?", "The Pacific, larger than the Atlantic.", ["Pacific Ocean", "Pacific"]),
+                    ("Which is the largest ocean?", "The Pacific Ocean.", ["Pacific Ocean", "Pacific"])],
 }
 
 

@@ -1,4 +1,5 @@
-"""`train probe-relations` and `train probe-described`: the gold in a lesser role, and a description of the kind."""
+"""`train probe-relations`, `train probe-comparisons` and `train probe-described`: the gold in a lesser role, and a
+description of the kind."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import random
 
 import pytest
 
-from qascore_lab.train import probe_described, probe_relations
+from qascore.text.roles import lesser_role
+from qascore_lab.train import probe_comparisons, probe_described, probe_relations
 from qascore_lab.train.probe_plain import TEMPLATES
 from qascore_lab.train.probes import ASSERTION
 
@@ -40,6 +42,22 @@ def test_relation_templates_put_the_asserted_answer_where_a_reader_finds_it(temp
     assert template in probe_relations.TEMPLATES
     text = template.format(A="Canberra", B="Sydney")
     assert (text.index("Canberra") < text.index("Sydney")) == gold_first
+
+
+@pytest.mark.parametrize("template", probe_comparisons.TEMPLATES)
+def test_comparison_templates_put_the_gold_in_a_lesser_role_only_in_the_wrong_member(template):
+    question, refs = "What is the capital of Australia?", ["Canberra"]
+    assert lesser_role(question, template.format(A="Sydney", B="Canberra"), refs) == 1.0
+    assert lesser_role(question, template.format(A="Canberra", B="Sydney"), refs) == 0.0
+
+
+def test_comparison_pairs_are_built_as_relation_pairs_are(tmp_path):
+    suite = _suite(tmp_path, [_assertion("q1", "Who was the 44th US president?", "Barack Obama", "Joe Biden",
+                                         ["Barack Obama"])])
+    r, w = probe_comparisons.build(suite, seed=13)["dev"]
+    assert (r["family"], r["label"], w["label"]) == ("comparison", 1, 0)
+    template = next(t for t in probe_comparisons.TEMPLATES if t.format(A="Barack Obama", B="Joe Biden") == r["candidate"])
+    assert w["candidate"] == template.format(A="Joe Biden", B="Barack Obama")
 
 
 def test_described_pair_names_the_kind_in_new_words(tmp_path):

@@ -24,6 +24,8 @@ A small model over signals that carry from one kind of answer to another (their 
   its place ("Louis Armstrong" for "Neil Armstrong", "George Bush" for "George Washington"; `names.name_clash`);
 - `adds_nothing`: every word of the candidate is the question's or filler, and none a reference's ("It is a
   city.", "A famous person."; `answer_match.adds_nothing`);
+- `lesser_role`: every mention of a reference is a comparison's standard or the possessor of something the
+  question does not ask about ("Saturn is larger than Jupiter.", "Jupiter's moon Ganymede."; `roles.lesser_role`);
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
   (`answer_match.number_miss`: "landed in 1968" against "1969");
@@ -66,15 +68,16 @@ from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 from qascore.text.names import name_clash
+from qascore.text.roles import lesser_role
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list", "name_clash",
-            "adds_nothing", "doubt")
+            "adds_nothing", "lesser_role", "doubt")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
-           "bare_list", "name_clash", "adds_nothing")
+           "bare_list", "name_clash", "adds_nothing", "lesser_role")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 # how `features` forms the models' inputs; lab caches key on it
 MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,"
@@ -104,7 +107,8 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "date_agrees": am.date_agrees(candidate, references),
            "bare_list": am.bare_list(candidate, references),
            "name_clash": name_clash(question, candidate, references),
-           "adds_nothing": am.adds_nothing(question, candidate, references)}
+           "adds_nothing": am.adds_nothing(question, candidate, references),
+           "lesser_role": lesser_role(question, candidate, references)}
     if "disowned" in names:
         out["disowned"] = am.disowned(candidate if whole is None else whole, references)
     if "alternatives" in names:

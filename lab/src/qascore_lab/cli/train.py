@@ -28,6 +28,9 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                        "\"A famous person.\") beside the gold in the same words"),
     "probe-relations": ("qascore_lab.train.probe_relations", "a wrong answer with the gold beside it in a lesser role "
                                                            "(\"B, often confused with A.\"), and the two exchanged"),
+    "probe-comparisons": ("qascore_lab.train.probe_comparisons", "a wrong answer that wins a comparison with the "
+                                                               "gold or is named as its something (\"B, better known "
+                                                               "than A.\"), and the two exchanged"),
     "probe-described": ("qascore_lab.train.probe_described", "an answer that describes the kind asked for in words of its "
                                                            "own (\"An English playwright.\") beside the gold"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),

@@ -17,7 +17,7 @@ Splits are the suite's. Seeded by (seed, question).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
 
@@ -34,13 +34,19 @@ TEMPLATES = ("{A}, often confused with {B}.", "{A}, which came right after {B}."
              "Leaving {B} aside, it is {A}.", "Ahead of {B}, the answer is {A}.", "Next to {B}, it is {A} that fits.")
 
 
-def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+def exchanged(probes: Path, seed: int, family: str, templates: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """For each suite assertion pair, one pair of `family` in one of `templates` (drawn by seed and question):
+    the gold as {A} and the wrong answer as {B} (right member), then the two exchanged (wrong member)."""
     b = Builder(seed)
     for split, r, a, wrong in assertion_pairs(probes):
-        template = b.rng(r["qid"], FAMILY).choice(TEMPLATES)
-        b.pair(split, r["qid"], r["question"], r["references"], FAMILY, template.format(A=a, B=wrong),
+        template = b.rng(r["qid"], family).choice(templates)
+        b.pair(split, r["qid"], r["question"], r["references"], family, template.format(A=a, B=wrong),
                template.format(A=wrong, B=a), r["origin"], r["wrong_from"])
     return b.rows
+
+
+def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
+    return exchanged(probes, seed, FAMILY, TEMPLATES)
 
 
 add_arguments, run = composed_command("runs/probe-relations", build, FAMILY)
