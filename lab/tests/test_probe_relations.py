@@ -26,14 +26,15 @@ def _assertion(qid, question, gold, wrong, refs):
     return dict(row, candidate=ASSERTION[1].format(A=gold, B=wrong))
 
 
-def test_relation_pair_exchanges_the_two_answers_in_one_template(tmp_path):
+@pytest.mark.parametrize("module, family", [(probe_relations, "relation"), (probe_comparisons, "comparison")])
+def test_a_pair_exchanges_the_two_answers_in_one_template(tmp_path, module, family):
     suite = _suite(tmp_path, [_assertion("q1", "Who was the 44th US president?", "Barack Obama", "Joe Biden",
                                          ["Barack Obama"])])
-    r, w = probe_relations.build(suite, seed=13)["dev"]
-    assert (r["family"], r["label"], w["label"]) == ("relation", 1, 0)
-    template = next(t for t in probe_relations.TEMPLATES if t.format(A="Barack Obama", B="Joe Biden") == r["candidate"])
+    r, w = module.build(suite, seed=13)["dev"]
+    assert (r["family"], r["label"], w["label"]) == (family, 1, 0)
+    template = next(t for t in module.TEMPLATES if t.format(A="Barack Obama", B="Joe Biden") == r["candidate"])
     assert w["candidate"] == template.format(A="Joe Biden", B="Barack Obama")
-    assert probe_relations.build(suite, seed=13)["dev"] == [r, w]
+    assert module.build(suite, seed=13)["dev"] == [r, w]
 
 
 @pytest.mark.parametrize("template, gold_first", [("{B}'s successor, {A}.", False), ("{A}, often confused with {B}.", True),
@@ -49,15 +50,6 @@ def test_comparison_templates_put_the_gold_in_a_lesser_role_only_in_the_wrong_me
     question, refs = "What is the capital of Australia?", ["Canberra"]
     assert lesser_role(question, template.format(A="Sydney", B="Canberra"), refs) == 1.0
     assert lesser_role(question, template.format(A="Canberra", B="Sydney"), refs) == 0.0
-
-
-def test_comparison_pairs_are_built_as_relation_pairs_are(tmp_path):
-    suite = _suite(tmp_path, [_assertion("q1", "Who was the 44th US president?", "Barack Obama", "Joe Biden",
-                                         ["Barack Obama"])])
-    r, w = probe_comparisons.build(suite, seed=13)["dev"]
-    assert (r["family"], r["label"], w["label"]) == ("comparison", 1, 0)
-    template = next(t for t in probe_comparisons.TEMPLATES if t.format(A="Barack Obama", B="Joe Biden") == r["candidate"])
-    assert w["candidate"] == template.format(A="Joe Biden", B="Barack Obama")
 
 
 def test_described_pair_names_the_kind_in_new_words(tmp_path):
