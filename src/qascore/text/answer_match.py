@@ -13,9 +13,10 @@ from typing import Callable, Sequence
 
 from qascore.text.squad import normalize_answer
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
+# typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
                          "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
-_POSSESSIVE = re.compile(r"(\w)'s\b")
+POSSESSIVE = re.compile(r"(\w)'s\b")
 
 
 def fold(text: str) -> str:
@@ -24,9 +25,9 @@ def fold(text: str) -> str:
     "Château d’If" and "Chateau d'If" both become "chateau dif"; "Turner's works" becomes "turner works",
     so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works".
     """
-    text = unicodedata.normalize("NFKD", text.translate(_QUOTES))
+    text = unicodedata.normalize("NFKD", text.translate(QUOTES))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return normalize_answer(_POSSESSIVE.sub(r"\1", text))
+    return normalize_answer(POSSESSIVE.sub(r"\1", text))
 
 
 def contains(candidate: str, references: Sequence[str]) -> float:
@@ -170,7 +171,7 @@ def committed(candidate: str) -> str | None:
     table of items and verdicts, "B (wrong), A (right)" on one line. Else None. Such a list mentions a wrong
     answer beside the right one, and the judge's verifier reads mention; given the committed item alone it
     judges what the answer asserts. A heading line ending in ":" and a table's header row are skipped."""
-    lines = [line.strip() for line in candidate.translate(_QUOTES).replace("\ufe0f", "").splitlines() if line.strip()]
+    lines = [line.strip() for line in candidate.translate(QUOTES).replace("\ufe0f", "").splitlines() if line.strip()]
     segments = []
     for i, line in enumerate(lines):
         if line.startswith("|"):
@@ -221,7 +222,7 @@ def picked(candidate: str) -> str | None:
     go with option 2." -> "A"; "(a) A, (b) B. My pick is (a)." -> "A"; "B or A? The latter." -> "A"; "The
     choices are A and B; the first is correct." -> "A". None where no pick names an item offered. Like a
     verdict list (`committed`), such an answer names a wrong answer beside the one it gives."""
-    text = candidate.translate(_QUOTES)
+    text = candidate.translate(QUOTES)
     for pattern in _PICKS:
         found = list(pattern.finditer(text))
         if not found:
@@ -269,7 +270,7 @@ def _self_correction(candidate: str) -> tuple[str, str, str] | None:
     """(what comes before the clause taken back or offering alternatives, that clause through the take-back
     or the choice, what the answer settles on) of the last self-correction in `candidate` (`corrected`),
     else None."""
-    text = candidate.translate(_QUOTES)
+    text = candidate.translate(QUOTES)
     low = text.lower()
     spans = _clause_spans(low)
     clauses = [low[a:b] for a, b in spans]
@@ -300,7 +301,7 @@ _HEDGE = re.compile(
 def hedges(candidate: str) -> float:
     """1.0 if the candidate hedges or refuses ("I'm sorry", "I don't know", "I can't say for certain", "there is
     no ...")."""
-    return float(bool(_HEDGE.search(candidate.translate(_QUOTES).lower())))
+    return float(bool(_HEDGE.search(candidate.translate(QUOTES).lower())))
 
 
 # words an answer may wrap itself in without saying anything ("It is a famous person.", "That would be a city.")
@@ -370,7 +371,7 @@ def numbers(text: str) -> set[str]:
     leading zeros dropped, a decimal kept ("3.50" -> "3.5"); "1960s" and "19th" give "1960" and "19". Number
     words are not read: "one" is too often not a number."""
     out = set()
-    for m in _DIGITS.findall(text.translate(_QUOTES)):
+    for m in _DIGITS.findall(text.translate(QUOTES)):
         m = m.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+", m) else m.replace(",", ".")
         whole, _, frac = m.partition(".")
         frac = frac.rstrip("0").replace(".", "")
@@ -384,7 +385,7 @@ _RANGE = re.compile(r"(\d[\d.,]*)\s*(?:-|to|and)\s*(\d[\d.,]*)")
 def _ranges(text: str) -> list[tuple[float, float]]:
     """The ranges written in `text` ("13 to 17", "12-18", "between 36.5 and 37.5"), as (low, high)."""
     out = []
-    for a, b in _RANGE.findall(text.translate(_QUOTES)):
+    for a, b in _RANGE.findall(text.translate(QUOTES)):
         lo, hi = (float(next(iter(numbers(x)))) for x in (a, b))
         if lo < hi:
             out.append((lo, hi))
@@ -472,7 +473,7 @@ def _parts(m: re.Match[str]) -> dict[str, int]:
 def _dates(text: str) -> list[dict[str, int]]:
     """The dates written in `text`, each as the parts it states, the longer form read where two overlap:
     "December 7, 1941" is one date (year, month, day), not a month, a day and a year."""
-    found = sorted(((m.start(), -m.end(), m) for pattern in _DATES for m in pattern.finditer(text.translate(_QUOTES))),
+    found = sorted(((m.start(), -m.end(), m) for pattern in _DATES for m in pattern.finditer(text.translate(QUOTES))),
                    key=lambda t: t[:2])
     out, end = [], -1
     for start, neg_end, m in found:
@@ -485,7 +486,7 @@ def _dates(text: str) -> list[dict[str, int]]:
 def _as_date(reference: str) -> dict[str, int] | None:
     """The parts of a reference that is a date and nothing else ("1941", "December", "December 1941",
     "in 1941"), in any case; None for any other reference."""
-    ref = re.sub(r"^(?:in|on)\s+", "", reference.translate(_QUOTES).strip().rstrip("."), flags=re.IGNORECASE)
+    ref = re.sub(r"^(?:in|on)\s+", "", reference.translate(QUOTES).strip().rstrip("."), flags=re.IGNORECASE)
     for pattern in _DATES_ANY_CASE:
         m = pattern.fullmatch(ref)
         if m:
@@ -515,7 +516,7 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
 
 # brackets, a table's cell walls and a spaced dash close a clause ("A (some say B)", "| A | wrong |",
 # "A - incorrect"), except inside a reference that holds them ("Bok (crater)")
-_INNER = re.compile(r"[()\[\]|]|\s+-\s+")  # read after _QUOTES, which makes dashes "-"
+_INNER = re.compile(r"[()\[\]|]|\s+-\s+")  # read after QUOTES, which makes dashes "-"
 # a comma closes a clause, except inside a number ("7,000")
 _CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|(?<!\d),|,(?!\d)|{_INNER.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")
 _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
@@ -567,7 +568,8 @@ _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|
                     r"can'?t say|cannot say|not certain|uncertain|around|roughly|approximately|circa|some ?time)\b")
 
 
-def _mentions(tokens: list[str], ref: list[str]) -> list[int]:
+def mentions(tokens: list[str], ref: list[str]) -> list[int]:
+    """Where the token sequence `ref` starts inside `tokens`."""
     n = len(ref)
     return [i for i in range(len(tokens) - n + 1) if tokens[i:i + n] == ref]
 
@@ -639,8 +641,8 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
     ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none
     is found clause by clause (a line is a clause). Rules over folded words, written for the probe families
     (docs/probes.md) and LLM-style phrasings; English only."""
-    text = _WRONG_LABEL.sub(" not ", candidate.translate(_QUOTES).lower())
-    for low in (r.translate(_QUOTES).lower() for r in references):
+    text = _WRONG_LABEL.sub(" not ", candidate.translate(QUOTES).lower())
+    for low in (r.translate(QUOTES).lower() for r in references):
         if _INNER.search(low):
             text = text.replace(low, _INNER.sub(" ", low))
     clauses = [text[a:b] for a, b in _clause_spans(text)]
@@ -652,7 +654,7 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
         attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) and not agreed
         attributed = attributed or _rejected_after(clauses, k)
         for ref in refs:
-            for i in _mentions(tokens, ref):
+            for i in mentions(tokens, ref):
                 found = True
                 if not attributed and not _disowned_at(tokens, i, len(ref)):
                     return 0.0
@@ -668,7 +670,7 @@ LIST_ITEM_WORDS = 5  # a longer item is a clause, not an answer offered beside a
 def listed(candidate: str) -> list[str]:
     """The items of a candidate that is only a short list of answers ("A or B.", "It's A / B", "A (or B)"),
     else []. A line break or an item longer than LIST_ITEM_WORDS words means prose, not a list."""
-    text = _LIST_LEAD.sub("", candidate.translate(_QUOTES).strip()).rstrip(" .!?)")
+    text = _LIST_LEAD.sub("", candidate.translate(QUOTES).strip()).rstrip(" .!?)")
     if "\n" in text:
         return []
     items = [p.strip(" .()") for p in _LIST_SEP.split(text)]
@@ -680,7 +682,7 @@ def alternatives(candidate: str) -> float:
     """1.0 if the candidate does not commit to one answer: "A or B" under a modal or an estimate ("It might be A
     or possibly B", "either A or B", "Around 1989 or 1990"), or a bare short list of alternatives ("A, B or C").
     "or so" rounds one answer ("around 1969 or so") and offers no other."""
-    text = re.sub(r"\bor so\b", " ", candidate.translate(_QUOTES).lower())
+    text = re.sub(r"\bor so\b", " ", candidate.translate(QUOTES).lower())
     if not re.search(r"\bor\b", text):
         return 0.0
     return float(bool(_MODAL.search(text)) or len(text.split()) <= 10 and "," in text)

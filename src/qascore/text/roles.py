@@ -19,13 +19,11 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qascore.text.answer_match import fold
+from qascore.text.answer_match import POSSESSIVE, QUOTES, fold, mentions
 
 _MARK = "zzpossessive"  # stands for "'s" in the folded tokens (fold drops possessives)
 _NAMED = "zznamepossessive"  # ... before a capitalised word: part of a name ("Halley's Comet"), not a possessor
-_POSSESSIVE = re.compile(r"(\w)'s\b")
 _IN_NAME = re.compile(r"(\w)'s(?=\s+[A-Z])")
-_APOSTROPHES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'"})  # as "'s" is found
 # words after "X's" that make it "X is" / "X has" ("Canberra's the capital", "Fleming's been credited"), or
 # name what X made
 _NOT_POSSESSED = frozenset({"the", "a", "an", "been", "not", "also", "still", "now", "actually", "definitely", "clearly",
@@ -60,14 +58,9 @@ def _lesser_at(tokens: list[str], i: int, n: int, asked: set[str], possessor: bo
     return False
 
 
-def _mentions(tokens: list[str], words: list[str]) -> list[int]:
-    n = len(words)
-    return [i for i in range(len(tokens) - n + 1) if tokens[i:i + n] == words]
-
-
 def _marked(text: str) -> list[str]:
     """Folded tokens with "'s" kept as a token: `_NAMED` before a capitalised word, else `_MARK`."""
-    return fold(_POSSESSIVE.sub(rf"\1 {_MARK}", _IN_NAME.sub(rf"\1 {_NAMED}", text))).split()
+    return fold(POSSESSIVE.sub(rf"\1 {_MARK}", _IN_NAME.sub(rf"\1 {_NAMED}", text))).split()
 
 
 def lesser_role(question: str, candidate: str, references: Sequence[str]) -> float:
@@ -77,19 +70,19 @@ def lesser_role(question: str, candidate: str, references: Sequence[str]) -> flo
     longer one. A word of a name of two or three words in the possessive counts as a mention ("Obama's
     predecessor" for "Barack Obama", "Marie's husband" for "Marie Curie"). A reference that itself holds "'s"
     ("McDonald's") is never read as a possessor."""
-    tokens = _marked(candidate.translate(_APOSTROPHES))
+    tokens = _marked(candidate.translate(QUOTES))
     plain = [_MARK if t == _NAMED else t for t in tokens]  # what a reference is matched against
     asked = {_stem(w) for w in fold(question).split()}
     spans: list[tuple[int, int, bool]] = []  # (start, words, may be a possessor)
     names: list[int] = []  # starts of a name's word in the possessive
     for ref in references:
-        own = ref.translate(_APOSTROPHES)
+        own = ref.translate(QUOTES)
         words = [_MARK if t == _NAMED else t for t in _marked(own)]
-        possessor = not _POSSESSIVE.search(own)
+        possessor = not POSSESSIVE.search(own)
         if words:
-            spans += [(i, len(words), possessor) for i in _mentions(plain, words)]
+            spans += [(i, len(words), possessor) for i in mentions(plain, words)]
         if possessor and 1 < len(words) <= _NAME_WORDS:
-            names += [i for w in words if len(w) >= _PART for i in _mentions(tokens, [w, _MARK])]
+            names += [i for w in words if len(w) >= _PART for i in mentions(tokens, [w, _MARK])]
     covered = {k for i, n, _ in spans for k in range(i, i + n)}
     spans += [(i, 1, True) for i in names if i not in covered]
     outer = [(i, n, p) for i, n, p in spans

@@ -446,8 +446,8 @@ def composed_command(out: str, build: Build, prefix: str) -> tuple[Callable[[arg
                                                                     Callable[[argparse.Namespace], int]]:
     """`add_arguments` and `run` of a lab command that composes pairs from the suite's questions (`probe-lists`,
     `probe-plain`, `probe-names`, `probe-generic`, `probe-described`, `probe-relations`, `probe-comparisons`):
-    `build(suite folder, seed)` gives the rows of each split, written to `out` (the default folder) with ids `<prefix>-<split>-<i>` and
-    a line per split."""
+    `build(suite folder, seed)` gives the rows of each split, written to `out` (the default folder) with ids
+    `<prefix>-<split>-<i>` and a line per split."""
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument("--probes", default="runs/probes", help="the probe suite (`train probes`): its questions and splits")
