@@ -422,6 +422,13 @@ def test_alternatives(candidate, expected):
     ("The capital is Canberra, which was chosen over Sydney or Melbourne.", ["Canberra"], 0.0),  # prose
     ("Canberra\nor Sydney", ["Canberra"], 0.0),               # a line break: not a bare list
     ("Canberra or Sydney.", [], 0.0),                          # no references: nothing is gold
+    ("Around 1912 or 1913.", ["1912"], 1.0),                   # an estimate's list
+    ("Probably Vivaldi or Corelli.", ["Vivaldi"], 1.0),
+    ("Au or Ag, I always mix them up.", ["Au"], 1.0),          # a note that names no item
+    ("1912 or 1913; not sure which.", ["1912"], 1.0),
+    ("Au or Ag, but Au is right.", ["Au"], 0.0),               # the note names an item: it chooses
+    ("Au or Ag, a question that comes up in every chemistry class I have taught.", ["Au"], 0.0),  # a long note
+    ("In 1912, or so I read.", ["1912"], 0.0),                 # "or" inside the note: no list before it
 ])
 def test_bare_list(candidate, references, expected):
     assert am.bare_list(candidate, references) == expected
@@ -433,6 +440,18 @@ def test_bare_list(candidate, references, expected):
     ("Canberra / Sydney / Perth", ["Canberra", "Sydney", "Perth"]),
     ("It is Canberra, the capital", []),
     ("Canberra or the federal capital territory of Australia itself", []),   # an item of more than 5 words
+    ("in isolation (or Beringia)", ["in isolation", "Beringia"]),  # the plain reading first: "in" stays
+    ("Hess, Rudolf or Lee Ang.", ["Hess, Rudolf", "Lee Ang"]),     # a comma inside an item
 ])
 def test_listed(candidate, items):
     assert am.listed(candidate) == items
+
+
+@pytest.mark.parametrize("candidate, items", [
+    ("Sometime in 1969 or 1970, roughly.", ["1969", "1970"]),       # estimate words and a note
+    ("Probably Vivaldi or Corelli; I always mix them up.", ["Vivaldi", "Corelli"]),
+    ("Vivaldi or Corelli, but Vivaldi wrote it.", []),              # the note names an item
+    ("Canberra or Sydney.", ["Canberra", "Sydney"]),
+])
+def test_listed_hedged(candidate, items):
+    assert am.listed(candidate, hedged=True) == items

@@ -342,6 +342,20 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                     ("Which is the largest ocean?", "The Pacific's neighbour, the Atlantic.", ["Pacific Ocean", "Pacific"]),
                     ("Which is the largest ocean?", "The Pacific, larger than the Atlantic.", ["Pacific Ocean", "Pacific"]),
                     ("Which is the largest ocean?", "The Pacific Ocean.", ["Pacific Ocean", "Pacific"])],
+    # the question's role given to another, the gold named in a clause of its own (`roles.misattributed`)
+    "misattributed": [("What is the capital of Australia?", "Canberra is the largest city; Sydney is the capital.",
+                       ["Canberra"]),
+                      ("Who wrote Hamlet?", "Marlowe wrote it; Shakespeare wrote Macbeth.", ["William Shakespeare", "Shakespeare"]),
+                      ("What is the capital of Australia?", "Canberra is the capital; Sydney is the largest city.",
+                       ["Canberra"]),
+                      ("Who wrote Hamlet?", "Shakespeare wrote it; Marlowe wrote Doctor Faustus.",
+                       ["William Shakespeare", "Shakespeare"])],
+    # an indefinite description where a name is asked for (`descriptions.describes`)
+    "describes": [("What is the tallest mountain in the world?", "A mountain in Nepal.", ["Mount Everest", "Everest"]),
+                  ("Who painted the Mona Lisa?", "An Italian painter of the Renaissance.", ["Leonardo da Vinci"]),
+                  ("What is the tallest mountain in the world?", "Mount Everest, a mountain in Nepal.",
+                   ["Mount Everest", "Everest"]),
+                  ("Who painted the Mona Lisa?", "Leonardo da Vinci, an Italian painter.", ["Leonardo da Vinci"])],
 }
 
 

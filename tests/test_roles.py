@@ -1,10 +1,11 @@
-"""`roles.lesser_role` against hand-judged cases: the gold as a comparison's standard or a possessor."""
+"""`roles.lesser_role` and `roles.misattributed` against hand-judged cases: the gold as a comparison's standard or
+a possessor, or named beside another given the question's role."""
 
 from __future__ import annotations
 
 import pytest
 
-from qascore.text.roles import lesser_role
+from qascore.text.roles import lesser_role, misattributed
 
 PLANET = "What is the largest planet in the Solar System?"
 
@@ -43,3 +44,37 @@ PLANET = "What is the largest planet in the Solar System?"
 ])
 def test_lesser_role(question, candidate, references, expected):
     assert lesser_role(question, candidate, references) == expected
+
+
+CAPITAL, MOON = "What is the capital of Australia?", "Who was the first person to walk on the Moon?"
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    (CAPITAL, "Canberra is the largest city; Sydney is the capital.", ["Canberra"], 1.0),
+    (CAPITAL, "Sydney is the capital; Canberra is the largest city.", ["Canberra"], 1.0),
+    (CAPITAL, "Canberra is the capital; Sydney is the largest city.", ["Canberra"], 0.0),
+    (CAPITAL, "Canberra. Sydney is the largest city, but the capital is Canberra.", ["Canberra"], 0.0),
+    (CAPITAL, "Although Sydney is often called the capital, Canberra is.", ["Canberra"], 0.0),  # one clause
+    (CAPITAL, "It is Sydney; many think Canberra.", ["Canberra"], 0.0),      # no clause restates: `disowned`'s
+    (CAPITAL, "Canberra is the largest city; many think Sydney is the capital.", ["Canberra"], 0.0),  # others'
+    (CAPITAL, "Canberra is the largest city; Sydney is not the capital.", ["Canberra"], 0.0),  # negated
+    (CAPITAL, "Sydney is something else, but the answer is Canberra, the capital.", ["Canberra"], 0.0),  # stated
+    (CAPITAL, "The capital of Australia is Canberra. It was chosen over Sydney and Melbourne.", ["Canberra"], 0.0),
+    ("Who was the 44th president of the United States?", "The 44th was George W. Bush; Obama was the 45th.",
+     ["Barack Obama"], 1.0),                                                 # after the copula; a word of the name
+    ("Who was the 44th president of the United States?", "The 44th was Barack Obama; George W. Bush was the 43rd.",
+     ["Barack Obama"], 0.0),
+    (MOON, "Armstrong was first in space, but Gagarin was first on the Moon.", ["Neil Armstrong"], 1.0),
+    (MOON, "Gagarin was first in space, but Armstrong was first on the Moon.", ["Neil Armstrong"], 0.0),
+    (MOON, "Neil Armstrong. Buzz Aldrin was the second person to walk on the Moon.", ["Neil Armstrong"], 0.0),  # bare
+    ("What is the chemical symbol for gold?", "Ag is gold and Au is silver.", ["Au"], 1.0),  # "and" before a copula
+    ("What is the chemical symbol for gold?", "Au is gold and Ag is silver.", ["Au"], 0.0),
+    ("Who wrote Hamlet?", "Marlowe wrote it; Shakespeare wrote Macbeth.", ["Shakespeare"], 1.0),  # "it" breaks the tie
+    ("Who wrote Hamlet?", "Shakespeare wrote it; Marlowe wrote Doctor Faustus.", ["Shakespeare"], 0.0),
+    ("What is the smallest planet?", "Mercury, smaller even than Mars.", ["Mercury"], 0.0),
+    (CAPITAL, "Sydney is the capital.", ["Canberra"], 0.0),                  # the gold named nowhere
+    (CAPITAL, "Sydney is the capital; Canberra is the largest city. " + "More words follow here. " * 8,
+     ["Canberra"], 0.0),                                                     # over MAX_WORDS: left to the verifier
+])
+def test_misattributed(question, candidate, references, expected):
+    assert misattributed(question, candidate, references) == expected

@@ -46,3 +46,25 @@ def test_probe_families_are_read_as_decisions():
     assert figs["probe-number"] == 0.75          # right members 2/2 accepted, wrong 1/2 refused: (1 + 0.5) / 2
     assert figs["probe-alias"] == 0.5            # one member kind only: 1 of 2 accepted
     assert figs["ae"] == 0.5                     # AUROC, positives (0.5, 0.6) over negatives (0.9, 0.3): 2 of 4 pairs
+
+
+def test_feature_cache_recomputes_a_folder_rebuilt_under_the_same_name(tmp_path, monkeypatch):
+    import qascore.metrics.judge as judge
+    from qascore.records import Record
+    from qascore_lab.train.judge import feature_matrix
+
+    calls = []
+
+    def fake_features(recs, names):  # a model column that reads the candidate's length
+        calls.append(list(names))
+        return np.array([[float(len(r.candidate))] * len(names) for r in recs])
+
+    monkeypatch.setattr(judge, "features", fake_features)
+    first = [Record(id="1", question="Q?", candidate="Paris", references=["Paris"])]
+    rebuilt = [Record(id="1", question="Q?", candidate="Lyon, France", references=["Paris"])]
+    verifier = judge.FEATURES.index("verifier")
+    assert feature_matrix("probe-x-dev", first, tmp_path)[0, verifier] == 5.0
+    model_calls = len(calls)
+    assert feature_matrix("probe-x-dev", first, tmp_path)[0, verifier] == 5.0   # the same rows: read from the cache
+    assert len(calls) == model_calls + 1                                          # (the lexical columns only)
+    assert feature_matrix("probe-x-dev", rebuilt, tmp_path)[0, verifier] == 12.0  # rebuilt: recomputed

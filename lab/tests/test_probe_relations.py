@@ -1,5 +1,5 @@
-"""`train probe-relations`, `train probe-comparisons` and `train probe-described`: the gold in a lesser role, and a
-description of the kind."""
+"""`train probe-relations`, `probe-comparisons`, `probe-roles`, `probe-described` and `probe-descriptions`: the gold
+in a lesser role or in another clause's role, and a description of the kind."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from qascore.text.roles import lesser_role
-from qascore_lab.train import probe_comparisons, probe_described, probe_relations
+from qascore.text.descriptions import describes
+from qascore.text.roles import lesser_role, misattributed
+from qascore_lab.train import probe_comparisons, probe_described, probe_descriptions, probe_relations, probe_roles
 from qascore_lab.train.probe_plain import TEMPLATES
 from qascore_lab.train.probes import ASSERTION
 
@@ -69,3 +70,57 @@ def test_described_reads_as_an_indefinite_description(seed):
     words = text.split()
     assert words[0] in ("a", "an") and "actor" in words and len(words) >= 3
     assert (words[0] == "an") == (words[1][0].lower() in "aeiou")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Who wrote Hamlet?", ("who", "wrote Hamlet")),
+    ("Which city is known as Auld Reekie?", ("that", "is known as Auld Reekie")),
+    ("What Italian city was home to Romeo and Juliet?", ("that", "was home to Romeo and Juliet")),
+    ("When did the Titanic sink?", None),
+    ("Who did Mary Shelley marry?", None),                  # "did": no restating clause
+    ("What year did the war end?", None),
+])
+def test_roles_restate_the_question_after_its_question_words(question, expected):
+    assert probe_roles.restated(question) == expected
+
+
+@pytest.mark.parametrize("template", probe_roles.TEMPLATES)
+def test_role_templates_give_the_role_to_the_wrong_answer_only_in_the_wrong_member(template):
+    question, refs = "Which city is known as Auld Reekie?", ["Edinburgh"]
+    that, rest = probe_roles.restated(question)
+    assert misattributed(question, template.format(A="Glasgow", B="Edinburgh", that=that, rest=rest), refs) == 1.0
+    assert misattributed(question, template.format(A="Edinburgh", B="Glasgow", that=that, rest=rest), refs) == 0.0
+
+
+def test_role_pair_exchanges_the_two_answers(tmp_path):
+    suite = _suite(tmp_path, [_assertion("q1", "Who wrote Hamlet?", "Shakespeare", "Marlowe", ["Shakespeare"]),
+                              _assertion("q2", "When did the Titanic sink?", "1912", "1913", ["1912"])])
+    r, w = probe_roles.build(suite, seed=13)["dev"]          # q2 has no restating clause: no pair
+    assert (r["family"], r["label"], w["label"]) == ("role", 1, 0)
+    assert r["candidate"].replace("Shakespeare", "X").replace("Marlowe", "Shakespeare").replace("X", "Marlowe") == w["candidate"]
+    assert "the one who wrote Hamlet" in r["candidate"]
+
+
+def test_descriptions_share_no_adjective_or_place_with_the_verifiers_described_rows():
+    assert not set(probe_descriptions.ADJECTIVES) & set(probe_described.ADJECTIVES)
+    assert not set(probe_descriptions.REGIONS) & set(probe_described.REGIONS)
+
+
+@pytest.mark.parametrize("question, role", [
+    ("Who was the 44th president of the United States?", "a president"),   # the role it names
+    ("Who painted the Mona Lisa?", {"a painter", "an artist"}),              # the role its verb implies
+    ("Who was the first person to walk on the Moon?", set(f"{'an' if r[0] in 'aeiou' else 'a'} {r}"
+                                                          for r in probe_descriptions.ROLES)),  # neither: any
+])
+def test_fitting_role(question, role):
+    got = probe_descriptions.fitting_role(question, random.Random(1))
+    assert got == role if isinstance(role, str) else got in role
+
+
+def test_description_pair_is_read_by_describes(tmp_path):
+    suite = _suite(tmp_path, [_assertion("q1", "Which city is known as Auld Reekie?", "Edinburgh", "Glasgow",
+                                         ["Edinburgh"])])
+    r, w = probe_descriptions.build(suite, seed=13)["dev"]
+    assert (r["family"], r["label"], w["label"]) == ("description", 1, 0)
+    assert describes(r["question"], w["candidate"], r["references"]) == 1.0
+    assert describes(r["question"], r["candidate"], r["references"]) == 0.0

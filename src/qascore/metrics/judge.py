@@ -26,6 +26,10 @@ A small model over signals that carry from one kind of answer to another (their 
   city.", "A famous person."; `answer_match.adds_nothing`);
 - `lesser_role`: every mention of a reference is a comparison's standard or the possessor of something the
   question does not ask about ("Saturn is larger than Jupiter.", "Jupiter's moon Ganymede."; `roles.lesser_role`);
+- `misattributed`: the clause that restates the question gives it to another name, the gold named elsewhere
+  ("Sydney is the capital; Canberra is the largest city."; `roles.misattributed`);
+- `describes`: the candidate is only an indefinite description where a name is asked for ("An American
+  astronaut."; `descriptions.describes`);
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
   (`answer_match.number_miss`: "landed in 1968" against "1969");
@@ -68,16 +72,17 @@ from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 from qascore.text.names import name_clash
-from qascore.text.roles import lesser_role
+from qascore.text.descriptions import describes
+from qascore.text.roles import lesser_role, misattributed
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list", "name_clash",
-            "adds_nothing", "lesser_role", "doubt")
+            "adds_nothing", "lesser_role", "doubt", "misattributed", "describes")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
-           "bare_list", "name_clash", "adds_nothing", "lesser_role")
+           "bare_list", "name_clash", "adds_nothing", "lesser_role", "misattributed", "describes")
 MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
 # how `features` forms the models' inputs; lab caches key on it
 MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,"
@@ -108,7 +113,9 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "bare_list": am.bare_list(candidate, references),
            "name_clash": name_clash(question, candidate, references),
            "adds_nothing": am.adds_nothing(question, candidate, references),
-           "lesser_role": lesser_role(question, candidate, references)}
+           "lesser_role": lesser_role(question, candidate, references),
+           "misattributed": misattributed(question, candidate, references),
+           "describes": describes(question, candidate, references)}
     if "disowned" in names:
         out["disowned"] = am.disowned(candidate if whole is None else whole, references)
     if "alternatives" in names:

@@ -663,19 +663,39 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
 
 # a bare list of answers: "A or B", "A / B", "A (or B)", after an optional lead ("It's", "The answer is")
 _LIST_LEAD = re.compile(r"^\s*(?:it is|it's|it was|the answer is|answer is)\s+", re.IGNORECASE)
+# ... or after estimate and hedge words ("Around 1912 or 1913", "Probably A or B"), with a note after it that names
+# none of its items ("A or B, I always mix them up", "A or B; not sure")
+_HEDGED_LEAD = re.compile(r"^\s*(?:(?:it is|it's|it was|the answer is|answer is|probably|maybe|perhaps|possibly|likely|"
+                          r"around|about|roughly|approximately|circa|sometime in|some time in|either)\s+)+",
+                          re.IGNORECASE)
+_LIST_NOTE = re.compile(r"\s*(?:(?<!\d),|,(?!\d)|;|\s-\s)\s*")
+LIST_NOTE_WORDS = 8  # a longer note is a sentence of its own
 _LIST_SEP = re.compile(r"\s*\(\s*or\s+|\s+or\s+|(?<=[^\W\d])\s*/\s*(?=[^\W\d])|\s+/\s+", re.IGNORECASE)
 LIST_ITEM_WORDS = 5  # a longer item is a clause, not an answer offered beside another
 
 
-def listed(candidate: str) -> list[str]:
-    """The items of a candidate that is only a short list of answers ("A or B.", "It's A / B", "A (or B)"),
-    else []. A line break or an item longer than LIST_ITEM_WORDS words means prose, not a list."""
-    text = _LIST_LEAD.sub("", candidate.translate(QUOTES).strip()).rstrip(" .!?)")
-    if "\n" in text:
-        return []
+def _items(text: str) -> list[str]:
     items = [p.strip(" .()") for p in _LIST_SEP.split(text)]
     items = [p for p in items if p]
     return items if len(items) >= 2 and all(len(p.split()) <= LIST_ITEM_WORDS for p in items) else []
+
+
+def listed(candidate: str, hedged: bool = False) -> list[str]:
+    """The items of a candidate that is only a short list of answers ("A or B.", "It's A / B", "A (or B)"),
+    else []. `hedged`: the list after estimate or hedge words ("Around 1912 or 1913"), where a short note after
+    it that names no item stays out ("A or B, I always mix them up"). A line break or an item longer than
+    LIST_ITEM_WORDS words means prose, not a list."""
+    text = candidate.translate(QUOTES).strip()
+    if "\n" in text:
+        return []
+    if not hedged:
+        return _items(_LIST_LEAD.sub("", text).rstrip(" .!?)"))
+    head, *notes = _LIST_NOTE.split(_HEDGED_LEAD.sub("", text).rstrip(" .!?)"), maxsplit=1)
+    if notes and _LIST_SEP.search(head) and not _LIST_SEP.search(notes[0]):
+        note = f" {fold(notes[0])} "
+        if len(note.split()) > LIST_NOTE_WORDS or any(f" {fold(p)} " in note for p in _LIST_SEP.split(head)):
+            return []
+    return _items(head)
 
 
 def alternatives(candidate: str) -> float:
@@ -689,14 +709,14 @@ def alternatives(candidate: str) -> float:
 
 
 def bare_list(candidate: str, references: Sequence[str]) -> float:
-    """1.0 if the candidate is only a short list ("A or B", "A / B", "A (or B)") where one item is a reference
-    and another names none: a hedge between the gold answer and another, with no modal to say so.
+    """1.0 if the candidate is only a short list ("A or B", "A / B", "A (or B)"; `listed`, plain or hedged) where
+    one item is a reference and another names none: a hedge between the gold answer and another.
     A list whose every item names a reference is a list of aliases ("Myanmar (or Burma)" where both are
     gold), not a hedge; an alias the references lack reads as a hedge."""
-    items = listed(candidate)
-    if not items or contains(candidate, [r for r in references if _LIST_SEP.search(r)]):
-        return 0.0  # no list, or a reference that is itself "A or B" / "A/B" is named whole
+    if contains(candidate, [r for r in references if _LIST_SEP.search(r)]):
+        return 0.0  # a reference that is itself "A or B" / "A/B" is named whole
     gold = {fold(r) for r in references}
     # one item is a gold answer itself (not a phrase around one: "A hygrometer measures humidity"), another
-    # names none
-    return float(any(fold(p) in gold for p in items) and not all(contains(p, references) for p in items))
+    # names none; read plainly, or after hedge words with a note ("Around 1912 or 1913")
+    return float(any(any(fold(p) in gold for p in items) and not all(contains(p, references) for p in items)
+                     for items in (listed(candidate), listed(candidate, hedged=True))))

@@ -1,7 +1,7 @@
-"""The gold named only in a lesser role: what the answer compares with, or whose something it is.
+"""The gold named in a role other than the answer's.
 
 "Saturn is larger than Jupiter." and "Jupiter's moon Ganymede." both name the gold Jupiter, and token overlap
-and containment read that as agreement; the answer asserts Saturn and Ganymede. Two forms are read here:
+and containment read that as agreement; the answer asserts Saturn and Ganymede. `lesser_role` reads two forms:
 
 - a comparison's standard: the mention follows "than" ("taller than Everest"), unless a "no" / "nothing" /
   "none" before it makes the gold the one nothing beats ("No planet is larger than Jupiter"), or "more than" /
@@ -10,6 +10,10 @@ and containment read that as agreement; the answer asserts Saturn and Ganymede. 
   ("Obama's vice president" for the 44th president). Not a lesser role: what the question asks about
   ("Fleming's discovery" for "Who discovered penicillin?"), a work ("Shakespeare's play"), a name ("Halley's
   Comet"); "'s" before "the", "a", "been", ... is "is" or "has".
+
+`misattributed` reads another: the clause that restates what the question asks gives it to another name
+("Sydney is the capital; Canberra is the largest city." for the capital of Australia), the gold in a clause
+that says something else.
 
 Pure functions on plain strings; their tests are tables.
 """
@@ -88,3 +92,82 @@ def lesser_role(question: str, candidate: str, references: Sequence[str]) -> flo
     outer = [(i, n, p) for i, n, p in spans
              if not any(j <= i and i + n <= j + m and m > n for j, m, _ in spans)]
     return float(bool(outer) and all(_lesser_at(tokens, i, n, asked, p) for i, n, p in outer))
+
+
+# where a clause ends for `misattributed`: a sentence mark (not after an initial, "George W. Bush", or a short
+# abbreviation, "Mt. Everest"), a semicolon, "but" / "whereas" after a comma, "while" after a comma, or "and"
+# before a new subject and a copula ("Ag is gold and Au is silver.")
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:Mt|St|Dr|Mr|Ms|Jr|Sr|vs))(?<!\bMrs)[.!?]+(?=\s|$)|;|,?\s+(?:but|whereas)\s+|"
+                           r",\s+while\s+|\s+and\s+(?=(?:[\w'-]+\s+){1,3}(?:is|was|are|were)\b)")
+_FUNCTION = frozenset("""a an the of in on at to for from by with and or as is was are were be been being do does did
+has have had what which who whom whose when where why how that this these those it its he she they his her their
+him them there name named first one can could would will shall should may might must not no than then so such
+also about into over under after before between during while whereas but if i you we me us my your our""".split())
+_PRONOUNS = frozenset({"it", "they"})  # a clause whose subject or object is "it" speaks of what was asked
+_COPULAS = frozenset({"is", "was", "are", "were"})
+# a clause that does not assert: negated, conceded, or said to be others' or wrong ("Many think Sydney is the
+# capital", "Quiz books sometimes print B", "You might expect B")
+_NOT_ASSERTED = re.compile(r"\b(?:not|never|neither|nor|isn't|wasn't|aren't|weren't|no longer|although|though|unlike|"
+                           r"many|some|most|people|others|often|sometimes|wrongly|mistakenly|confuse[ds]?|expect(?:ed)?|"
+                           r"might|may|could|perhaps|maybe|possibly|error|mistake|incorrect|wrong)\b", re.IGNORECASE)
+# a clause that states the answer in so many words ("the answer is A", "it is A"): the gold asserted there
+_STATES = re.compile(r"\b(?:the (?:correct |right )?answer is|it is|it's|it was)\b", re.IGNORECASE)
+_LEADS = re.compile(r"^(?:(?:but|and|yet|so|while|whereas|the|a|an)\s+)+", re.IGNORECASE)
+_BARE = 4  # a first clause of this many words or fewer, with no copula, that names the gold is the answer itself
+MAX_WORDS = 40  # a longer answer elaborates with other names in clauses of its own; it is left to the verifier
+_SAID_WORDS = 4  # what a copula ascribes the role to: a name, not a description
+
+
+def _content(word: str) -> str:
+    """A word's stem for matching against the question ("painted" / "painting"), "" for a function word."""
+    return "" if word in _FUNCTION or len(word) < 3 else word[:5]
+
+
+def _clauses(candidate: str) -> list[str]:
+    return [c for c in _SENTENCE_END.split(candidate.translate(QUOTES)) if c and re.search(r"\w", c)]
+
+
+def misattributed(question: str, candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the clause that restates the question most ("Sydney is the capital" for "What is the capital of
+    Australia?") names no reference and gives the role to something else, while another clause names a
+    reference: the answer gives the asked role to another and the gold a different one ("Canberra is the largest
+    city; Sydney is the capital.", "Ag is gold and Au is silver." for gold's symbol). The restating clause
+    shares a word stem with the question and more than every other clause (a clause speaking of "it" counts
+    half a word more), asserts (no negation, hedge, concession or attribution to others), and is about a name
+    neither the question's nor a reference's: its first word, or what follows its copula in at most four words
+    ("The 44th was George W. Bush"). Not read: an answer of one clause or of more than MAX_WORDS words, a first
+    clause of up to four words and no copula that names a reference (the answer itself, the rest elaboration:
+    "Neil Armstrong. Buzz Aldrin was the second ..."), a clause that names a reference and states it as the
+    answer ("..., but the answer is A")."""
+    clauses = _clauses(candidate)
+    if len(clauses) < 2 or len(candidate.split()) > MAX_WORDS:
+        return 0.0
+    question_words = set(fold(question).split())
+    asked = {_content(w) for w in question_words} - {""}
+    refs = [fold(r).split() for r in references if fold(r)]
+    ref_words = {w for r in refs for w in r}
+    # a word of a longer name counts ("Obama" for "Barack Obama"); a short reference ("Au") must occur whole
+    parts = {w for w in ref_words if len(w) >= _PART and w not in _FUNCTION}
+    folded = [fold(c).split() for c in clauses]
+    holds = [any(mentions(t, r) for r in refs) or bool(parts.intersection(t)) for t in folded]
+    bare = len(folded[0]) <= _BARE and not _COPULAS.intersection(folded[0])
+    if not any(holds) or holds[0] and bare:
+        return 0.0
+    if any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
+        return 0.0
+    overlap = [len({_content(w) for w in t} & asked) + 0.5 * bool(_PRONOUNS.intersection(t)) for t in folded]
+    best = max(range(len(clauses)), key=overlap.__getitem__)
+    if overlap[best] < 1 or sorted(overlap)[-2] == overlap[best] or holds[best]:
+        return 0.0
+    if _NOT_ASSERTED.search(clauses[best]):
+        return 0.0
+    words = re.findall(r"[\w'-]+", _LEADS.sub("", clauses[best].strip()))
+    cop = next((k for k, w in enumerate(words) if w.lower() in _COPULAS), None)
+    said = words[:1] + (words[cop + 1:] if cop is not None and len(words) - cop - 1 <= _SAID_WORDS else [])
+
+    def other(word: str) -> bool:
+        low = fold(word)
+        return ((word[:1].isupper() or any(ch.isdigit() for ch in word)) and bool(low) and low not in _FUNCTION
+                and low not in question_words and _content(low) not in asked and low not in ref_words)
+
+    return float(any(other(w) for w in said))

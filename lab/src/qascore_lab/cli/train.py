@@ -33,6 +33,12 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                                "than A.\"), and the two exchanged"),
     "probe-described": ("qascore_lab.train.probe_described", "an answer that describes the kind asked for in words of its "
                                                            "own (\"An English playwright.\") beside the gold"),
+    "probe-descriptions": ("qascore_lab.train.probe_descriptions", "`probe-described`'s pairs in adjectives and "
+                                                                 "places the verifier never read, a \"who\" role that "
+                                                                 "fits the question"),
+    "probe-roles": ("qascore_lab.train.probe_roles", "a wrong answer given the question's role in a clause of its own, "
+                                                   "the gold beside it in another (\"B is the one who wrote Hamlet; A is "
+                                                   "another one.\"), and the two exchanged"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),

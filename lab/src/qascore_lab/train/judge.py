@@ -55,7 +55,7 @@ GROUPS = {"verifier": ("verifier", "doubt"), "doubt": ("doubt",), "overlap": ("k
           "numbers": ("number_miss",), "dates": ("date_agrees",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "alternatives", "bare_list"),
           "names": ("name_clash",), "restates": ("adds_nothing",),
-          "roles": ("lesser_role",)}
+          "roles": ("lesser_role", "misattributed"), "describes": ("describes",)}
 SPARSE_SOURCE = "evouna"  # the dev source whose gold answers are alias lists (sparse_views)
 # The keyphrase tagger is about 3/4 of the judge's CPU time on short answers: a judge without it is taken
 # when the dev rule loses at most this much (fixed before the run that applied it; lab/results/judge.md).
@@ -140,7 +140,8 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
 # verifier's doubt about an answer that names a reference never raises it. The length features are free.
 MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "near_recall": 1, "contains": 1, "hedge": -1,
             "num_gap": -1, "person_gap": -1, "number_miss": -1, "disowned": -1, "alternatives": -1, "date_agrees": 1,
-            "bare_list": -1, "name_clash": -1, "adds_nothing": -1, "lesser_role": -1, "doubt": -1}
+            "bare_list": -1, "name_clash": -1, "adds_nothing": -1, "lesser_role": -1, "doubt": -1,
+            "misattributed": -1, "describes": -1}
 
 
 def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 400, depth: int = 3,
@@ -280,13 +281,20 @@ def feature_matrix(name: str, recs: Sequence[Any], cache: Path) -> np.ndarray:
     models = {"verifier": file_sha256(defaults.RESOURCES / "ava" / "ava.safetensors"),
               "kpqa_rougeL": file_sha256(defaults.RESOURCES / "kpqa" / "kpqa.safetensors")}
     inputs = hashlib.sha256(MODEL_INPUTS.encode()).hexdigest()[:6]  # a new way of forming the inputs recomputes
+    rows = hashlib.sha256(json.dumps([[r.question, r.candidate, list(r.references)] for r in recs]).encode()).hexdigest()
     cols = {}
     for feature in sorted(MODEL_FEATURES):
         path = cache / f"{name}.{feature}.{models[feature]}.{inputs}.npy"
+        # the rows' digest beside the column: a folder rebuilt under the same name recomputes (a column cached
+        # before digests were kept is taken as it is, and its digest written)
+        digest = path.with_suffix(".rows")
+        if path.is_file() and digest.is_file() and digest.read_text() != rows:
+            path.unlink()
         if not path.is_file():
             t0 = time.time()
             np.save(path, features(recs, [feature]))
             print(f"{feature} of {name}: {len(recs)} rows in {time.time() - t0:.0f}s", flush=True)
+        digest.write_text(rows)
         cols[feature] = np.load(path)[:, 0]
     rest = [f for f in FEATURES if f not in MODEL_FEATURES and f != "doubt"]
     cols.update(zip(rest, features(recs, rest).T))

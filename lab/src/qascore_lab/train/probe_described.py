@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from qascore_lab.train.probe_generic import kind_pairs
 from qascore_lab.train.probes import composed_command
@@ -33,17 +33,18 @@ ROLES = ("writer", "politician", "scientist", "actor", "singer", "musician", "pa
          "leader", "poet", "composer", "player", "businessman", "explorer")
 
 
-def described(kind: str, rng: random.Random) -> str:
+def described(kind: str, rng: random.Random, adjectives: Sequence[str] = ADJECTIVES,
+              regions: Sequence[str] = REGIONS) -> str:
     """"a/an <adjective> <noun>" or "a/an <noun> in <region>", the noun the kind's ("a city" -> "city")."""
     noun = kind.split(" ", 1)[1]
     if rng.random() < 0.5:
-        adjective = rng.choice(ADJECTIVES)
+        adjective = rng.choice(adjectives)
         return f"{'an' if adjective[0].lower() in 'aeiou' else 'a'} {adjective} {noun}"
-    return f"{kind} in {rng.choice(REGIONS)}"
+    return f"{kind} in {rng.choice(regions)}"
 
 
 def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
-    return kind_pairs(probes, seed, FAMILY, lambda rng: f"a {rng.choice(ROLES)}", described,
+    return kind_pairs(probes, seed, FAMILY, lambda question, rng: f"a {rng.choice(ROLES)}", described,
                       "a description of the question's kind")
 
 

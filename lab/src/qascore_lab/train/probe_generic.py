@@ -45,10 +45,10 @@ def kind_of(question: str, rng_pick: str) -> str | None:
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
-def kind_pairs(probes: Path, seed: int, family: str, person: Callable[[random.Random], str],
+def kind_pairs(probes: Path, seed: int, family: str, person: Callable[[str, random.Random], str],
                say: Callable[[str, random.Random], str], wrong_from: str) -> dict[str, list[dict[str, Any]]]:
     """One pair per question of an `assertion` pair that names a kind: the gold, and `say(kind, rng)` in the
-    same template; `person(rng)` is the kind of a "who" question. Seeded by (seed, question, family)."""
+    same template; `person(question, rng)` is the kind of a "who" question. Seeded by (seed, question, family)."""
     b = Builder(seed)
     done: set[str] = set()
     for split, r, a, _ in assertion_pairs(probes):
@@ -56,7 +56,7 @@ def kind_pairs(probes: Path, seed: int, family: str, person: Callable[[random.Ra
             continue
         done.add(r["qid"])
         rng = b.rng(r["qid"], family)
-        kind = kind_of(r["question"], person(rng))
+        kind = kind_of(r["question"], person(r["question"], rng))
         if kind is None:
             continue
         text = say(kind, rng)
@@ -68,7 +68,7 @@ def kind_pairs(probes: Path, seed: int, family: str, person: Callable[[random.Ra
 
 
 def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
-    return kind_pairs(probes, seed, FAMILY, lambda rng: rng.choice(PEOPLE), lambda kind, rng: kind,
+    return kind_pairs(probes, seed, FAMILY, lambda question, rng: rng.choice(PEOPLE), lambda kind, rng: kind,
                       "the question's kind")
 
 

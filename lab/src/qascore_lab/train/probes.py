@@ -445,7 +445,8 @@ Build = Callable[[Path, int], dict[str, list[dict[str, Any]]]]
 def composed_command(out: str, build: Build, prefix: str) -> tuple[Callable[[argparse.ArgumentParser], None],
                                                                     Callable[[argparse.Namespace], int]]:
     """`add_arguments` and `run` of a lab command that composes pairs from the suite's questions (`probe-lists`,
-    `probe-plain`, `probe-names`, `probe-generic`, `probe-described`, `probe-relations`, `probe-comparisons`):
+    `probe-plain`, `probe-names`, `probe-generic`, `probe-described`, `probe-descriptions`, `probe-relations`,
+    `probe-comparisons`, `probe-roles`):
     `build(suite folder, seed)` gives the rows of each split, written to `out` (the default folder) with ids
     `<prefix>-<split>-<i>` and a line per split."""
 

@@ -1,0 +1,56 @@
+"""An indefinite description in place of the name asked for.
+
+"An American astronaut." for "Who was the first person to walk on the Moon?" and "A mountain in Nepal." for the
+tallest mountain describe a kind of thing and identify none: "a/an" says there are many such. A verifier reads
+them as fitting the question, and no overlap feature sees them, since they share no word with the gold. The
+rule reads the form: the answer, past a lead ("It is", "He was"), is one noun phrase opened by "a" or "an"
+whose head noun is lower-case ("a Florentine sculptor", not the title "A Tale of Two Cities"), it holds no
+reference, and the references are names (a few capitalised words, not a sentence), which a kind cannot be; a
+number ("a dozen" for 12) is not read. A question that asks
+for a kind ("What kind of animal ...?", "What is a koala?") is left alone: there a description is the answer.
+
+A pure function on plain strings; its tests are a table.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from qascore.text.answer_match import QUOTES, contains
+
+_LEAD = re.compile(r"^\s*(?:(?:it|this|that|he|she|they|the answer)(?:'s|\s+is|\s+was|\s+were|\s+are|\s+would be)\s+"
+                   r"|(?:probably|maybe|perhaps|possibly|likely)\s+)*", re.IGNORECASE)
+_INDEFINITE = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)
+# where the head noun phrase ends: a preposition, a relative word, a participle's lead or a clause mark
+_NP_END = re.compile(r"\s+(?:in|on|at|of|from|for|with|by|between|near|who|which|that|whose|known|called|born|based|"
+                     r"and|or|to|during|under|over)\b|[,;:(]")
+# a question that asks for a kind, where "a/an ..." is the answer's form
+_ASKS_KIND = re.compile(r"\b(?:kind|type|sort|class|category|genre|species|breed|form|description)s?\s+of\b|"
+                        r"^\s*what\s+(?:is|was|are|were)\s+(?:a|an)\s+|^\s*(?:describe|define|how would you describe)\b",
+                        re.IGNORECASE)
+MAX_WORDS = 12  # a longer answer is prose, which the verifier reads
+NAME_WORDS = 5  # a longer reference is a sentence that holds the answer, not a name
+
+
+def _named(reference: str) -> bool:
+    """The reference is a name: at most NAME_WORDS words opened by a capital, not by "A"/"An"."""
+    ref = reference.strip()
+    return bool(ref) and ref[0].isupper() and not _INDEFINITE.match(ref) and len(ref.split()) <= NAME_WORDS
+
+
+def describes(question: str, candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the candidate is only an indefinite description ("An English playwright.", "A city in Ontario.")
+    where the question asks for a name: the noun phrase after "a"/"an" ends in a lower-case word, the candidate
+    holds no reference, has at most MAX_WORDS words and one sentence, every non-blank reference is a name, and
+    the question does not ask for a kind. 0.0 otherwise."""
+    text = candidate.translate(QUOTES).strip().rstrip(".!")
+    refs = [r for r in references if r.strip()]
+    if (not refs or not text or len(text.split()) > MAX_WORDS or re.search(r"[.!?;]\s", text)
+            or _ASKS_KIND.search(question) or contains(candidate, refs) or not all(_named(r) for r in refs)):
+        return 0.0
+    body = _LEAD.sub("", text)
+    if not _INDEFINITE.match(body):
+        return 0.0
+    phrase = _NP_END.split(_INDEFINITE.sub("", body), maxsplit=1)[0].split()
+    return float(bool(phrase) and phrase[-1][:1].islower() and phrase[-1].isalpha())
