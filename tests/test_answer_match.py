@@ -429,6 +429,10 @@ def test_alternatives(candidate, expected):
     ("Au or Ag, but Au is right.", ["Au"], 0.0),               # the note names an item: it chooses
     ("Au or Ag, a question that comes up in every chemistry class I have taught.", ["Au"], 0.0),  # a long note
     ("In 1912, or so I read.", ["1912"], 0.0),                 # "or" inside the note: no list before it
+    ("Vivaldi or Corelli.", ["Antonio Vivaldi"], 1.0),         # part of a gold name, in capitals
+    ("Da Vinci or Raphael.", ["Leonardo da Vinci"], 1.0),
+    ("magma or lava", ["magma or lava flows"], 0.0),           # part of a phrase, not of a name
+    ("Designer or Architect.", ["Architect and designer"], 0.0),
 ])
 def test_bare_list(candidate, references, expected):
     assert am.bare_list(candidate, references) == expected

@@ -39,6 +39,14 @@ PLANET = "What is the largest planet in the Solar System?"
     ("Which chain sells the Big Mac?", "Burger King, cheaper than McDonald's.", ["McDonald's"], 1.0),
     ("Which country?", "Somalia is more likely than Lower Peru.", ["Lower Peru", "Peru"], 1.0),  # the longer name
     ("How many homes lost power?", "More than 420,000 homes.", ["420,000"], 0.0),  # a bound, not a standard
+    # a time's standard: the gold year measured from another the answer states
+    ("When did Apollo 11 land?", "It landed in 1968, a year before Apollo 12 in 1969.", ["1969"], 1.0),
+    ("When did Apollo 11 land?", "In 1969, a year after Apollo 8 in 1968.", ["1969"], 0.0),
+    ("When did Apollo 11 land?", "In 1968, a year before July 20, 1969.", ["July 20, 1969"], 1.0),  # a date's year
+    ("When did Apollo 11 land?", "It landed after launching on July 16, 1969.", ["1969"], 0.0),  # no span, no year
+    ("When did the war end?", "The war ended two years after the 1943 armistice, in 1945.", ["1945"], 0.0),
+    ("When did Willard die?", "Tappan died in 1803 and Willard a year later, in 1804.", ["1804"], 0.0),  # "later"
+    ("When did the war end?", "From 1939 until 1945.", ["1945"], 0.0),     # a bound: the answer's own
     ("What is the tallest mountain?", "K2 is the tallest, taller than Everest.", ["Mount Everest", "Everest"], 1.0),
     ("What is the tallest mountain?", "Everest, taller than K2.", ["Everest"], 0.0),
 ])

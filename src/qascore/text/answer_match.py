@@ -672,6 +672,14 @@ _LIST_NOTE = re.compile(r"\s*(?:(?<!\d),|,(?!\d)|;|\s-\s)\s*")
 LIST_NOTE_WORDS = 8  # a longer note is a sentence of its own
 _LIST_SEP = re.compile(r"\s*\(\s*or\s+|\s+or\s+|(?<=[^\W\d])\s*/\s*(?=[^\W\d])|\s+/\s+", re.IGNORECASE)
 LIST_ITEM_WORDS = 5  # a longer item is a clause, not an answer offered beside another
+NAME_PART_WORDS = 4  # a gold name has at most this many words
+_PARTICLES = frozenset({"da", "de", "di", "del", "della", "van", "von", "der", "le", "la", "du", "of", "the", "bin", "al"})
+
+
+def _is_name(reference: str) -> bool:
+    """A reference of two to NAME_PART_WORDS words, each capitalised but for particles ("Leonardo da Vinci")."""
+    words = reference.split()
+    return 2 <= len(words) <= NAME_PART_WORDS and all(w[:1].isupper() or w in _PARTICLES for w in words)
 
 
 def _items(text: str) -> list[str]:
@@ -710,13 +718,22 @@ def alternatives(candidate: str) -> float:
 
 def bare_list(candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate is only a short list ("A or B", "A / B", "A (or B)"; `listed`, plain or hedged) where
-    one item is a reference and another names none: a hedge between the gold answer and another.
+    one item is a reference (or part of a gold name: "Vivaldi or Corelli." for "Antonio Vivaldi") and another
+    names none: a hedge between the gold answer and another.
     A list whose every item names a reference is a list of aliases ("Myanmar (or Burma)" where both are
     gold), not a hedge; an alias the references lack reads as a hedge."""
     if contains(candidate, [r for r in references if _LIST_SEP.search(r)]):
         return 0.0  # a reference that is itself "A or B" / "A/B" is named whole
-    gold = {fold(r) for r in references}
-    # one item is a gold answer itself (not a phrase around one: "A hygrometer measures humidity"), another
-    # names none; read plainly, or after hedge words with a note ("Around 1912 or 1913")
-    return float(any(any(fold(p) in gold for p in items) and not all(contains(p, references) for p in items)
+    gold = [fold(r).split() for r in references]
+    names = [fold(r).split() for r in references if _is_name(r)]
+
+    def is_gold(item: str) -> bool:
+        """The item is a gold answer itself (not a phrase around one: "A hygrometer measures humidity") or, in
+        capitals, part of a gold name ("Vivaldi", "Da Vinci" for "Leonardo da Vinci")."""
+        said = fold(item).split()
+        return bool(said) and (said in gold or item[:1].isupper() and len("".join(said)) >= 4
+                               and any(mentions(g, said) for g in names))
+
+    # one item is a gold answer, another names none; read plainly, or after hedge words with a note
+    return float(any(any(is_gold(p) for p in items) and not all(contains(p, references) for p in items)
                      for items in (listed(candidate), listed(candidate, hedged=True))))

@@ -6,6 +6,8 @@ and containment read that as agreement; the answer asserts Saturn and Ganymede. 
 - a comparison's standard: the mention follows "than" ("taller than Everest"), unless a "no" / "nothing" /
   "none" before it makes the gold the one nothing beats ("No planet is larger than Jupiter"), or "more than" /
   "less than" bounds a quantity ("more than 3 million" for "3 million");
+- a time's standard: the mention is a year within six words after "a year before", "six years after", ..., and
+  the answer states another year before that ("In 1911, a year before its sister ship sailed in 1912.");
 - a possessor: the mention is followed by "'s" and a lower-case word the question lacks, past any number
   ("Obama's vice president" for the 44th president). Not a lesser role: what the question asks about
   ("Fleming's discovery" for "Who discovered penicillin?"), a work ("Shakespeare's play"), a name ("Halley's
@@ -42,6 +44,12 @@ _NOTHING = frozenset({"no", "nothing", "none", "nobody", "neither", "nowhere", "
 # "more than 3 million", "less than half": a bound on a quantity, which the reference may state itself
 _BOUNDS = frozenset({"more", "less", "fewer", "over", "under"})
 _STANDARD_REACH = 8  # words before "than" within which a "no" / "nothing" still governs the comparison
+# "a year before ... in 1912", "six years after ... in 1939": a year measured from another the answer states
+# (a span of time first: "after 1850" and "until 1975" name the answer's own bound)
+_TIME_WORDS = frozenset({"before", "after"})  # not "a year later, in 1804": there the year is the answer's own
+_SPANS = frozenset({"year", "years", "decade", "decades", "month", "months", "week", "weeks", "day", "days",
+                    "century", "centuries"})
+_TIME_REACH = 6  # words between such a word and the year it measures from
 _PART = 4  # letters a word of a longer reference needs to count as a mention of it in the possessive
 _NAME_WORDS = 3  # ... and words that reference may have: a name ("Leonardo da Vinci"), not a sentence
 
@@ -50,11 +58,28 @@ def _stem(word: str) -> str:
     return word[:5]
 
 
+def _year(token: str) -> bool:
+    return len(token) == 4 and token.isdigit() and 1000 <= int(token) <= 2199
+
+
+def _time_standard(tokens: list[str], i: int, n: int) -> bool:
+    """The mention tokens[i:i+n] ends in a year within _TIME_REACH words after a span and "before" / "after"
+    ("a year before", "six years after"), and another year is stated before that: the time the answer measures
+    its own year from ("In 1911, a year before its sister ship sailed in 1912.")."""
+    if not _year(tokens[i + n - 1]):
+        return False
+    start = max(1, i - _TIME_REACH)
+    k = next((j for j in range(i - 1, start - 1, -1) if tokens[j] in _TIME_WORDS and tokens[j - 1] in _SPANS), None)
+    return k is not None and any(_year(t) and t != tokens[i + n - 1] for t in tokens[:k])
+
+
 def _lesser_at(tokens: list[str], i: int, n: int, asked: set[str], possessor: bool) -> bool:
-    """The mention tokens[i:i+n] is a comparison's standard or (where `possessor`) the possessor of something
-    not asked about."""
+    """The mention tokens[i:i+n] is a comparison's standard, a time's standard or (where `possessor`) the
+    possessor of something not asked about."""
     if i > 0 and tokens[i - 1] == "than":
         return not (i > 1 and tokens[i - 2] in _BOUNDS or _NOTHING.intersection(tokens[max(0, i - 1 - _STANDARD_REACH):i - 1]))
+    if _time_standard(tokens, i, n):
+        return True
     if possessor and i + n + 1 < len(tokens) and tokens[i + n] == _MARK:
         # the possessed word, past a year or a count ("Madonna's 1990 single")
         following = next((t for t in tokens[i + n + 1:] if not t.isdigit()), "")
@@ -69,7 +94,7 @@ def _marked(text: str) -> list[str]:
 
 def lesser_role(question: str, candidate: str, references: Sequence[str]) -> float:
     """1.0 if the candidate names a reference and every mention of every reference is in a lesser role (a
-    comparison's standard, or the possessor of something the question does not ask about); 0.0 otherwise,
+    comparison's or a time's standard, or the possessor of something the question does not ask about); 0.0 otherwise,
     and where no reference is named. A mention inside a longer one ("Peru" in "Lower Peru") is read as the
     longer one. A word of a name of two or three words in the possessive counts as a mention ("Obama's
     predecessor" for "Barack Obama", "Marie's husband" for "Marie Curie"). A reference that itself holds "'s"
