@@ -6,8 +6,8 @@ them as fitting the question, and no overlap feature sees them, since they share
 rule reads the form: the answer, past a lead ("It is", "He was"), is one noun phrase opened by "a" or "an"
 whose head noun is lower-case ("a Florentine sculptor", not the title "A Tale of Two Cities"), it holds no
 reference, and the references are names (a few capitalised words, not a sentence), which a kind cannot be; a
-number ("a dozen" for 12) is not read. A question that asks
-for a kind ("What kind of animal ...?", "What is a koala?") is left alone: there a description is the answer.
+number ("a dozen" for 12) is not read. A question that asks for a kind ("What kind of animal ...?", "What is a
+koala?") is left alone: there a description is the answer.
 
 A pure function on plain strings; its tests are a table.
 """
@@ -40,7 +40,7 @@ def _named(reference: str) -> bool:
 
 
 def describes(question: str, candidate: str, references: Sequence[str]) -> float:
-    """1.0 if the candidate is only an indefinite description ("An English playwright.", "A city in Ontario.")
+    """1.0 if the candidate is only an indefinite description ("An English playwright.", "A city in Europe.")
     where the question asks for a name: the noun phrase after "a"/"an" ends in a lower-case word, the candidate
     holds no reference, has at most MAX_WORDS words and one sentence, every non-blank reference is a name, and
     the question does not ask for a kind. 0.0 otherwise."""
