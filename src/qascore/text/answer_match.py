@@ -523,8 +523,8 @@ _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent
                        "didnt", "cannot", "cant", "unlike", "except", "excluding"})
 _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
                             ("as", "opposed"), ("opposed", "to")})
-_COPULAS = frozenset({"is", "was", "are", "were"})
-_ONLY = re.compile(rf"^(?:(?:{'|'.join(sorted(_COPULAS))}) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
+COPULAS = frozenset({"is", "was", "are", "were"})
+_ONLY = re.compile(rf"^(?:(?:{'|'.join(sorted(COPULAS))}) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
 _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
 _ATTRIBUTED = re.compile(
     r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
@@ -583,7 +583,7 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
     if _ONLY.match(" ".join(tokens[i + n:i + n + 4])):  # "A is not the only name given": not a denial
         return False
     return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or after == ["not"] or  # "A \u2717"
-                            (len(after) == 2 and after[0] in _COPULAS and after[1] in _WRONG_AFTER))
+                            (len(after) == 2 and after[0] in COPULAS and after[1] in _WRONG_AFTER))
 
 
 def _clause_spans(text: str) -> list[tuple[int, int]]:
@@ -662,17 +662,19 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
 
 
 # a bare list of answers: "A or B", "A / B", "A (or B)", after an optional lead ("It's", "The answer is")
-_LIST_LEAD = re.compile(r"^\s*(?:it is|it's|it was|the answer is|answer is)\s+", re.IGNORECASE)
+_ANSWER_LEAD = r"it is|it's|it was|the answer is|answer is"
+_LIST_LEAD = re.compile(rf"^\s*(?:{_ANSWER_LEAD})\s+", re.IGNORECASE)
 # ... or after estimate and hedge words ("Around 1912 or 1913", "Probably A or B"), with a note after it that names
 # none of its items ("A or B, I always mix them up", "A or B; not sure")
-_HEDGED_LEAD = re.compile(r"^\s*(?:(?:it is|it's|it was|the answer is|answer is|probably|maybe|perhaps|possibly|likely|"
-                          r"around|about|roughly|approximately|circa|sometime in|some time in|either)\s+)+",
-                          re.IGNORECASE)
+_HEDGED_LEAD = re.compile(rf"^\s*(?:(?:{_ANSWER_LEAD}|probably|maybe|perhaps|possibly|likely|around|about|roughly|"
+                          r"approximately|circa|sometime in|some time in|either)\s+)+", re.IGNORECASE)
 _LIST_NOTE = re.compile(r"\s*(?:(?<!\d),|,(?!\d)|;|\s-\s)\s*")
 LIST_NOTE_WORDS = 8  # a longer note is a sentence of its own
 _LIST_SEP = re.compile(r"\s*\(\s*or\s+|\s+or\s+|(?<=[^\W\d])\s*/\s*(?=[^\W\d])|\s+/\s+", re.IGNORECASE)
 LIST_ITEM_WORDS = 5  # a longer item is a clause, not an answer offered beside another
 NAME_PART_WORDS = 4  # a gold name has at most this many words
+# lower-case words inside a person's name ("Leonardo da Vinci"); not `names`' connectors, which also join the
+# words of an organisation's name ("Bureau of Alcohol and Tobacco") and would read a list of places as a name
 _PARTICLES = frozenset({"da", "de", "di", "del", "della", "van", "von", "der", "le", "la", "du", "of", "the", "bin", "al"})
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qascore.text.answer_match import POSSESSIVE, QUOTES, fold, mentions
+from qascore.text.answer_match import COPULAS, POSSESSIVE, QUOTES, fold, mentions
 
 _MARK = "zzpossessive"  # stands for "'s" in the folded tokens (fold drops possessives)
 _NAMED = "zznamepossessive"  # ... before a capitalised word: part of a name ("Halley's Comet"), not a possessor
@@ -120,16 +120,16 @@ def lesser_role(question: str, candidate: str, references: Sequence[str]) -> flo
 
 
 # where a clause ends for `misattributed`: a sentence mark (not after an initial, "George W. Bush", or a short
-# abbreviation, "Mt. Everest"), a semicolon, "but" / "whereas" after a comma, "while" after a comma, or "and"
-# before a new subject and a copula ("Ag is gold and Au is silver.")
+# abbreviation, "Mt. Everest"; a fixed-width look-behind, hence not `names`' abbreviation pattern), a semicolon,
+# "but" / "whereas" after a comma, "while" after a comma, or "and" before a new subject and a copula ("Ag is
+# gold and Au is silver.")
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:Mt|St|Dr|Mr|Ms|Jr|Sr|vs))(?<!\bMrs)[.!?]+(?=\s|$)|;|,?\s+(?:but|whereas)\s+|"
-                           r",\s+while\s+|\s+and\s+(?=(?:[\w'-]+\s+){1,3}(?:is|was|are|were)\b)")
+                           rf",\s+while\s+|\s+and\s+(?=(?:[\w'-]+\s+){{1,3}}(?:{'|'.join(sorted(COPULAS))})\b)")
 _FUNCTION = frozenset("""a an the of in on at to for from by with and or as is was are were be been being do does did
 has have had what which who whom whose when where why how that this these those it its he she they his her their
 him them there name named first one can could would will shall should may might must not no than then so such
 also about into over under after before between during while whereas but if i you we me us my your our""".split())
 _PRONOUNS = frozenset({"it", "they"})  # a clause whose subject or object is "it" speaks of what was asked
-_COPULAS = frozenset({"is", "was", "are", "were"})
 # a clause that does not assert: negated, conceded, or said to be others' or wrong ("Many think Sydney is the
 # capital", "Quiz books sometimes print B", "You might expect B")
 _NOT_ASSERTED = re.compile(r"\b(?:not|never|neither|nor|isn't|wasn't|aren't|weren't|no longer|although|though|unlike|"
@@ -145,7 +145,7 @@ _SAID_WORDS = 4  # what a copula ascribes the role to: a name, not a description
 
 def _content(word: str) -> str:
     """A word's stem for matching against the question ("painted" / "painting"), "" for a function word."""
-    return "" if word in _FUNCTION or len(word) < 3 else word[:5]
+    return "" if word in _FUNCTION or len(word) < 3 else _stem(word)
 
 
 def _clauses(candidate: str) -> list[str]:
@@ -175,7 +175,7 @@ def misattributed(question: str, candidate: str, references: Sequence[str]) -> f
     parts = {w for w in ref_words if len(w) >= _PART and w not in _FUNCTION}
     folded = [fold(c).split() for c in clauses]
     holds = [any(mentions(t, r) for r in refs) or bool(parts.intersection(t)) for t in folded]
-    bare = len(folded[0]) <= _BARE and not _COPULAS.intersection(folded[0])
+    bare = len(folded[0]) <= _BARE and not COPULAS.intersection(folded[0])
     if not any(holds) or holds[0] and bare:
         return 0.0
     if any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
@@ -187,7 +187,7 @@ def misattributed(question: str, candidate: str, references: Sequence[str]) -> f
     if _NOT_ASSERTED.search(clauses[best]):
         return 0.0
     words = re.findall(r"[\w'-]+", _LEADS.sub("", clauses[best].strip()))
-    cop = next((k for k, w in enumerate(words) if w.lower() in _COPULAS), None)
+    cop = next((k for k, w in enumerate(words) if w.lower() in COPULAS), None)
     said = words[:1] + (words[cop + 1:] if cop is not None and len(words) - cop - 1 <= _SAID_WORDS else [])
 
     def other(word: str) -> bool:
