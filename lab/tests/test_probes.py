@@ -73,6 +73,21 @@ def test_families_outside_the_suite_are_tabled_after_it():
     assert t["date-refine"]["right_accepted"] == 0.0 and t["style-hedge"]["right_accepted"] == 1.0
 
 
+def test_audited_alias_rows_become_families_of_their_own():
+    from qascore_lab.train.probes import audited
+
+    rows = [{"id": "a1", "family": "alias", "pair": None, "member": "right", "label": 1},
+            {"id": "a2", "family": "alias", "pair": None, "member": "right", "label": 1},
+            {"id": "a3", "family": "alias", "pair": None, "member": "right", "label": 1},   # not read
+            {"id": "n1", "family": "negation", "pair": None, "member": "right", "label": 1}]
+    extra = audited(rows, {"a1": True, "a2": False, "n1": False})
+    assert [(r["id"], r["family"], r["member"], r["label"]) for r in extra] == [
+        ("a1", "alias-people-accept", "right", 1), ("a2", "alias-people-refuse", "wrong", 0)]
+    t = family_table(rows + extra, [0.9, 0.9, 0.1, 0.9, 0.9, 0.9], [True, True, False, True, True, True])
+    assert t["alias"]["right_accepted"] == pytest.approx(2 / 3)
+    assert t["alias-people-accept"]["right_accepted"] == 1.0 and t["alias-people-refuse"]["wrong_accepted"] == 1.0
+
+
 def test_a_pair_draw_keeps_both_members_and_follows_the_seed():
     from qascore_lab.train.probes import by_pairs
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from qascore_lab.train.probes import by_questions, family_table, ordered, read
+from qascore_lab.train.probes import audited, by_questions, family_table, ordered, read
 
 DEFAULT_METRICS = ("judge", "ava", "square", "kpqa-rougeL", "f1")
 
@@ -29,6 +29,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--dev-questions", type=int, default=300, metavar="N",
                    help="questions of the dev split (seeded sample) that set the threshold of a metric without one")
+    p.add_argument("--audit", default=None, metavar="JSON",
+                   help="hand verdicts on alias rows (split -> probe id -> a person accepts it; "
+                        "lab/results/probes_alias_audit.json, for the suite of `train probes --seed 13`): adds "
+                        "the families alias-people-accept and alias-people-refuse")
     p.add_argument("--out", default=None, help="write probes.json and probes.md here")
 
 
@@ -75,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     dev_rows = read(args.probes, "dev")
     if args.limit:
         rows = by_questions(rows, args.limit, args.seed)
+    if args.audit:
+        rows = rows + audited(rows, json.loads(Path(args.audit).read_text(encoding="utf-8")).get(args.split, {}))
     dev_rows = by_questions(dev_rows, args.dev_questions, args.seed)
     table: dict[str, Any] = {}
     thresholds: dict[str, Any] = {}

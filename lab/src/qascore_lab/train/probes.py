@@ -374,6 +374,23 @@ def ordered(families: Iterable[str]) -> list[str]:
     return [f for f in FAMILIES if f in present] + sorted(present - set(FAMILIES))
 
 
+AUDITED = {True: "alias-people-accept", False: "alias-people-refuse"}
+
+
+def audited(rows: Sequence[dict[str, Any]], verdicts: dict[str, bool]) -> list[dict[str, Any]]:
+    """Copies of the `alias` rows that a person read (`verdicts`: probe id -> would a person grading the answer
+    accept it; lab/results/probes_alias_audit.json), in family `alias-people-accept` (a right member) or
+    `alias-people-refuse` (a wrong one): TriviaQA's alias lists hold redirects no grader accepts ("ISO
+    3166-1:BN", "Lady Choc Ice"), so the family's own `right_accepted` is not the rate at which a judge
+    accepts correct aliases."""
+    out = []
+    for r in rows:
+        if r["family"] == "alias" and r["id"] in verdicts:
+            ok = bool(verdicts[r["id"]])
+            out.append({**r, "family": AUDITED[ok], "member": "right" if ok else "wrong", "label": int(ok)})
+    return out
+
+
 def family_table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accepted: Sequence[bool]
                  ) -> dict[str, dict[str, float | int]]:
     """family -> {n, pairs, right_higher, wrong_accepted, right_accepted} (rates; None where a family has no
