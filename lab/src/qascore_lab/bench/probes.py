@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     dev_rows = read(args.probes, "dev")
     if args.limit:
         rows = by_questions(rows, args.limit, args.seed)
+    n = len(rows)  # the suite's rows; the audited copies below are read again under families of their own
     if args.audit:
         rows = rows + audited(rows, json.loads(Path(args.audit).read_text(encoding="utf-8")).get(args.split, {}))
     dev_rows = by_questions(dev_rows, args.dev_questions, args.seed)
@@ -95,12 +96,12 @@ def run(args: argparse.Namespace) -> int:
             thresholds[metric] = {"from": "the metric's stored threshold (details.correct)"}
         table[metric] = family_table(rows, scores, correct)
         print(f"{metric}: {len(rows)} rows in {time.time() - t0:.0f}s", flush=True)
-    md = markdown(table, args.split, len(rows))
+    md = markdown(table, args.split, n)
     print(md)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "probes.json").write_text(json.dumps({"split": args.split, "rows": len(rows), "thresholds": thresholds,
+        (out / "probes.json").write_text(json.dumps({"split": args.split, "rows": n, "thresholds": thresholds,
                                                      "families": table}, indent=1) + "\n", encoding="utf-8")
         (out / "probes.md").write_text(md, encoding="utf-8")
     return 0
