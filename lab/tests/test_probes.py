@@ -96,3 +96,41 @@ def test_a_pair_draw_keeps_both_members_and_follows_the_seed():
     assert len(drawn) == 6 and len({r["pair"] for r in drawn}) == 3       # whole pairs, never a lone member
     assert drawn == by_pairs(rows, 3, seed=13) and drawn != by_pairs(rows, 3, seed=14)
     assert by_pairs(rows, 10, seed=13) == rows[:-1]                       # fewer pairs than asked: all, in order
+
+
+def test_bench_probes_tables_the_audited_rows_with_their_own_scores(tmp_path, monkeypatch, capsys):
+    """`bench probes --audit`: each audited alias row is scored once and tabled twice, in `alias` and in the
+    family its verdict names (a stub metric accepts the rows whose score is 0.9)."""
+    import argparse
+    import json
+
+    from qascore_lab.bench import probes as bench
+
+    rows = [{"id": "a1", "qid": "q1", "family": "alias", "pair": None, "member": "right", "label": 1,
+             "question": "Q?", "candidate": "x", "references": ["y"]},
+            {"id": "a2", "qid": "q2", "family": "alias", "pair": None, "member": "right", "label": 1,
+             "question": "Q?", "candidate": "x", "references": ["y"]},
+            {"id": "r1", "qid": "q3", "family": "restate", "pair": None, "member": "wrong", "label": 0,
+             "question": "Q?", "candidate": "x", "references": ["y"]}]
+    for split in ("dev", "test"):
+        (tmp_path / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    audit = tmp_path / "audit.json"
+    audit.write_text(json.dumps({"test": {"a1": True, "a2": False}}), encoding="utf-8")
+    scored: list[int] = []
+
+    def stub(metric, rs):
+        scored.append(len(rs))
+        s = [0.9 if r["id"] in ("a1", "a2") else 0.1 for r in rs]
+        return s, [v > 0.5 for v in s]
+
+    monkeypatch.setattr(bench, "score", stub)
+    p = argparse.ArgumentParser()
+    bench.add_arguments(p)
+    args = p.parse_args(["--probes", str(tmp_path), "--audit", str(audit), "-m", "stub", "--out", str(tmp_path / "o")])
+    assert bench.run(args) == 0
+    assert scored == [3]                                   # the copies are not scored again
+    fams = json.loads((tmp_path / "o" / "probes.json").read_text())["families"]["stub"]
+    assert fams["alias"]["right_accepted"] == 1.0
+    assert fams["alias-people-accept"]["right_accepted"] == 1.0
+    assert fams["alias-people-refuse"]["wrong_accepted"] == 1.0
+    assert json.loads((tmp_path / "o" / "probes.json").read_text())["rows"] == 3

@@ -79,9 +79,10 @@ def run(args: argparse.Namespace) -> int:
     dev_rows = read(args.probes, "dev")
     if args.limit:
         rows = by_questions(rows, args.limit, args.seed)
-    n = len(rows)  # the suite's rows; the audited copies below are read again under families of their own
-    if args.audit:
-        rows = rows + audited(rows, json.loads(Path(args.audit).read_text(encoding="utf-8")).get(args.split, {}))
+    verdicts = json.loads(Path(args.audit).read_text(encoding="utf-8")).get(args.split, {}) if args.audit else {}
+    extra = audited(rows, verdicts)
+    at = {r["id"]: k for k, r in enumerate(rows)}
+    again = [at[r["id"]] for r in extra]  # the audited copies take their row's score and decision
     dev_rows = by_questions(dev_rows, args.dev_questions, args.seed)
     table: dict[str, Any] = {}
     thresholds: dict[str, Any] = {}
@@ -94,14 +95,15 @@ def run(args: argparse.Namespace) -> int:
             correct = [s >= cut for s in scores]
         else:
             thresholds[metric] = {"from": "the metric's stored threshold (details.correct)"}
-        table[metric] = family_table(rows, scores, correct)
+        table[metric] = family_table(rows + extra, scores + [scores[k] for k in again],
+                                     correct + [correct[k] for k in again])
         print(f"{metric}: {len(rows)} rows in {time.time() - t0:.0f}s", flush=True)
-    md = markdown(table, args.split, n)
+    md = markdown(table, args.split, len(rows))
     print(md)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "probes.json").write_text(json.dumps({"split": args.split, "rows": n, "thresholds": thresholds,
+        (out / "probes.json").write_text(json.dumps({"split": args.split, "rows": len(rows), "thresholds": thresholds,
                                                      "families": table}, indent=1) + "\n", encoding="utf-8")
         (out / "probes.md").write_text(md, encoding="utf-8")
     return 0
