@@ -374,9 +374,6 @@ def ordered(families: Iterable[str]) -> list[str]:
     return [f for f in FAMILIES if f in present] + sorted(present - set(FAMILIES))
 
 
-AUDITED = {True: "alias-people-accept", False: "alias-people-refuse"}
-
-
 def audited(rows: Sequence[dict[str, Any]], verdicts: dict[str, bool]) -> list[dict[str, Any]]:
     """Copies of the `alias` rows that a person read (`verdicts`: probe id -> would a person grading the answer
     accept it; lab/results/probes_alias_audit.json), in family `alias-people-accept` (a right member) or
@@ -387,7 +384,8 @@ def audited(rows: Sequence[dict[str, Any]], verdicts: dict[str, bool]) -> list[d
     for r in rows:
         if r["family"] == "alias" and r["id"] in verdicts:
             ok = bool(verdicts[r["id"]])
-            out.append({**r, "family": AUDITED[ok], "member": "right" if ok else "wrong", "label": int(ok)})
+            out.append({**r, "family": "alias-people-accept" if ok else "alias-people-refuse",
+                        "member": "right" if ok else "wrong", "label": int(ok)})
     return out
 
 
