@@ -387,6 +387,7 @@ def test_disowned(candidate, references, expected):
     assert am.disowned(candidate, references) == expected
 
 
+
 @pytest.mark.parametrize("candidate, expected", [
     ("It might be Melbourne or possibly Canberra.", 1.0),
     ("I'm not entirely sure, but I think it might be Melbourne or possibly Canberra.", 1.0),
@@ -433,6 +434,7 @@ def test_alternatives(candidate, expected):
     ("Da Vinci or Raphael.", ["Leonardo da Vinci"], 1.0),
     ("magma or lava", ["magma or lava flows"], 0.0),           # part of a phrase, not of a name
     ("Designer or Architect.", ["Architect and designer"], 0.0),
+    ("Probably Einstein, or maybe Max Planck.", ["Albert Einstein", "Einstein"], 1.0),  # a hedge word per item
 ])
 def test_bare_list(candidate, references, expected):
     assert am.bare_list(candidate, references) == expected
@@ -459,3 +461,20 @@ def test_listed(candidate, items):
 ])
 def test_listed_hedged(candidate, items):
     assert am.listed(candidate, hedged=True) == items
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    ("How many planets are there?", "There are 8 or 9 planets depending on Pluto.", ["8", "eight"], 1.0),
+    ("How many planets are there?", "There are eight or nine planets.", ["8"], 1.0),   # number words
+    ("When did the Titanic sink?", "It sank in 1912 or 1913.", ["1912"], 1.0),
+    ("When did the Titanic sink?", "It sank in 1911 or 1913.", ["1912"], 0.0),          # no gold: a miss, not a hedge
+    ("When did it land?", "Around 1969 or so.", ["1969"], 0.0),                          # "or so" rounds one number
+    ("Was it 1969 or 1970?", "1969 or 1970? It was 1969.", ["1969"], 0.0),              # the question offers both
+    ("How often?", "3 or 4 times a day.", ["3 or 4"], 0.0),                             # both are gold
+    ("How much did it cost?", "1.5 or 2 billion dollars.", ["$1.5 billion"], 1.0),
+    ("How many planets are there?", "Eight planets, or nine with Pluto.", ["8"], 0.0),  # not "N or M"
+    ("When was it built?", "Not 2000 or 1999: it is 1998.", ["1998", "2000"], 0.0),     # negated
+    ("How long do cicadas live?", "They emerge after 7, 13 or 17 years.", ["17 years"], 0.0),  # a longer list
+])
+def test_number_choice(question, candidate, references, expected):
+    assert am.number_choice(question, candidate, references) == expected

@@ -141,13 +141,13 @@ def test_readme_reading_of_the_example_model_figures():
     assert [records[i].id for i in (3, 5)] == ["g4", "g6"]
     assert sq.example(3)["correct"] is True and sq.example(5)["correct"] is True
     assert 'calls g4 ("Sydney") and g6 (the red shirt) correct' in " ".join(README.split())
-    # "`ava` and `judge` reject both (`judge` 0.25 and 0.15). All three call g2 correct (`ava` 0.84, `judge` 0.71)"
+    # "`ava` and `judge` reject both (`judge` 0.26 and 0.15). All three call g2 correct (`ava` 0.84, `judge` 0.71)"
     ava = qascore.load("ava").score(records)
     judge = qascore.load("judge").score(records)
     assert [ava.example(i)["correct"] for i in (1, 3, 5)] == [True, False, False] and round(ava.scores[1], 2) == 0.84
     assert [judge.example(i)["correct"] for i in (1, 3, 5)] == [True, False, False]
-    assert [round(judge.scores[i], 2) for i in (1, 3, 5)] == [0.71, 0.25, 0.15]
-    assert "`ava` and `judge` reject both (`judge` 0.25 and 0.15). All three call g2 correct (`ava` 0.84, `judge` 0.71)" in text
+    assert [round(judge.scores[i], 2) for i in (1, 3, 5)] == [0.71, 0.26, 0.15]
+    assert "`ava` and `judge` reject both (`judge` 0.26 and 0.15). All three call g2 correct (`ava` 0.84, `judge` 0.71)" in text
     qg = qascore.read_records(str(REPO / "examples" / "qg.jsonl"))
     res = qascore.load("qrelscore").score(qg)
     by_id = dict(zip([r.id for r in qg], res.scores))

@@ -8,6 +8,7 @@ import pytest
 from qascore.text.roles import lesser_role, misattributed
 
 PLANET = "What is the largest planet in the Solar System?"
+RELATIVITY = "Who developed the theory of general relativity?"
 
 
 @pytest.mark.parametrize("question, candidate, references, expected", [
@@ -49,6 +50,12 @@ PLANET = "What is the largest planet in the Solar System?"
     ("When did the war end?", "From 1939 until 1945.", ["1945"], 0.0),     # a bound: the answer's own
     ("What is the tallest mountain?", "K2 is the tallest, taller than Everest.", ["Mount Everest", "Everest"], 1.0),
     ("What is the tallest mountain?", "Everest, taller than K2.", ["Everest"], 0.0),
+    (RELATIVITY, "It was Niels Bohr, a contemporary of Einstein.", ["Einstein"], 1.0),  # a relation's standard
+    (RELATIVITY, "Einstein, a contemporary of Niels Bohr.", ["Einstein"], 0.0),
+    (RELATIVITY, "Albert Einstein, a friend of Niels Bohr, developed it.", ["Albert Einstein"], 0.0),
+    ("Who taught Aristotle?", "Aristotle, a student of Plato.", ["Plato"], 0.0),            # the question's name
+    ("Who taught Aristotle?", "Aristotle was a student of Plato.", ["Plato"], 0.0),         # no apposition
+    ("Where is the Empire State Building?", "In Manhattan, a borough of New York City.", ["New York City"], 0.0),
 ])
 def test_lesser_role(question, candidate, references, expected):
     assert lesser_role(question, candidate, references) == expected
@@ -83,6 +90,15 @@ CAPITAL, MOON = "What is the capital of Australia?", "Who was the first person t
     (CAPITAL, "Sydney is the capital.", ["Canberra"], 0.0),                  # the gold named nowhere
     (CAPITAL, "Sydney is the capital; Canberra is the largest city. " + "More words follow here. " * 8,
      ["Canberra"], 0.0),                                                     # over MAX_WORDS: left to the verifier
+    ("What is the tallest mountain in the world?", "K2 is the tallest; Everest is the second tallest.", ["Everest"], 1.0),
+    ("What is the tallest mountain in the world?", "Everest is the tallest; K2 is the second tallest.", ["Everest"], 0.0),
+    ("What is the tallest mountain in the world?", "K2 is the second tallest; Everest is the tallest.", ["Everest"], 0.0),
+    ("Which is the second tallest mountain?", "Everest is the tallest; K2 is the second tallest.", ["K2"], 0.0),  # asked
+    ("Who wrote the novel 1984?", "1984 was written by Aldous Huxley; Orwell wrote Brave New World.", ["George Orwell"],
+     1.0),                                                          # "written" restates "wrote"
+    ("Who wrote the novel 1984?", "1984 was written by Orwell; Huxley wrote Brave New World.", ["George Orwell"], 0.0),
+    ("What were walled quarters known as?", "mellahs is the answer. Let me know if you need more detail.", ["mellahs"],
+     0.0),                                                          # "know" in a filler clause is not "known"
 ])
 def test_misattributed(question, candidate, references, expected):
     assert misattributed(question, candidate, references) == expected

@@ -19,7 +19,8 @@ A small model over signals that carry from one kind of answer to another (their 
   "It is B, not A", "Many people think it is A, but ..."; `answer_match.disowned`);
 - `alternatives`: the candidate offers alternatives instead of one answer ("It might be A or possibly B");
 - `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item is a reference
-  and another names none (`answer_match.bare_list`);
+  and another names none (`answer_match.bare_list`), or offers the gold number or another anywhere ("There are
+  8 or 9 planets."; `answer_match.number_choice`);
 - `name_clash`: the candidate names something that shares a word with a reference but puts another word in
   its place ("Louis Armstrong" for "Neil Armstrong", "George Bush" for "George Washington"; `names.name_clash`);
 - `adds_nothing`: every word of the candidate is the question's or filler, and none a reference's ("It is a
@@ -110,7 +111,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
            "number_miss": am.number_miss(question, candidate, references),
            "date_agrees": am.date_agrees(candidate, references),
-           "bare_list": am.bare_list(candidate, references),
+           "bare_list": max(am.bare_list(candidate, references), am.number_choice(question, candidate, references)),
            "name_clash": name_clash(question, candidate, references),
            "adds_nothing": am.adds_nothing(question, candidate, references),
            "lesser_role": lesser_role(question, candidate, references),

@@ -668,6 +668,8 @@ _LIST_LEAD = re.compile(rf"^\s*(?:{_ANSWER_LEAD})\s+", re.IGNORECASE)
 # none of its items ("A or B, I always mix them up", "A or B; not sure")
 _HEDGED_LEAD = re.compile(rf"^\s*(?:(?:{_ANSWER_LEAD}|probably|maybe|perhaps|possibly|likely|around|about|roughly|"
                           r"approximately|circa|sometime in|some time in|either)\s+)+", re.IGNORECASE)
+# "A, or maybe B": a hedge word before the second item too, read as "A or B"
+_HEDGED_OR = re.compile(r",?\s+or\s+(?:maybe|possibly|perhaps|probably)\s+", re.IGNORECASE)
 _LIST_NOTE = re.compile(r"\s*(?:(?<!\d),|,(?!\d)|;|\s-\s)\s*")
 LIST_NOTE_WORDS = 8  # a longer note is a sentence of its own
 _LIST_SEP = re.compile(r"\s*\(\s*or\s+|\s+or\s+|(?<=[^\W\d])\s*/\s*(?=[^\W\d])|\s+/\s+", re.IGNORECASE)
@@ -693,14 +695,16 @@ def _items(text: str) -> list[str]:
 def listed(candidate: str, hedged: bool = False) -> list[str]:
     """The items of a candidate that is only a short list of answers ("A or B.", "It's A / B", "A (or B)"),
     else []. `hedged`: the list after estimate or hedge words ("Around 1912 or 1913"), where a short note after
-    it that names no item stays out ("A or B, I always mix them up"). A line break or an item longer than
-    LIST_ITEM_WORDS words means prose, not a list."""
+    it that names no item stays out ("A or B, I always mix them up"), and a hedge word may lead each item
+    ("Probably A, or maybe B"). A line break or an item longer than LIST_ITEM_WORDS words means prose, not a
+    list."""
     text = candidate.translate(QUOTES).strip()
     if "\n" in text:
         return []
     if not hedged:
         return _items(_LIST_LEAD.sub("", text).rstrip(" .!?)"))
-    head, *notes = _LIST_NOTE.split(_HEDGED_LEAD.sub("", text).rstrip(" .!?)"), maxsplit=1)
+    text = _HEDGED_OR.sub(" or ", _HEDGED_LEAD.sub("", text))
+    head, *notes = _LIST_NOTE.split(text.rstrip(" .!?)"), maxsplit=1)
     if notes and _LIST_SEP.search(head) and not _LIST_SEP.search(notes[0]):
         note = f" {fold(notes[0])} "
         if len(note.split()) > LIST_NOTE_WORDS or any(f" {fold(p)} " in note for p in _LIST_SEP.split(head)):
@@ -716,6 +720,41 @@ def alternatives(candidate: str) -> float:
     if not re.search(r"\bor\b", text):
         return 0.0
     return float(bool(_MODAL.search(text)) or len(text.split()) <= 10 and "," in text)
+
+
+_NUMBER_WORDS = {w: str(k) for k, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                                    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                                    "twenty".split())}
+_NUMBER_WORDS.update({w: str(20 + 10 * k) for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 1)})
+_A_NUMBER = rf"(?:\d[\d,.]*\d|\d|{'|'.join(_NUMBER_WORDS)})"
+# "8 or 9", "eight or nine", "1912 or 1913" anywhere in the answer ("or so" rounds one number: not a choice)
+# (not negated, "Not 2000 or 1999: it is 1998", nor the last two of a longer list, "after 7, 13 or 17 years")
+_NUMBER_OR = re.compile(rf"(?<!\bnot )(?<!\bnor )(?<!\bneither )(?<!\d, )(?<![\w.,-])({_A_NUMBER})\s+or\s+({_A_NUMBER})"
+                        rf"(?![\w-])(?!\s+so\b)", re.IGNORECASE)
+
+
+def _as_number(word: str) -> str:
+    low = word.lower()
+    return _NUMBER_WORDS.get(low) or next(iter(numbers(low)), "")
+
+
+def number_choice(question: str, candidate: str, references: Sequence[str]) -> float:
+    """1.0 if the candidate offers the gold number or another, anywhere in it ("There are 8 or 9 planets,
+    depending on Pluto." for 8; "It sank in 1912 or 1913."): a hedge between two numbers, one of them gold (a
+    reference of at most ANSWER_WORDS words, in digits or as a number word up to "ninety"). Not where the
+    question itself offers both ("Was it 1969 or 1970?"), the pair is negated ("Not 2000 or 1999: it is 1998.")
+    or ends a longer list ("after 7, 13 or 17 years")."""
+    gold = {n for r in references if len(r.split()) <= ANSWER_WORDS
+            for n in (numbers(r) | ({_NUMBER_WORDS[fold(r)]} if fold(r) in _NUMBER_WORDS else set()))}
+    asked = numbers(question) | {_NUMBER_WORDS[w] for w in fold(question).split() if w in _NUMBER_WORDS}
+    for m in _NUMBER_OR.finditer(candidate.translate(QUOTES)):
+        pair = [_as_number(g) for g in m.groups()]
+        if "" in pair or set(pair) <= asked or pair[0] == pair[1]:
+            continue
+        hits = [any(_close(n, g) for g in gold) for n in pair]
+        if any(hits) and not all(hits):
+            return 1.0
+    return 0.0
 
 
 def bare_list(candidate: str, references: Sequence[str]) -> float:

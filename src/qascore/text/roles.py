@@ -1,13 +1,15 @@
 """The gold named in a role other than the answer's.
 
 "Saturn is larger than Jupiter." and "Jupiter's moon Ganymede." both name the gold Jupiter, and token overlap
-and containment read that as agreement; the answer asserts Saturn and Ganymede. `lesser_role` reads two forms:
+and containment read that as agreement; the answer asserts Saturn and Ganymede. `lesser_role` reads these forms:
 
 - a comparison's standard: the mention follows "than" ("taller than Everest"), unless a "no" / "nothing" /
   "none" before it makes the gold the one nothing beats ("No planet is larger than Jupiter"), or "more than" /
   "less than" bounds a quantity ("more than 3 million" for "3 million");
 - a time's standard: the mention is a year within six words after "a year before", "six years after", ..., and
   the answer states another year before that ("In 1911, a year before its sister ship sailed in 1912.");
+- a relation's standard: the mention follows a relation between people in an apposition to a name the question
+  lacks ("Niels Bohr, a contemporary of Einstein", "Buzz Aldrin, the colleague of Armstrong");
 - a possessor: the mention is followed by "'s" and a lower-case word the question lacks, past any number
   ("Obama's vice president" for the 44th president). Not a lesser role: what the question asks about
   ("Fleming's discovery" for "Who discovered penicillin?"), a work ("Shakespeare's play"), a name ("Halley's
@@ -54,6 +56,29 @@ _PART = 4  # letters a word of a longer reference needs to count as a mention of
 _NAME_WORDS = 3  # ... and words that reference may have: a name ("Leonardo da Vinci"), not a sentence
 
 
+_RELATION = "zzrelationof"  # stands for "of" / "to" after a person's relation in an apposition (see `_appositions`)
+# "Niels Bohr, a contemporary of Einstein": a name, a comma, a relation between people, then its standard
+_RELATIONS = ("contemporary|colleague|rival|friend|student|pupil|teacher|mentor|disciple|follower|protege|assistant|"
+              "collaborator|partner|wife|husband|widow|son|daughter|father|mother|brother|sister|cousin|nephew|niece|"
+              "uncle|aunt|grandson|granddaughter|descendant|successor|predecessor|contemporaries|colleagues|rivals|"
+              "friends|students|pupils|followers|sons|daughters|brothers|sisters")
+_APPOSITION = re.compile(rf"\b(?P<name>[A-Z][\w'.-]*(?:\s+(?:[A-Z][\w'.-]*|da|de|di|van|von|der|la|le))*)\s*,\s+"
+                         rf"(?:a|an|the|his|her|their|one of the)\s+(?:[a-z-]+\s+)?(?:{_RELATIONS})\s+(?P<prep>of|to)\b")
+
+
+def _appositions(text: str, question: str) -> str:
+    """`text` with the preposition of each apposition that gives a name other than the question's a relation to
+    someone ("Niels Bohr, a contemporary of Einstein") written as `_RELATION`: what follows is that relation's
+    standard, not the answer."""
+    asked = set(fold(question).split())
+
+    def mark(m: re.Match[str]) -> str:
+        if set(fold(m.group("name")).split()) & asked:
+            return m.group(0)
+        return m.group(0)[:m.start("prep") - m.start()] + _RELATION
+    return _APPOSITION.sub(mark, text)
+
+
 def _stem(word: str) -> str:
     return word[:5]
 
@@ -74,11 +99,11 @@ def _time_standard(tokens: list[str], i: int, n: int) -> bool:
 
 
 def _lesser_at(tokens: list[str], i: int, n: int, asked: set[str], possessor: bool) -> bool:
-    """The mention tokens[i:i+n] is a comparison's standard, a time's standard or (where `possessor`) the
-    possessor of something not asked about."""
+    """The mention tokens[i:i+n] is a comparison's standard, a time's standard, a relation's standard in an
+    apposition or (where `possessor`) the possessor of something not asked about."""
     if i > 0 and tokens[i - 1] == "than":
         return not (i > 1 and tokens[i - 2] in _BOUNDS or _NOTHING.intersection(tokens[max(0, i - 1 - _STANDARD_REACH):i - 1]))
-    if _time_standard(tokens, i, n):
+    if _time_standard(tokens, i, n) or i > 0 and tokens[i - 1] == _RELATION:
         return True
     if possessor and i + n + 1 < len(tokens) and tokens[i + n] == _MARK:
         # the possessed word, past a year or a count ("Madonna's 1990 single")
@@ -99,7 +124,7 @@ def lesser_role(question: str, candidate: str, references: Sequence[str]) -> flo
     longer one. A word of a name of two or three words in the possessive counts as a mention ("Obama's
     predecessor" for "Barack Obama", "Marie's husband" for "Marie Curie"). A reference that itself holds "'s"
     ("McDonald's") is never read as a possessor."""
-    tokens = _marked(candidate.translate(QUOTES))
+    tokens = _marked(_appositions(candidate.translate(QUOTES), question))
     plain = [_MARK if t == _NAMED else t for t in tokens]  # what a reference is matched against
     asked = {_stem(w) for w in fold(question).split()}
     spans: list[tuple[int, int, bool]] = []  # (start, words, may be a possessor)
@@ -130,6 +155,8 @@ has have had what which who whom whose when where why how that this these those 
 him them there name named first one can could would will shall should may might must not no than then so such
 also about into over under after before between during while whereas but if i you we me us my your our""".split())
 _PRONOUNS = frozenset({"it", "they"})  # a clause whose subject or object is "it" speaks of what was asked
+# a rank below the first ("Everest is the second tallest"): the clause gives a lesser place than the one asked for
+_LOWER_RANKS = frozenset({"second", "third", "fourth", "fifth", "next", "runner"})
 # a clause that does not assert: negated, conceded, or said to be others' or wrong ("Many think Sydney is the
 # capital", "Quiz books sometimes print B", "You might expect B")
 _NOT_ASSERTED = re.compile(r"\b(?:not|never|neither|nor|isn't|wasn't|aren't|weren't|no longer|although|though|unlike|"
@@ -143,9 +170,21 @@ MAX_WORDS = 40  # a longer answer elaborates with other names in clauses of its 
 _SAID_WORDS = 4  # what a copula ascribes the role to: a name, not a description
 
 
+# the forms of irregular verbs that questions ask with, read as one stem ("Who wrote 1984?" / "written by"); not
+# "know", "say", "make" and the like, which filler clauses use ("Let me know if ...")
+_IRREGULAR = {form: forms.split()[0] for forms in (
+    "write wrote written writes", "sing sang sung sings", "build built builds", "lead led leads", "win won wins",
+    "begin began begun begins", "fight fought fights", "draw drew drawn draws", "sell sold sells",
+    "fly flew flown flies", "grow grew grown grows", "teach taught teaches", "lose lost loses", "shoot shot shoots",
+    "steal stole stolen steals", "ride rode ridden rides", "drive drove driven drives", "sink sank sunk sinks",
+    "throw threw thrown throws")
+    for form in forms.split()}
+
+
 def _content(word: str) -> str:
-    """A word's stem for matching against the question ("painted" / "painting"), "" for a function word."""
-    return "" if word in _FUNCTION or len(word) < 3 else _stem(word)
+    """A word's stem for matching against the question ("painted" / "painting", "wrote" / "written"), "" for a
+    function word."""
+    return "" if word in _FUNCTION or len(word) < 3 else _stem(_IRREGULAR.get(word, word))
 
 
 def _clauses(candidate: str) -> list[str]:
@@ -158,7 +197,8 @@ def misattributed(question: str, candidate: str, references: Sequence[str]) -> f
     reference: the answer gives the asked role to another and the gold a different one ("Canberra is the largest
     city; Sydney is the capital.", "Ag is gold and Au is silver." for gold's symbol). The restating clause
     shares a word stem with the question and more than every other clause (a clause speaking of "it" counts
-    half a word more), asserts (no negation, hedge, concession or attribution to others), and is about a name
+    half a word more, one that gives a lower rank the question does not name, "the second tallest", half a word
+    less), asserts (no negation, hedge, concession or attribution to others), and is about a name
     neither the question's nor a reference's: its first word, or what follows its copula in at most four words
     ("The 44th was George W. Bush"). Not read: an answer of one clause or of more than MAX_WORDS words, a first
     clause of up to four words and no copula that names a reference (the answer itself, the rest elaboration:
@@ -180,7 +220,9 @@ def misattributed(question: str, candidate: str, references: Sequence[str]) -> f
         return 0.0
     if any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
         return 0.0
-    overlap = [len({_content(w) for w in t} & asked) + 0.5 * bool(_PRONOUNS.intersection(t)) for t in folded]
+    ranks = _LOWER_RANKS - question_words
+    overlap = [len({_content(w) for w in t} & asked) + 0.5 * bool(_PRONOUNS.intersection(t))
+               - 0.5 * bool(ranks.intersection(t)) for t in folded]
     best = max(range(len(clauses)), key=overlap.__getitem__)
     if overlap[best] < 1 or sorted(overlap)[-2] == overlap[best] or holds[best]:
         return 0.0
