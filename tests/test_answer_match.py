@@ -387,6 +387,18 @@ def test_disowned(candidate, references, expected):
     assert am.disowned(candidate, references) == expected
 
 
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    ("Who discovered penicillin?", "Fleming did not discover it; Florey did.", ["Fleming"], 1.0),  # the question's verb
+    ("Who discovered penicillin?", "Fleming didn't discover it.", ["Fleming"], 1.0),
+    ("Who discovered penicillin?", "Fleming never discovered it.", ["Fleming"], 1.0),
+    ("Who discovered penicillin?", "Fleming discovered it; Florey did not.", ["Fleming"], 0.0),  # the other is denied
+    ("Who discovered penicillin?", "Fleming did not patent it; he discovered it in 1928.", ["Fleming"], 0.0),
+    ("What does not happen in a reversible process?", "Dissipation does not happen.", ["Dissipation"], 0.0),  # asked
+])
+def test_disowned_reads_the_question_verb(question, candidate, references, expected):
+    assert am.disowned(candidate, references, question) == expected
+
+
 
 @pytest.mark.parametrize("candidate, expected", [
     ("It might be Melbourne or possibly Canberra.", 1.0),

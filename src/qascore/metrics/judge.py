@@ -15,8 +15,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
   with them, so overlap says less than with a full alias list;
 - `hedge`: the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no");
-- `disowned`: the candidate names a reference but never asserts it (negated, or attributed to others:
-  "It is B, not A", "Many people think it is A, but ..."; `answer_match.disowned`);
+- `disowned`: the candidate names a reference but never asserts it (negated, denied the question's verb, or
+  attributed to others: "It is B, not A", "A did not discover it", "Many people think it is A, but ..."; `answer_match.disowned`);
 - `alternatives`: the candidate offers alternatives instead of one answer ("It might be A or possibly B");
 - `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item is a reference
   and another names none (`answer_match.bare_list`), or offers the gold number or another anywhere ("There are
@@ -118,7 +118,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "misattributed": misattributed(question, candidate, references),
            "describes": describes(question, candidate, references)}
     if "disowned" in names:
-        out["disowned"] = am.disowned(candidate if whole is None else whole, references)
+        out["disowned"] = am.disowned(candidate if whole is None else whole, references, question)
     if "alternatives" in names:
         out["alternatives"] = am.alternatives(candidate)
     return out

@@ -526,6 +526,10 @@ _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "th
 COPULAS = frozenset({"is", "was", "are", "were"})
 _ONLY = re.compile(rf"^(?:(?:{'|'.join(sorted(COPULAS))}) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
 _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
+# "A did not discover it", "A didn't", "A never did": an auxiliary and a negation after the mention deny it too
+_AUXILIARIES = frozenset({"did", "does", "do", "had", "has", "have", "could", "would", "can", "will"})
+_NEGATED_AUXILIARIES = frozenset({"didnt", "doesnt", "dont", "hadnt", "hasnt", "havent", "couldnt", "wouldnt", "cant",
+                                  "wont", "cannot", "never"})
 _ATTRIBUTED = re.compile(
     r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
     r"(common|frequent|wrong|incorrect)( wrong)? (mistake|error|guess|answer|belief)|"
@@ -574,8 +578,10 @@ def mentions(tokens: list[str], ref: list[str]) -> list[int]:
     return [i for i in range(len(tokens) - n + 1) if tokens[i:i + n] == ref]
 
 
-def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
-    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ...")."""
+def _disowned_at(tokens: list[str], i: int, n: int, asked: frozenset[str] = frozenset()) -> bool:
+    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ..."), or denied the
+    question's verb ("A did not discover it", "A never discovered it" for "Who discovered ...?"; `asked`: the
+    question's word stems)."""
     before = tokens[max(0, i - 2):i]
     if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
         return True
@@ -583,7 +589,20 @@ def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
     if _ONLY.match(" ".join(tokens[i + n:i + n + 4])):  # "A is not the only name given": not a denial
         return False
     return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or after == ["not"] or  # "A \u2717"
-                            (len(after) == 2 and after[0] in COPULAS and after[1] in _WRONG_AFTER))
+                            (len(after) == 2 and after[0] in COPULAS and after[1] in _WRONG_AFTER) or
+                            _denied_verb(tokens[i + n:i + n + 3], asked))
+
+
+def _denied_verb(after: list[str], asked: frozenset[str]) -> bool:
+    """`after` (the words after a mention) denies it a verb of the question: "did not discover", "didn't
+    discover", "never discovered". Not any negation: "dissipation does not happen" states the answer."""
+    if after[:1] and after[0] in _NEGATED_AUXILIARIES:
+        verb = after[1:2]
+    elif after[:1] and after[0] in _AUXILIARIES and after[1:2] in (["not"], ["never"]):
+        verb = after[2:3]
+    else:
+        return False
+    return bool(verb) and verb[0][:5] in asked
 
 
 def _clause_spans(text: str) -> list[tuple[int, int]]:
@@ -632,9 +651,10 @@ def _stresses(clauses: list[str], k: int) -> bool:
     return n < len(clauses) and bool(_NEGATES.match(clauses[n])) and not _takes_back(clauses[n])
 
 
-def disowned(candidate: str, references: Sequence[str]) -> float:
+def disowned(candidate: str, references: Sequence[str], question: str = "") -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
-    "A is not the answer", "Incorrect: A"), sits in a clause that attributes it to others or calls it a mistake
+    "A is not the answer", "Incorrect: A"; with `question`, also "A did not discover it" for "Who discovered
+    ...?", `_denied_verb`), sits in a clause that attributes it to others or calls it a mistake
     ("Many people think it is A, but ...", "A is a frequent wrong guess"; not where the next clause agrees:
     "..., and they'd be right"), or is taken back by the clause after it ("A? No, ...", "A? Actually, no.", "I
     considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant B") or by a verdict written after it
@@ -647,6 +667,9 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
             text = text.replace(low, _INNER.sub(" ", low))
     clauses = [text[a:b] for a, b in _clause_spans(text)]
     refs = [r.split() for r in (fold(x) for x in references) if r]
+    # the question's verbs, unless it asks about a negation itself ("What does not happen ...?")
+    words = fold(question).split()
+    asked = frozenset() if _NEGATORS.intersection(words) else frozenset(w[:5] for w in words if len(w) > 3)
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
@@ -656,7 +679,7 @@ def disowned(candidate: str, references: Sequence[str]) -> float:
         for ref in refs:
             for i in mentions(tokens, ref):
                 found = True
-                if not attributed and not _disowned_at(tokens, i, len(ref)):
+                if not attributed and not _disowned_at(tokens, i, len(ref), asked):
                     return 0.0
     return float(found)
 
