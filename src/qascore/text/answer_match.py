@@ -194,8 +194,13 @@ def committed(candidate: str) -> str | None:
     return right[0] if len(right) == 1 else None
 
 
+# number words as digits, up to "ninety" (labels, `number_choice`)
+_NUMBER_WORDS = {w: str(k) for k, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                                    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                                    "twenty".split())}
+_NUMBER_WORDS.update({w: str(20 + 10 * k) for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 1)})
 # an item offered under a label: "Option 2: A", "(b) A", "b) A" (a letter a-d or a digit)
-_LABEL_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4"}
+_LABEL_WORDS = {w: _NUMBER_WORDS[w] for w in ("one", "two", "three", "four")}
 _LABEL_NOUN = r"(?:option|choice|candidate|answer)"
 _LABEL_ID = rf"(?:[1-9a-d]|{'|'.join(_LABEL_WORDS)})"
 _LABELLED = re.compile(rf"(?:\b{_LABEL_NOUN}\s+(?P<word>{_LABEL_ID})\s*[:.)-]|(?:^|(?<=[\s,;:]))\(?(?P<mark>[1-9a-d])\))"
@@ -745,10 +750,6 @@ def alternatives(candidate: str) -> float:
     return float(bool(_MODAL.search(text)) or len(text.split()) <= 10 and "," in text)
 
 
-_NUMBER_WORDS = {w: str(k) for k, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                                    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                                    "twenty".split())}
-_NUMBER_WORDS.update({w: str(20 + 10 * k) for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 1)})
 _A_NUMBER = rf"(?:\d[\d,.]*\d|\d|{'|'.join(_NUMBER_WORDS)})"
 # "8 or 9", "eight or nine", "1912 or 1913" anywhere in the answer ("or so" rounds one number: not a choice)
 # (not negated, "Not 2000 or 1999: it is 1998", nor the last two of a longer list, "after 7, 13 or 17 years")
