@@ -121,7 +121,7 @@ def test_chunked_csv_with_bom_and_utf16(tmp_path):
                        ("u16.csv", "candidate,reference\nx,x\ny,z\n".encode("utf-16"))):
         p = tmp_path / name
         p.write_bytes(data)
-        a, b = tmp_path / f"{name}.a", tmp_path / f"{name}.b"
+        a, b = tmp_path / f"{name}.a.jsonl", tmp_path / f"{name}.b.jsonl"
         assert main(["score", str(p), "-m", "em", "-o", str(a)]) == 0
         assert main(["score", str(p), "-m", "em", "-o", str(b), *CHUNK]) == 0
         assert a.read_text() == b.read_text()

@@ -1,6 +1,7 @@
 """qascore: automatic scores for question answering and question generation.
 
-`qascore.load(name, **options)` returns a metric; `qascore.list_metrics()` names them.
+`qascore.score(metric, candidates=[...], references=[[...]], ...)` scores texts in one call (`candidate=...`:
+one example); `qascore.load(name, **options)` returns a metric; `qascore.list_metrics()` names them.
 Nothing heavy is imported here: models load on first use and are shared.
 """
 
@@ -12,5 +13,7 @@ _quiet_library()  # no model-loading bars in a caller's training loop unless ask
 
 from qascore.metrics.registry import list_metrics, load  # noqa: E402
 from qascore.records import InputError, Record, read_records  # noqa: E402
+from qascore.api import Scores, ScoredExample, score  # noqa: E402
 
-__all__ = ["__version__", "load", "list_metrics", "Record", "read_records", "InputError"]
+__all__ = ["__version__", "score", "Scores", "ScoredExample", "load", "list_metrics", "Record", "read_records",
+           "InputError"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Iterable, Iterator, TypeVar
 
 T = TypeVar("T")
@@ -40,8 +42,30 @@ def quiet_library() -> None:
             pass
 
 
+# The metric being scored, outermost first: a metric that runs another inside (`judge` runs `ava` and
+# `kpqa-rougeL`) is the one its bars are named after. A context variable, so server threads do not mix.
+_SCORING: ContextVar[str | None] = ContextVar("qascore_scoring", default=None)
+
+
+@contextmanager
+def scoring(name: str) -> Iterator[None]:
+    """Name the bars drawn inside after metric `name`, unless a metric outside it already named them."""
+    token = _SCORING.set(name) if _SCORING.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _SCORING.reset(token)
+
+
+def label(desc: str = "") -> str:
+    """What a bar is called: the metric being scored (the outermost), else `desc`."""
+    return _SCORING.get() or desc
+
+
 def progress(items: Iterable[T], *, total: int | None = None, desc: str = "", min_total: int = 64) -> Iterator[T]:
-    """Wrap an iterable in a tqdm bar when there is enough work to watch."""
+    """Wrap an iterable in a tqdm bar when there is enough work to watch; the bar is named after the metric
+    being scored (`label`), else `desc`."""
     if total is None and hasattr(items, "__len__"):
         total = len(items)  # type: ignore[arg-type]
     if not enabled() or (total is not None and total < min_total):
@@ -49,4 +73,4 @@ def progress(items: Iterable[T], *, total: int | None = None, desc: str = "", mi
         return
     from tqdm import tqdm
 
-    yield from tqdm(items, total=total, desc=desc, file=sys.stderr, leave=False, dynamic_ncols=True)
+    yield from tqdm(items, total=total, desc=label(desc), file=sys.stderr, leave=False, dynamic_ncols=True)

@@ -14,6 +14,7 @@ import io
 import itertools
 import json
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -422,10 +423,23 @@ def stdin_bytes() -> IO[bytes]:
     return sys.stdin.buffer
 
 
-def read_records(path: str | Path, *, mapping: Mapping[str, str] | None = None,
-                 fmt: str | None = None) -> list[Record]:
+def read_records(path: str | Path | Iterable[Record | Mapping[str, Any]], *,
+                 mapping: Mapping[str, str] | None = None, fmt: str | None = None) -> list[Record]:
     """Read JSONL (canonical), CSV or TSV; `fmt` overrides the extension. '-' reads standard input
-    (JSONL unless `fmt` says otherwise)."""
+    (JSONL unless `fmt` says otherwise).
+
+    A list of dicts (or of records) is read as the lines of a JSONL file would be: each dict checked
+    (`Record.from_dict`), an error naming the item (1-based, as `<input>:2`) and the field; `mapping`
+    renames keys as `--map` does."""
+    if not isinstance(path, (str, os.PathLike)):
+        if isinstance(path, bytes) or not isinstance(path, Iterable):
+            raise TypeError(f"read_records takes a file path or a list of dicts, got {type(path).__name__}")
+        if fmt is not None:
+            raise TypeError(f"fmt={fmt!r} names a file format; a list of dicts has none")
+        records = as_records(path)
+        if not records:
+            raise InputError("no records (got an empty list)", source="<input>")
+        return [remap(r, mapping) for r in records] if mapping else records
     if str(path) == STDIN:
         src, kind, data = "<stdin>", (fmt or "jsonl").lower(), stdin_bytes().read()
     else:
@@ -559,6 +573,130 @@ def write_jsonl(records: Iterable[Mapping[str, Any]], path: str | Path) -> None:
 def dump_jsonl(records: Iterable[Mapping[str, Any]], fh: IO[str]) -> None:
     for obj in records:
         fh.write(jsonio.dumps(obj, ensure_ascii=False) + "\n")
+
+
+# -- `score -o FILE`'s formats: JSONL (every record with its `scores` and `details`), or a flat CSV/TSV table -------
+OUTPUT_FORMATS = ("jsonl", "csv", "tsv")
+_OUTPUT_SUFFIXES = {".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv"}
+
+
+def output_format(path: str | None, fmt: str | None = None) -> str:
+    """The format `-o PATH` is written in: `fmt` (--output-format) where given, else PATH's extension (.jsonl,
+    .json, .ndjson: JSONL; .csv; .tsv). Standard output ('-'), no output and a name without an extension: JSONL.
+    Another extension is a UsageError, so that a typo never writes JSONL into `scores.xlsx`."""
+    from qascore.errors import UsageError
+
+    if fmt is not None:
+        if fmt.lower() not in OUTPUT_FORMATS:
+            raise UsageError(f"--output-format {fmt}: choose from {', '.join(OUTPUT_FORMATS)}")
+        return fmt.lower()
+    if path is None or path == STDIN or os.path.isdir(path):  # a folder: `check_writable` names it
+        return "jsonl"
+    suffix = Path(path).suffix.lower()
+    if not suffix:
+        return "jsonl"
+    if suffix not in _OUTPUT_SUFFIXES:
+        raise UsageError(f"-o {visible(path)}: unknown output format '{visible(suffix)}' (write .jsonl, .csv or .tsv, "
+                         f"or give --output-format jsonl|csv|tsv)")
+    return _OUTPUT_SUFFIXES[suffix]
+
+
+class TableColumns:
+    """The columns of `score`'s CSV/TSV output, gathered from the input records (`see` each one, e.g. in the
+    pass that checks a file before chunked scoring writes anything): the input's fields in the order they first
+    appear, each list field as numbered columns (`reference1`, `reference2`, ...: the columns the CSV reader
+    takes for `references`, so the table reads back), then `scores.<metric>` per metric and `correct.<metric>`
+    per metric that decides (`decided`: it has a threshold). Scores and decisions a record already had (a
+    scored file scored again) keep their columns, as they keep their keys in JSONL."""
+
+    _NUMBERED = {"references": "reference", "negatives": "negative"}
+
+    def __init__(self, labels: Sequence[str], decided: Sequence[str]) -> None:
+        self.labels, self.decided = list(labels), list(decided)
+        self.fields: dict[str, None] = {}
+        self.lists: dict[str, int] = {}
+        self.scores: dict[str, None] = {}
+        self.decisions: dict[str, None] = {}
+
+    def see(self, rec: Record) -> None:
+        for key, value in rec.to_dict().items():
+            if key in self._NUMBERED:
+                self.fields.setdefault(key)
+                self.lists[key] = max(self.lists.get(key, 0), len(value or ()))
+            elif key == "scores" and isinstance(value, dict):
+                self.scores.update(dict.fromkeys(value))
+            elif key == "details" and isinstance(value, dict):
+                self.decisions.update((k, None) for k, v in value.items() if isinstance(v, dict) and "correct" in v)
+            elif key not in ("scores", "details"):
+                self.fields.setdefault(key)
+
+    def _inputs(self) -> list[str]:
+        """The input's fields, less a column this run writes anew (`scores.f1` of a table scored before, now
+        scored with f1 again: the new score replaces it, as it replaces its key in JSONL)."""
+        made = {f"scores.{k}" for k in self.labels} | {f"correct.{k}" for k in self.decided}
+        return [k for k in self.fields if k not in made]
+
+    def header(self) -> list[str]:
+        out: list[str] = []
+        for key in self._inputs():
+            if key in self._NUMBERED:
+                out.extend(f"{self._NUMBERED[key]}{i}" for i in range(1, self.lists[key] + 1))
+            else:
+                out.append(key)
+        out.extend(f"scores.{k}" for k in {**self.scores, **dict.fromkeys(self.labels)})
+        out.extend(f"correct.{k}" for k in {**self.decisions, **dict.fromkeys(self.decided)})
+        return out
+
+    def row(self, obj: Mapping[str, Any]) -> list[str]:
+        """One scored record (an output line of JSONL, as a dict) as the header's cells."""
+        out: list[str] = []
+        for key in self._inputs():
+            value = obj.get(key)
+            if key in self._NUMBERED:
+                items = list(value or ())
+                out.extend(_cell(items[i] if i < len(items) else None) for i in range(self.lists[key]))
+            else:
+                out.append(_cell(value))
+        scores = _object(obj.get("scores"))
+        details = _object(obj.get("details"))
+        out.extend(_cell(scores.get(k)) for k in {**self.scores, **dict.fromkeys(self.labels)})
+        for k in {**self.decisions, **dict.fromkeys(self.decided)}:
+            part = _object(details.get(k))
+            if "correct" in part:
+                out.append(_cell(bool(part["correct"])))
+            else:  # an empty candidate has no `correct` in JSONL; it is not correct
+                out.append(_cell(False) if k in self.decided and part.get("empty_candidate") else "")
+        return out
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _cell(value: Any) -> str:
+    """A value as CSV text: strings as they are, booleans true/false, numbers as Python writes them (shortest
+    exact), a missing value or one JSON cannot hold (NaN) empty, lists and objects as JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if math.isfinite(value) else ""
+    return jsonio.dumps(value, ensure_ascii=False)
+
+
+def table_writer(fh: IO[str], fmt: str) -> Any:
+    """A csv writer for `fmt` ('csv' or 'tsv'): quotes only where needed, lines end in a newline, as JSONL's do."""
+    return csv.writer(fh, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
+
+
+def dump_table(objects: Sequence[Mapping[str, Any]], columns: TableColumns, fh: IO[str], fmt: str) -> None:
+    """Scored records (`scored_objects`) as a CSV/TSV table with a header."""
+    writer = table_writer(fh, fmt)
+    writer.writerow(columns.header())
+    writer.writerows(columns.row(obj) for obj in objects)
 
 
 def check_unique_ids(records: Iterable[Record], *, strict: bool = False) -> None:

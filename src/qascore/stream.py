@@ -32,6 +32,7 @@ cut short by hand), and renames the result to FILE as a fresh run does.
 from __future__ import annotations
 
 import ctypes
+import io
 import json
 import math
 import os
@@ -45,7 +46,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from qascore import jsonio
 from qascore.metrics.base import Metric, MetricResult
-from qascore.records import IdCheck, InputError, Record, iter_records
+from qascore.records import IdCheck, InputError, Record, TableColumns, iter_records, table_writer
 
 STDOUT = "-"
 
@@ -140,6 +141,16 @@ def _earlier(obj: dict[str, Any], key: str, rec: Record) -> dict[str, Any]:
         warn(f"{where + ': ' if where else ''}field '{key}' is not an object; the output replaces it with this "
              f"run's {key}")
     return {}
+
+
+def table_columns(records: Iterable[Record], metrics: Labelled) -> TableColumns:
+    """The CSV/TSV output's columns for these records and metrics (`correct.<label>` for each metric with a
+    threshold: `Metric.decision_threshold`)."""
+    columns = TableColumns([label for label, _ in metrics],
+                           [label for label, m in metrics if m.decision_threshold() is not None])
+    for rec in records:
+        columns.see(rec)
+    return columns
 
 
 def score_chunk(records: Sequence[Record], metrics: Labelled) -> ChunkOut:
@@ -287,6 +298,27 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
     return done
 
 
+RESUME_JSONL_ONLY = ("--resume continues JSONL output only (it checks each line written against the input); "
+                     "write -o FILE.jsonl to resume, or leave out --resume")
+
+
+def _table_text(columns: TableColumns, fmt: str) -> Callable[[list[str]], str]:
+    """Turn each chunk's output lines (JSON) into rows of the table; the header goes before the first chunk's."""
+    first = True
+
+    def render(lines: list[str]) -> str:
+        nonlocal first
+        buf = io.StringIO()
+        writer = table_writer(buf, fmt)
+        if first:
+            writer.writerow(columns.header())
+            first = False
+        writer.writerows(columns.row(json.loads(line)) for line in lines)
+        return buf.getvalue()
+
+    return render
+
+
 def _number(x: Any) -> float:
     return math.nan if x is None else float(x)  # NaN is written as null (qascore.jsonio)
 
@@ -348,14 +380,16 @@ def partial_path(output: str | Path) -> Path:
 def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None = None,
                chunk_size: int = DEFAULT_CHUNK_SIZE, resume_output: bool = False,
                mapping: Mapping[str, str] | None = None, fmt: str | None = None,
-               engine: Engine | None = None, source: str | None = None, strict: bool = False
-               ) -> tuple[list[Summary], int]:
+               engine: Engine | None = None, source: str | None = None, strict: bool = False,
+               output_format: str = "jsonl") -> tuple[list[Summary], int]:
     """Score `path` in chunks, appending to `output` in input order; (summaries, records newly scored).
 
     `engine(skip, states)` yields the scored chunks of the input after its
     first `skip` records, metrics using the two-pass `states` (default: this
     process, `local_chunks`). `output` '-' writes standard output; `source`
     names the input in errors; repeated ids warn (or, `strict`, stop the run).
+    `output_format` 'csv' or 'tsv' writes a table (`TableColumns`, its columns
+    gathered in the checking pass) instead of JSONL; it cannot be resumed.
     """
     if chunk_size < 1:
         raise ValueError(f"--chunk-size must be at least 1 (got {chunk_size})")
@@ -363,14 +397,19 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     if resume_output and (output is None or to_stdout):
         raise ValueError("--resume needs --output: it continues the file written there"
                          + (" (-o - writes standard output, which cannot be continued)" if to_stdout else ""))
+    if resume_output and output_format != "jsonl":
+        raise ValueError(RESUME_JSONL_ONLY)
 
     def read() -> Iterator[Record]:
         return iter_records(path, mapping=mapping, fmt=fmt, source=source)
 
     ids = IdCheck(strict=strict, fail_fast=True)
+    columns = table_columns((), metrics) if output_format != "jsonl" else None
     for batch in chunks(read(), chunk_size):  # every record checked (ids, each metric's fields) before
         for rec in batch:                     # the first line is written anywhere: a refused run writes nothing
             ids.see(rec)
+            if columns is not None:  # a table's header names every column before the first row
+                columns.see(rec)
         for _, m in metrics:
             m.validate(batch)
     states = prepare(metrics, read)
@@ -390,6 +429,7 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
         def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
             return local_chunks(islice(read(), k, None), metrics, chunk_size, k)
     fh: Any = sys.stdout if to_stdout else None
+    render = (lambda lines: "".join(lines)) if columns is None else _table_text(columns, output_format)
     n = 0
     try:  # opened inside: a stop (Ctrl-C, SIGTERM) at any point leaves no empty FILE.part
         if part is not None and out is not None:
@@ -400,7 +440,7 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
         for lines, scores in engine(skip, states):
             if fh is not None:
                 with naming(part):
-                    fh.write("".join(lines))
+                    fh.write(render(lines))
                     fh.flush()
             for s in summaries:
                 s.mean.extend(scores[s.label])
@@ -412,7 +452,9 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
             if part.stat().st_size:
                 from qascore.messages import warn
 
-                warn(f"{part} keeps the records scored before this stopped; --resume continues from there")
+                warn(f"{part} keeps the records scored before this stopped; "
+                     + ("--resume continues from there" if columns is None else
+                        "--resume continues JSONL output only, so score again to write the table"))
             else:
                 part.unlink(missing_ok=True)
         raise

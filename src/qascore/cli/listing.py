@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from qascore.metrics.registry import list_metrics, metric_class, module_of
 
@@ -57,9 +58,22 @@ def print_options(name: str, indent: str = "  ", header: bool = True) -> None:
         print(f"{name}: {cls.description}")
         print(f"needs: {', '.join(cls.requires)}")
         print("options (-m NAME:key=value,...):" if specs else "options: none")
-    rows = [(key, opt.kind(), opt.default_text(), opt.help) for key, opt in specs.items()]
+    rows = [(key, opt.kind(), _default_text(cls, key, opt), opt.help) for key, opt in specs.items()]
     if not rows:
         return
     w = [max(len(r[i]) for r in rows) for i in range(2)]
     for key, kind, default, help_ in rows:
         print(f"{indent}{key:<{w[0]}}  {kind:<{w[1]}}  default {default}: {help_}")
+
+
+def _default_text(cls: type, key: str, opt: Any) -> str:
+    """An option's default as `-m` writes it; a threshold stored with the model also with its value
+    (`stored (0.5421)`), read as the metric reads it (`Metric.decision_threshold`, from the model's metadata)."""
+    text = opt.default_text()
+    if key != "threshold" or opt.default is not None or opt.none != "stored":
+        return text
+    try:
+        value = cls().decision_threshold()
+    except Exception:  # noqa: BLE001 - a model that cannot be read now: the listing still prints
+        return text
+    return text if value is None else f"{text} ({value:g})"

@@ -21,10 +21,11 @@ from qascore.cli.options import load_metric
 from qascore.cli.output import check_output, spec_paths, write_whole
 from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_arguments, with_dtype
 from qascore.errors import UsageError
-from qascore.meta.classification import OBJECTIVES, auroc, binary_scores, tune_threshold
+from qascore.meta.classification import (OBJECTIVES, accuracy_resampled, auroc, auroc_resampled, binary_scores,
+                                         tune_threshold)
 from qascore.meta.compare import compare_correlations
 from qascore.meta.correlation import (DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, METHODS, SMALL_N, Correlation,
-                                      correlate_all)
+                                      bootstrap_indices, correlate_all, percentile_ci)
 from qascore.meta.fields import human_scores, labels, number_field, text_field
 from qascore.messages import warn
 from qascore.progress import enabled as progress_enabled
@@ -48,7 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="comma list of pearson,spearman,kendall (INPUT default: all three; lab benchmarks: "
                         "the paper's)")
     p.add_argument("--ci", action=argparse.BooleanOptionalAction, default=None,
-                   help="percentile bootstrap CIs (default: on for INPUT, off for lab benchmarks)")
+                   help="percentile bootstrap CIs of the correlations and of --label's AUROC and accuracy "
+                        "(default: on for INPUT, off for lab benchmarks)")
     p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
     p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals")
@@ -60,7 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="coefficient compared by --compare (Williams: pearson or spearman)")
     c = p.add_argument_group("correct/incorrect labels (INPUT mode)")
     c.add_argument("--label", help="field holding a binary correctness label (0/1, true/false): prints AUROC, "
-                                   "and accuracy/P/R/F1 at a threshold from --threshold or tuned on --split dev")
+                                   "and accuracy/P/R/F1 at a threshold from --threshold or tuned on --split dev; "
+                                   "AUROC and accuracy with bootstrap CIs over the test items")
     c.add_argument("--split", metavar="FIELD", help="field naming each record's split: records whose value is "
                                                     "--dev-value tune the threshold, the others are the test set")
     c.add_argument("--dev-value", default="dev", help="value of --split that marks dev records (default dev)")
@@ -292,9 +295,10 @@ def _write_report(args: argparse.Namespace, human: np.ndarray, columns: dict[str
     _say(f"wrote {args.html}")
 
 
-def _warn_small_n(n: int) -> None:
+def _warn_small_n(n: int, what: str = "items", figures: str = "bootstrap CIs and p-values") -> None:
+    """The one warning below SMALL_N items, for --human's correlations and --label's AUROC and accuracy alike."""
     if n < SMALL_N:
-        warn(f"only {n} items: bootstrap CIs and p-values are unreliable below {SMALL_N} items "
+        warn(f"only {n} {what}: {figures} are unreliable below {SMALL_N} items "
              f"(an interval may reach 1.000); see docs/meta.md")
 
 
@@ -315,8 +319,15 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
     else:
         dev = np.zeros(len(records), dtype=bool)
     test = ~dev
-    out: dict[str, Any] = {"label": args.label, "n_test": int(test.sum()), "n_dev": int(dev.sum()),
+    n_test = int(test.sum())
+    # the same resamples of the test items for every metric (as --human's CIs); the threshold stays fixed
+    ci = args.ci is not False and n_test > 0
+    idx = bootstrap_indices(n_test, args.resamples, args.seed) if ci else None
+    if ci and (args.human is None or n_test != len(records)):  # --human has warned already about the same items
+        _warn_small_n(n_test, "test items" if args.split else "items", "bootstrap CIs")
+    out: dict[str, Any] = {"label": args.label, "n_test": n_test, "n_dev": int(dev.sum()),
                            "objective": args.objective if args.split and args.threshold is None else None,
+                           "ci": {"level": args.level, "n_resamples": args.resamples, "seed": args.seed} if ci else None,
                            "metrics": {}}
     for name, vals in columns.items():
         row: dict[str, Any] = {}
@@ -324,6 +335,8 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
             row["auroc"] = auroc(vals[test], gold[test])
         except ValueError as err:
             row["auroc"], row["auroc_error"] = None, str(err)
+        if idx is not None and row["auroc"] is not None:
+            row["auroc_ci"] = list(percentile_ci(auroc_resampled(vals[test], gold[test], idx), args.level))
         threshold, source = args.threshold, "--threshold"
         if threshold is None and args.split:
             threshold, source = tune_threshold(vals[dev], gold[dev], args.objective), "dev"
@@ -331,6 +344,9 @@ def _classify(records: Sequence[Record], gold: np.ndarray, columns: dict[str, np
             threshold, source = scorer.threshold(name), "stored with the model"
         if threshold is not None:
             row.update(binary_scores(vals[test], gold[test], threshold).as_dict())
+            if idx is not None:
+                row["accuracy_ci"] = list(percentile_ci(accuracy_resampled(vals[test], gold[test], threshold, idx),
+                                                        args.level))
             row["threshold_from"] = source
             if args.system:
                 row["systems"] = _systems(records, test, vals >= threshold, gold, args.system)
@@ -361,15 +377,22 @@ def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: arg
            f"threshold tuned on {res['n_dev']} dev items for {res['objective']}" if res["objective"] else
            "each verifier's threshold stored with its model (others: give --threshold or --split)" if stored else
            "no threshold (give --threshold or --split)")
-    print(f"label field '{res['label']}': {res['n_test']} test items; {how}; predicted correct = score >= threshold")
+    ci = res.get("ci")
+    print(f"label field '{res['label']}': {res['n_test']} test items; {how}; predicted correct = score >= threshold"
+          + (f"; AUROC and accuracy with {ci['level']:.0%} percentile bootstrap CIs over the test items "
+             f"({ci['n_resamples']} resamples, seed {ci['seed']}; the threshold held fixed)" if ci else ""))
     width = max(6, *(len(k) for k in res["metrics"]))
     has_thr = any("threshold" in r for r in res["metrics"].values())
-    print(f"{'metric':<{width}}  {'AUROC':>6}" + ("  threshold  accuracy  precision  recall      F1" if has_thr else ""))
+    auc_w = 22 if ci else 6  # '0.875 [0.700, 1.000]'
+    acc_w = 22 if ci else 8
+    print(f"{'metric':<{width}}  {'AUROC':>{auc_w}}"
+          + (f"  threshold  {'accuracy':>{acc_w}}  precision  recall      F1" if has_thr else ""))
     for name, r in res["metrics"].items():
-        line = f"{name:<{width}}  " + (f"{r['auroc']:6.3f}" if r["auroc"] is not None else f"{'n/a':>6}")
+        auc = _with_ci(r["auroc"], r.get("auroc_ci"), 6) if r["auroc"] is not None else "n/a"
+        line = f"{name:<{width}}  {auc:>{auc_w}}"
         if "threshold" in r:
-            line += (f"  {r['threshold']:9.4g}  {r['accuracy']:8.3f}  {r['precision']:9.3f}  {r['recall']:6.3f}"
-                     f"  {r['f1']:6.3f}")
+            line += (f"  {r['threshold']:9.4g}  {_with_ci(r['accuracy'], r.get('accuracy_ci'), 8):>{acc_w}}"
+                     f"  {r['precision']:9.3f}  {r['recall']:6.3f}  {r['f1']:6.3f}")
         elif has_thr:
             line += f"  {'-':>9}  (no stored threshold: give --threshold or --split)"
         print(line)
@@ -387,6 +410,15 @@ def _print_classification(res: dict[str, Any], scorer: _Scorer | None, args: arg
         for sig in scorer.signatures.values():
             print(f"signature: {sig}")
     return 0
+
+
+def _with_ci(value: float, ci: Sequence[float] | None, width: int) -> str:
+    """'0.875 [0.700, 1.000]' (an interval with no defined resample: [n/a]), or the value alone."""
+    if ci is None:
+        return f"{value:{width}.3f}"
+    if any(math.isnan(x) for x in ci):
+        return f"{value:.3f} [n/a]"
+    return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 def _print_systems(name: str, sy: dict[str, Any], field: str) -> None:

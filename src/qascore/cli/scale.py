@@ -22,14 +22,19 @@ from qascore.cli.output import STDOUT, check_output, check_partial, say_written,
 from qascore.cli.options import load_metrics
 from qascore.cli.table import print_corpus
 from qascore.errors import UsageError
-from qascore.records import STDIN, parse_mapping, stdin_bytes
-from qascore.stream import DEFAULT_CHUNK_SIZE, partial_path, say, score_file
+from qascore.records import STDIN, output_format, parse_mapping, stdin_bytes
+from qascore.stream import DEFAULT_CHUNK_SIZE, RESUME_JSONL_ONLY, partial_path, say, score_file
 
 
 def run_chunked(args: argparse.Namespace) -> int:
+    """--output is written as its extension (or --output-format) says: CSV and TSV chunk by chunk too (their
+    columns gathered in the pass that checks every record first), but only JSONL can be resumed."""
     # a symlink's target comes back: FILE.part goes beside the file written
     output = check_output(args.output, [args.input, *spec_paths(args.metric)], allowed=args.overwrite_input,
                           resume=args.resume)
+    written_as = output_format(args.output, args.output_format)  # before anything is read
+    if args.resume and written_as != "jsonl":
+        raise UsageError(RESUME_JSONL_ONLY)
     specs, metrics = load_metrics(args.metric, with_specs=True)
     # a chunk larger than any file is the whole file (islice takes at most sys.maxsize)
     chunk_size = DEFAULT_CHUNK_SIZE if args.chunk_size is None else min(args.chunk_size, sys.maxsize)
@@ -49,7 +54,7 @@ def run_chunked(args: argparse.Namespace) -> int:
         say(f"scoring in chunks of {chunk_size} ({args.engine} engine) with {', '.join(s[0] for s in specs)}...")
         summaries, n_new = score_file(path, metrics, output=output, chunk_size=chunk_size,
                                       resume_output=args.resume, mapping=mapping, fmt=fmt, engine=engine,
-                                      source=source, strict=args.strict)
+                                      source=source, strict=args.strict, output_format=written_as)
     n = summaries[0].mean.n
     if args.resume:
         print(f"scored {n_new} records ({n - n_new} kept from the output)", file=sys.stderr)

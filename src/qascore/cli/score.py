@@ -16,8 +16,9 @@ from qascore.cli.runtime_args import add_runtime_arguments, apply_runtime_argume
 from qascore.cli.table import print_corpus as print_rows
 from qascore.cli.output import STDOUT, check_output, say_written, spec_paths, write_whole
 from qascore.metrics.base import Metric, MetricResult
-from qascore.records import FORMATS, Record, check_unique_ids, dump_jsonl, parse_mapping, read_records
-from qascore.stream import scored_objects
+from qascore.records import (FORMATS, OUTPUT_FORMATS, Record, check_unique_ids, dump_jsonl, dump_table, output_format,
+                             parse_mapping, read_records)
+from qascore.stream import scored_objects, table_columns
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,11 +27,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", "-m", action="append", required=True,
                    help="metric name, optionally with options: NAME[:key=value,...]; repeatable "
                         "(`qascore list NAME` shows the options)")
-    p.add_argument("--output", "-o", help="write every record back with `scores` (and `details`) as JSONL; "
-                                          "- writes standard output (the corpus table then goes to stderr)")
+    p.add_argument("--output", "-o", help="write every record back with `scores` (and `details`): JSONL for .jsonl "
+                                          "or .json, a flat table for .csv or .tsv (the input's columns, "
+                                          "scores.METRIC, correct.METRIC); - writes standard output (the corpus "
+                                          "table then goes to stderr)")
+    p.add_argument("--output-format", choices=OUTPUT_FORMATS,
+                   help="write --output in this format whatever its extension (default: by the extension; JSONL "
+                        "for - and for a name without one)")
     p.add_argument("--overwrite-input", action="store_true",
                    help="allow --output to be the input file itself (replaced once scoring is done)")
-    p.add_argument("--format", choices=("table", "json"), default="table", help="how to print corpus scores")
+    p.add_argument("--format", choices=("table", "json"), default="table",
+                   help="how to print corpus scores (the --output file's format: its extension, or --output-format)")
     p.add_argument("--map", action="append", metavar="FIELD=COLUMN",
                    help="column mapping, e.g. candidate=answer or references=reference*; repeatable")
     p.add_argument("--input-format", choices=FORMATS, help="override the file extension")
@@ -60,12 +67,16 @@ def run(args: argparse.Namespace) -> int:
         from qascore.cli.scale import run_chunked
         return run_chunked(args)
     check_output(args.output, [args.input, *spec_paths(args.metric)], allowed=args.overwrite_input)
+    fmt = output_format(args.output, args.output_format)  # an unknown extension: refused before any work
     metrics = load_metrics(args.metric)
     records = read_records(args.input, mapping=parse_mapping(args.map), fmt=args.input_format)
     check_unique_ids(records, strict=args.strict)
     results = score_all(metrics, records)
-    if args.output:
+    if args.output and fmt == "jsonl":
         write_whole(args.output, lambda fh: dump_jsonl(scored_rows(records, results), fh))
+    elif args.output:
+        columns = table_columns(records, metrics)
+        write_whole(args.output, lambda fh: dump_table(scored_rows(records, results), columns, fh, fmt))
     print_corpus(results, len(records), args.format, sys.stderr if args.output == STDOUT else sys.stdout)
     say_written(args.output, len(records))
     return 0

@@ -139,6 +139,26 @@ def auroc(scores: Floats, labels: Sequence[Any] | np.ndarray) -> float:
     return float(u / (n_pos * n_neg))
 
 
+def auroc_resampled(scores: Floats, labels: Sequence[Any] | np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """AUROC on each bootstrap resample (rows of `idx`, e.g. `correlation.bootstrap_indices`), vectorised as
+    `auroc`; NaN where a resample holds one class only (`percentile_ci` leaves those out)."""
+    s, y = _checked(scores, labels)
+    ss, yy = s[idx], y[idx]
+    ranks = stats.rankdata(ss, method="average", axis=-1)
+    n_pos = yy.sum(axis=1)
+    n_neg = yy.shape[1] - n_pos
+    u = (ranks * yy).sum(axis=1) - n_pos * (n_pos + 1) / 2
+    both = (n_pos > 0) & (n_neg > 0)
+    return np.where(both, u / np.maximum(n_pos * n_neg, 1), np.nan)
+
+
+def accuracy_resampled(scores: Floats, labels: Sequence[Any] | np.ndarray, threshold: float,
+                       idx: np.ndarray) -> np.ndarray:
+    """Accuracy of `score >= threshold` on each bootstrap resample (rows of `idx`); the threshold stays fixed."""
+    s, y = _checked(scores, labels)
+    return np.asarray(((s[idx] >= threshold) == y[idx]).mean(axis=1), dtype=float)
+
+
 @dataclass(frozen=True)
 class AurocDifference:
     """AUROC(a) - AUROC(b) on the same rows, with a bootstrap CI and p = share of resamples where a <= b."""

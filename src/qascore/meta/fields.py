@@ -18,6 +18,8 @@ def field_value(rec: Record, key: str) -> Any:
     """A core attribute, an extra key, or a dotted path into extra (e.g. `scores.bleu1` in a
     file written by `qascore score -o`); None when absent."""
     value: Any = {**{k: getattr(rec, k) for k in rec.present}, **rec.extra}
+    if key in value:  # a column named with a dot: `scores.bleu1` in a table written by `qascore score -o x.csv`
+        return value[key]
     for part in key.split("."):
         if isinstance(value, dict) and part in value:
             value = value[part]

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 import numpy as np
 
 from qascore.version import __version__
+from qascore.progress import scoring
 from qascore.metrics.options import Option, format_value, resolve
 from qascore.records import InputError, Record, as_records, table_hint
 
@@ -37,14 +38,19 @@ class MetricResult:
     details: dict[str, list[float]] = field(default_factory=dict)
     # Records whose candidate was empty: scored 0.0 by the base class's rule, their details say only that.
     empty: list[bool] = field(default_factory=list)
+    # True where the metric scored its empty candidates itself (`em`, `f1`: SQuAD's rule): their scores and
+    # details are the metric's, and the details say `empty_candidate` beside them.
+    scored_empty: bool = False
 
     def __len__(self) -> int:
         return len(self.scores)
 
     def example(self, i: int) -> dict[str, Any]:
-        """Record i's details as written to the output (`{"empty_candidate": true}` for an empty candidate)."""
+        """Record i's details as written to the output (`{"empty_candidate": true}` for an empty candidate;
+        `em` and `f1` keep their parts beside it)."""
         if self.empty and self.empty[i]:
-            return {EMPTY_CANDIDATE: True}
+            own = {k: v[i] for k, v in self.details.items()} if self.scored_empty else {}
+            return {**own, EMPTY_CANDIDATE: True}
         return {k: v[i] for k, v in self.details.items()}
 
 
@@ -122,15 +128,16 @@ class Metric(ABC):
         if self.needs_reference_text:
             records = without_blank_references(records, self.name)
         self.validate(records)
-        empty = [False] * len(records) if self.scores_empty_candidates else \
-            [blank(rec.candidate) for rec in records]
-        main, details = self._score_nonempty(records, empty) if any(empty) else self._score(records)
+        blanks = [blank(rec.candidate) for rec in records]
+        empty = [False] * len(records) if self.scores_empty_candidates else blanks
+        with scoring(self.name):  # progress bars name this metric, also where it runs another inside
+            main, details = self._score_nonempty(records, empty) if any(empty) else self._score(records)
         main = [0.0 if e else float(x) for x, e in zip(main, empty)]
         details = {k: [bool(x) for x in v] if k in self.boolean_parts else v for k, v in details.items()}
         if any(np.isnan(x) for x in main):
             raise RuntimeError(f"{self.name} produced NaN; this is a bug, please report the input")
         return MetricResult(self.name, main, self.corpus(records, main, details), self.signature, details,
-                            empty if any(empty) else [])
+                            blanks if any(blanks) else [], scored_empty=self.scores_empty_candidates)
 
     def _score_nonempty(self, records: Sequence[Record], empty: Sequence[bool]
                         ) -> tuple[list[float], dict[str, list[Any]]]:

@@ -93,6 +93,12 @@ class Square(Metric):
                            + f", at most {k} positive references")
         return [float(p) for p in probs], details
 
+    def decision_threshold(self) -> float | None:
+        """The threshold stored with the verifier, which `details.correct` applies (square has no option for
+        it, and its signature does not name it)."""
+        path = self._model()
+        return float(read_meta(path).get("threshold", 0.5)) if path.is_file() else None
+
     def signature_fields(self) -> dict[str, Any]:
         from qascore.runtime.encoder import model_id
 

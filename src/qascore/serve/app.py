@@ -130,7 +130,8 @@ class Scorer:
 
 def _slice(result: MetricResult, start: int, stop: int) -> MetricResult:
     return MetricResult(result.name, result.scores[start:stop], 0.0, result.signature,
-                        {k: v[start:stop] for k, v in result.details.items()}, result.empty[start:stop])
+                        {k: v[start:stop] for k, v in result.details.items()}, result.empty[start:stop],
+                        result.scored_empty)
 
 
 def log_line(message: str) -> None:
