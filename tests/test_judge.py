@@ -430,3 +430,45 @@ def test_signals_name_the_rule_features_that_fired(monkeypatch):
     recs = [{"question": "q?", "candidate": c, "references": ["a"]} for c in ("b", "c", "d")]
     assert qascore.load("judge").score(recs).details["signals"] == [["contains", "disowned"], ["number_miss"],
                                                                      ["contains", "date_agrees"]]
+
+
+def _logistic(coef, a=2.0, b=-0.5):
+    n = len(coef)
+    return {"features": [f"f{i}" for i in range(n)], "platt": [a, b], "threshold": 0.5,
+            "model": {"kind": "logistic", "mean": [0.0] * n, "scale": [1.0] * n, "coef": list(coef), "intercept": 0.3}}
+
+
+def test_contributions_of_a_logistic_card_by_hand():
+    """z = a (x . coef + intercept) + b: setting feature j to 0 lowers z by a coef_j x_j."""
+    from qascore.metrics.judge import contributions
+
+    card = _logistic([1.5, -2.0, 0.0])
+    x = np.array([[1.0, 0.5, 3.0], [0.0, 1.0, 0.0]])
+    parts = contributions(card, x)
+    assert parts[0] == {"f0": pytest.approx(3.0), "f1": pytest.approx(-2.0)}   # 2 x 1.5 x 1, 2 x -2 x 0.5; f2 adds 0
+    assert list(parts[0]) == ["f0", "f1"]                                        # largest first
+    assert parts[1] == {"f1": pytest.approx(-4.0)}
+
+
+def test_explain_names_the_decision_and_the_largest_parts():
+    from qascore.metrics.judge import explain
+
+    p = 1 / (1 + math.exp(-1.0))
+    line = explain(p, 0.44, {"verifier": -1.234, "contains": 0.5, "f1": 0.2, "recall": 0.1})
+    assert line == "accepted (0.73 >= 0.44): verifier -1.23, contains +0.50, f1 +0.20"
+    assert explain(0.1, 0.44, {}) == "rejected (0.10 < 0.44)"
+
+
+def test_details_carry_contributions_and_why(monkeypatch):
+    """Through `score`: a logistic card over two features, its parts and line per record."""
+    import qascore
+    from qascore.metrics import judge
+
+    card = {**_logistic([1.0, -1.0], a=1.0, b=0.0), "features": ["verifier", "contains"]}
+    card["model"]["intercept"] = 0.0
+    monkeypatch.setattr(judge.Judge, "_card", lambda self: card)
+    monkeypatch.setattr(judge, "features", lambda records, names, **kw: np.array([[2.0, 1.0]]))
+    res = qascore.load("judge").score([{"question": "q?", "candidate": "b", "references": ["a"]}])
+    # z = 2 - 1 = 1: P 0.731; verifier set to 0: z -1, part +2; contains set to 0: z 2, part -1
+    assert res.details["contributions"] == [{"verifier": 2.0, "contains": -1.0}]
+    assert res.details["why"] == ["accepted (0.73 >= 0.50): verifier +2.00, contains -1.00"]

@@ -48,8 +48,9 @@ list, the item it picks; of a self-correction or a choice among alternatives, it
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
 over these features, then a Platt scaling (with, where the card names them, fixed log-odds `offsets` for
 yes/no rules such as `bare_list`);
-`details.correct` compares the probability with the card's dev-tuned threshold. No scikit-learn is needed
-here: the card is plain numbers.
+`details.correct` compares the probability with the card's dev-tuned threshold; `details.contributions` gives
+each feature's signed part of the log-odds (`contributions`) and `details.why` says it in one line (`explain`).
+No scikit-learn is needed here: the card is plain numbers.
 """
 
 from __future__ import annotations
@@ -84,7 +85,9 @@ MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
            "bare_list", "name_clash", "adds_nothing", "lesser_role", "misattributed", "describes")
-MODEL_FEATURES = frozenset({"verifier", "kpqa_rougeL"})  # the features a model computes
+# the features a model computes, by the model pass that computes them (one pass may give several)
+MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
+MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
 # how `features` forms the models' inputs; lab caches key on it
 MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,"
                 "picks-and-choices")
@@ -197,6 +200,35 @@ def calibrate(card: dict[str, Any], raw: np.ndarray, x: np.ndarray) -> np.ndarra
     for name, weight in card.get("offsets", {}).items():
         z = z + float(weight) * x[:, card["features"].index(name)]
     return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+
+def contributions(card: dict[str, Any], x: np.ndarray, smallest: float = 0.01) -> list[dict[str, float]]:
+    """Per record, each feature's signed contribution to the log-odds: the log-odds minus what they become with
+    that feature alone set to 0 (a rule that did not fire, no overlap, a verifier logit of 0: undecided).
+    Trees are not additive, so the parts need not sum to the total; they say which signals moved the score and
+    which way. Parts smaller than `smallest` are left out."""
+    def log_odds(m: np.ndarray) -> np.ndarray:
+        p = np.clip(predict(card, m), 1e-9, 1 - 1e-9)
+        return np.asarray(np.log(p / (1 - p)))
+
+    z = log_odds(x)
+    parts = np.zeros_like(x, dtype=float)
+    for j in range(x.shape[1]):
+        if not x[:, j].any():
+            continue
+        x0 = x.copy()
+        x0[:, j] = 0.0
+        parts[:, j] = z - log_odds(x0)
+    order = np.argsort(-np.abs(parts), axis=1)
+    return [{card["features"][j]: round(float(row[j]), 2) for j in idx if abs(row[j]) >= smallest}
+            for row, idx in zip(parts, order)]
+
+
+def explain(p: float, threshold: float, parts: dict[str, float], top: int = 3) -> str:
+    """One line: the decision and the `top` largest contributions ("accepted (0.91 >= 0.44): verifier +2.10, ...")."""
+    verdict = f"accepted ({p:.2f} >= {threshold:.2f})" if p >= threshold else f"rejected ({p:.2f} < {threshold:.2f})"
+    signs = ", ".join(f"{k} {v:+.2f}" for k, v in list(parts.items())[:top])
+    return f"{verdict}: {signs}" if signs else verdict
 
 
 def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
@@ -327,8 +359,11 @@ class Judge(Metric):
         thr = self._threshold(card)
         named = [(k, f) for k, f in enumerate(card["features"]) if f in SIGNALS]
         signals = [[f for k, f in named if row[k] > 0] for row in x]
-        return [float(p) for p in probs], {"correct": [bool(p >= thr) for p in probs], **why, "signals": signals,
-                                           long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
+        parts = contributions(card, x)
+        return [float(p) for p in probs], {
+            "correct": [bool(p >= thr) for p in probs], **why, "signals": signals, "contributions": parts,
+            "why": [explain(float(p), thr, part) for p, part in zip(probs, parts)],
+            long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
 
     def _threshold(self, card: dict[str, Any]) -> float:
         return float(card["threshold"] if self.options["threshold"] is None else self.options["threshold"])

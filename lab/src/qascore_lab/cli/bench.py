@@ -18,6 +18,8 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                          "split, WikiQA/TREC-QA triples, KPQA sets"),
     "probes": ("qascore_lab.bench.probes", "answer judges on the behavioural probe suite, per family (right member higher, "
                                            "wrong member accepted, right member accepted)"),
+    "blind": ("qascore_lab.bench.blind", "answer judges on the blind hand-written set (lab/blind/), per kind: wrong "
+                                         "accepted, right rejected, AUROC, right above wrong in pairs"),
     "lexical": ("qascore_lab.bench.lexical", "COCO BLEU/ROUGE-L/CIDEr/METEOR vs pycocoevalcap on KPQA MS-MARCO rows"),
     "kpqa": ("qascore_lab.bench.kpqa", "BERTScore-KPQA (tagger included) vs bert_score, same model and layer"),
     "bertscore": ("qascore_lab.bench.bertscore", "bertscore vs bert_score (pairs/s, with and without IDF), same model, layer, rows"),

@@ -40,6 +40,10 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                    "the gold beside it in another (\"B is the one who wrote Hamlet; A is "
                                                    "another one.\"), and the two exchanged"),
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
+    "asserted-data": ("qascore_lab.train.asserted_data", "answer texts labelled with the span each asserts as its answer "
+                                                       "(SQuAD windows, EVOUNA-TQ, composed forms split by form)"),
+    "asserted": ("qascore_lab.train.asserted", "the judge's asserted-answer reader (the answerability reader continued "
+                                               "on `asserted-data`)"),
     "kpqa": ("qascore_lab.train.kpqa", "KPQA keyphrase tagger (SQuAD 2.0 dev, WikiQA answer phrases, "
                                        "answer-equivalence sentences; all layers, LoRA)"),
     "reader": ("qascore_lab.train.reader", "extractive QA reader of `answerability` (SQuAD 1.1 train + SQuAD 2.0 dev "

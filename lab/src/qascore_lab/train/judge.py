@@ -94,6 +94,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "test splits are reported, also with N=0 (repeatable)")
     p.add_argument("--probe-questions", type=int, default=500, metavar="N",
                    help="questions of the probe dev split (seeded sample) whose rows join the fit")
+    p.add_argument("--passes", default=None, help="with --features-only: the model passes to cache, comma-separated "
+                                                   "(verifier, kpqa_rougeL; default all)")
     p.add_argument("--features-only", action="store_true",
                    help="compute and cache the feature matrices of the dev, test and probe rows (in --out), then stop: "
                         "e.g. on a GPU machine, the fit then reads the caches")
@@ -255,13 +257,21 @@ def choose(table: dict[str, dict[str, Any]]) -> str:
     return best
 
 
-def candidates() -> dict[str, tuple[tuple[str, ...], Callable[[np.ndarray, np.ndarray], dict[str, Any]]]]:
-    """name -> (features, fit function): both model kinds on every feature, and each group left out."""
+def candidates(extra: str | None = None) -> dict[str, tuple[tuple[str, ...], Callable[[np.ndarray, np.ndarray], dict[str, Any]]]]:
+    """name -> (features, fit function): both model kinds on every feature, and each group left out; `extra`, a
+    name such as `monotone-trees:-length-roles`, adds the monotone trees without every group it names."""
     from qascore.metrics.judge import FEATURES
 
     out: dict[str, Any] = {}
+    drops: list[tuple[str, tuple[str, ...]]] = [("all", ()), *((f"-{g}", names) for g, names in GROUPS.items())]
+    if extra and extra.startswith(SHIPPABLE + "-"):
+        groups = extra[len(SHIPPABLE) + 1:].split("-")
+        unknown = [g for g in groups if g not in GROUPS]
+        if unknown:
+            raise SystemExit(f"train judge: --candidate {extra}: unknown feature groups {unknown} (known: {sorted(GROUPS)})")
+        drops.append((extra[len(SHIPPABLE):], tuple(f for g in groups for f in GROUPS[g])))
     for kind in ("logistic", "trees", "monotone-trees"):
-        for g, drop in (("all", ()), *((f"-{g}", names) for g, names in GROUPS.items())):
+        for g, drop in drops:
             names = tuple(f for f in FEATURES if f not in drop)
             fit = (fit_logistic if kind == "logistic" else fit_trees if kind == "trees" else
                    (lambda xx, yy, nm=names: fit_monotone_trees(xx, yy, nm)))
@@ -271,31 +281,44 @@ def candidates() -> dict[str, tuple[tuple[str, ...], Callable[[np.ndarray, np.nd
 
 # -- features -----------------------------------------------------------------------------------
 
-def feature_matrix(name: str, recs: Sequence[Any], cache: Path) -> np.ndarray:
-    """Every judge feature of `recs`. The model columns are cached, each by its model's hash and the judge's
-    `MODEL_INPUTS` (a new verifier recomputes only its own column); the others cost milliseconds and are
-    computed afresh, so a new or changed lexical feature needs no model pass."""
-    from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_INPUTS, doubt, features
+def model_hashes() -> dict[str, str | None]:
+    """The hash of each model pass's model (`judge.MODEL_PASSES`); None where it is not installed."""
     from qascore.runtime.delta import file_sha256
 
-    models = {"verifier": file_sha256(defaults.RESOURCES / "ava" / "ava.safetensors"),
-              "kpqa_rougeL": file_sha256(defaults.RESOURCES / "kpqa" / "kpqa.safetensors")}
+    files = {"verifier": defaults.RESOURCES / "ava" / "ava.safetensors",
+             "kpqa_rougeL": defaults.RESOURCES / "kpqa" / "kpqa.safetensors"}
+    return {k: file_sha256(f) if f.is_file() else None for k, f in files.items()}
+
+
+def feature_matrix(name: str, recs: Sequence[Any], cache: Path, passes: Sequence[str] | None = None) -> np.ndarray:
+    """Every judge feature of `recs`. The model columns are cached per model pass (`judge.MODEL_PASSES`), each
+    by its model's hash and the judge's `MODEL_INPUTS` (a new verifier recomputes only its own column); the
+    others cost milliseconds and are computed afresh, so a new or changed lexical feature needs no model pass.
+    `passes` (default: all) limits the model passes run, for caching; the matrix is then not returned (None)."""
+    from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_INPUTS, MODEL_PASSES, doubt, features
+
+    models = model_hashes()
     inputs = hashlib.sha256(MODEL_INPUTS.encode()).hexdigest()[:6]  # a new way of forming the inputs recomputes
     rows = hashlib.sha256(json.dumps([[r.question, r.candidate, list(r.references)] for r in recs]).encode()).hexdigest()
     cols = {}
-    for feature in sorted(MODEL_FEATURES):
-        path = cache / f"{name}.{feature}.{models[feature]}.{inputs}.npy"
-        # the rows' digest beside the column: a folder rebuilt under the same name recomputes (a column cached
-        # before digests were kept is taken as it is, and its digest written)
+    for model, names in sorted(MODEL_PASSES.items()):
+        if passes is not None and model not in passes:
+            continue
+        if models[model] is None:
+            raise SystemExit(f"train judge: the model of the `{model}` features is not installed")
+        path = cache / f"{name}.{model}.{models[model]}.{inputs}.npy"
+        # the rows' digest beside the columns: a folder rebuilt under the same name recomputes
         digest = path.with_suffix(".rows")
         if path.is_file() and digest.is_file() and digest.read_text() != rows:
             path.unlink()
         if not path.is_file():
             t0 = time.time()
-            np.save(path, features(recs, [feature]))
-            print(f"{feature} of {name}: {len(recs)} rows in {time.time() - t0:.0f}s", flush=True)
+            np.save(path, features(recs, list(names)))
+            print(f"{model} of {name}: {len(recs)} rows in {time.time() - t0:.0f}s", flush=True)
         digest.write_text(rows)
-        cols[feature] = np.load(path)[:, 0]
+        cols.update(zip(names, np.load(path).T))
+    if passes is not None:
+        return np.zeros((0, 0))
     rest = [f for f in FEATURES if f not in MODEL_FEATURES and f != "doubt"]
     cols.update(zip(rest, features(recs, rest).T))
     cols["doubt"] = doubt(cols["verifier"], cols["contains"])
@@ -349,7 +372,7 @@ def run(args: argparse.Namespace) -> int:
     from qascore_lab.train import probes, verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
-    shippable = sorted(k for k in candidates() if k.startswith(SHIPPABLE))
+    shippable = sorted(k for k in candidates(args.candidate) if k.startswith(SHIPPABLE))
     if args.candidate is not None and args.candidate not in shippable:
         raise SystemExit(f"train judge: --candidate must be one of {', '.join(shippable)}, not {args.candidate!r}")
     torch.set_num_threads(args.threads)
@@ -360,32 +383,46 @@ def run(args: argparse.Namespace) -> int:
     test_rows = verifier_corpus.read_split(args.corpus, "test")
     dev_recs, dev_y = to_records(dev_rows)
     test_recs, test_y = to_records(test_rows)
-    x = feature_matrix("dev", dev_recs, out)
+    sets = {"dev": dev_recs}   # every record set the fit reads, by its cache name
     if args.probes:  # appended after the corpus rows, so the views' row indices stay valid
         probe_rows = probes.by_questions(probes.read(args.probes, "dev"), args.probe_questions, args.seed)
         probe_recs, probe_y = to_records(probe_rows)
-        x = np.vstack([x, feature_matrix("probes-dev", probe_recs, out)])
+        sets["probes-dev"] = probe_recs
         dev_rows, dev_recs, dev_y = dev_rows + probe_rows, dev_recs + probe_recs, dev_y + probe_y
     for folder, n in unseen_folders(args):
         more = [dict(r, kind=UNSEEN) for r in probes.by_pairs(probes.read(folder, "train"), n, args.seed)]
         more_recs, more_y = to_records(more)
-        x = np.vstack([x, feature_matrix(f"unseen-{Path(folder).name}-train{n}", more_recs, out)])
+        sets[f"unseen-{Path(folder).name}-train{n}"] = more_recs
         dev_rows, dev_recs, dev_y = dev_rows + more, dev_recs + more_recs, dev_y + more_y
+    views = sparse_views(dev_rows, dev_recs, args.seed)
+    sparse = np.asarray(views[0][0])  # the SPARSE_SOURCE rows, as every view holds them
+    if args.features_only:
+        passes = args.passes.split(",") if args.passes else None
+        sets.update({"test": test_recs, "test-first": first_reference(test_recs),
+                     "dev-first": first_reference([dev_recs[i] for i in sparse]),
+                     **{f"dev-sparse{k}": recs for k, (_, recs) in enumerate(views)}})
+        if args.probes:
+            sets["probes-test"] = to_records(probes.read(args.probes, "test"))[0]
+        for folder, n in unseen_folders(args, "offset_probes"):
+            if n:
+                sets[f"offset-{Path(folder).name}-train{n}"] = to_records(
+                    probes.by_pairs(probes.read(folder, "train"), n, args.seed))[0]
+        for folder, _ in unseen_folders(args) + unseen_folders(args, "offset_probes"):
+            for split in ("dev", "test"):
+                sets[f"unseen-{Path(folder).name}-{split}"] = to_records(probes.read(folder, split))[0]
+        sets.update({name: recs for name, (recs, _, _) in reporting_sets(args.data).items()})
+        for name, recs in sets.items():
+            feature_matrix(name, recs, out, passes)
+        print(f"features cached in {out} ({time.time() - t0:.0f}s)")
+        return 0
+    x = np.vstack([feature_matrix(name, recs, out) for name, recs in sets.items()])
     y, ty = np.asarray(dev_y), np.asarray(test_y)
     tx = feature_matrix("test", test_recs, out)
     sources = [source_of(r) for r in dev_rows]
     groups = np.asarray([r["qid"] for r in dev_rows])
-    views = sparse_views(dev_rows, dev_recs, args.seed)
     view_idx = np.concatenate([idx for idx, _ in views])
     vx = np.vstack([feature_matrix(f"dev-sparse{k}", recs, out) for k, (_, recs) in enumerate(views)])
-    sparse = np.asarray(views[0][0])  # the SPARSE_SOURCE rows, as every view holds them
     fx1 = feature_matrix("dev-first", first_reference([dev_recs[i] for i in sparse]), out)
-    if args.features_only:
-        feature_matrix("test-first", first_reference(test_recs), out)
-        if args.probes:
-            feature_matrix("probes-test", to_records(probes.read(args.probes, "test"))[0], out)
-        print(f"features cached in {out} ({time.time() - t0:.0f}s)")
-        return 0
 
     fit_y = np.concatenate([y, y[view_idx]])  # what the Platt scaling and the threshold read: dev rows, then views
 
@@ -406,18 +443,27 @@ def run(args: argparse.Namespace) -> int:
     table: dict[str, Any] = {}
     oofs: dict[str, np.ndarray] = {}
     # with --candidate, only it and its ablations that ship (the monotone trees without one group) are scored
-    scored = {k: v for k, v in candidates().items()
+    scored = {k: v for k, v in candidates(args.candidate).items()
               if not args.candidate or k == args.candidate or k.startswith(SHIPPABLE + "-")}
     for name, (names, fit) in scored.items():
         oofs[name], table[name] = score(names, fit)
         print(f"{name:22s} rule {table[name]['rule']:.4f}  " + "  ".join(f"{k} {v:.3f}" for k, v in table[name]["dev"].items())
               + f"  first-reference {table[name]['first_reference']['auroc']:.3f}", flush=True)
     best = args.candidate or choose(table)
-    names, fit = candidates()[best]
+    names, fit = candidates(args.candidate)[best]
     cols = [FEATURES.index(f) for f in names]
     raw = oofs[best]  # out-of-fold raw scores of the dev rows, then of the views (aligned with fit_y)
     both_x = np.vstack([x[:, cols], vx[:, cols]])  # dev rows, then views: the card's columns, aligned with fit_y
     card: dict[str, Any] = {"features": list(names), "model": fit(both_x, fit_y)}
+    # --offset features outside the candidate's trees: read by their offsets only, appended after the trees' columns
+    offset_only = tuple(f for f in args.offset if f not in names)
+    tree_names = tuple(names)
+    if offset_only:
+        card["features"] += list(offset_only)
+        card["model"]["monotone"].update({f: MONOTONE.get(f, 0) for f in offset_only})
+        names = tuple(names) + offset_only
+        cols = [FEATURES.index(f) for f in names]
+        both_x = np.vstack([x[:, cols], vx[:, cols]])
     calibration = 0
     if args.offset:
         a, b, offsets, calibration = fit_offsets(args, card, raw, both_x, fit_y, out)
@@ -432,7 +478,7 @@ def run(args: argparse.Namespace) -> int:
         card["kpqa_model"] = installed_tagger()
     if MODEL_FEATURES.intersection(names):
         card["model_inputs"] = MODEL_INPUTS
-    no_views = score(names, fit, with_views=False)[1]
+    no_views = score(tree_names, fit, with_views=False)[1]
     report: dict[str, Any] = {"chosen": best, "chosen_by": "--candidate" if args.candidate else "the dev rule",
                               "best_by_rule": max(table, key=lambda k: table[k]["rule"]),
                               "candidates": table, "threshold": card["threshold"],

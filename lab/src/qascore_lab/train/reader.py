@@ -311,34 +311,11 @@ def tensorize(tokenizer: Any, examples: Sequence[Example], spec: ReaderSpec, chu
 
 # -- training --------------------------------------------------------------------
 
-def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
-    t_all = time.time()
-    torch.manual_seed(args.seed)
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    if args.threads:
-        torch.set_num_threads(args.threads)
+def fit(model: ReaderModel, tens: Tensors, args: argparse.Namespace) -> float:
+    """Train `model`'s trainable parameters on span-labelled windows (AdamW, linear warm-up and decay; `args`:
+    device, lr, head_lr, weight_decay, batch_size, micro_batch, epochs, warmup, seed, log_every); seconds taken."""
     device = args.device
     cuda = device.startswith("cuda")
-    if cuda:
-        torch.backends.cuda.matmul.allow_tf32 = True
-        torch.backends.cudnn.allow_tf32 = True
-    out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    spec = ReaderSpec(max_len=args.max_len, stride=args.stride, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha)
-
-    t0 = time.time()
-    data = load_data(args)
-    print(f"data: {json.dumps(data['counts'])} ({time.time() - t0:.1f} s)", flush=True)
-    from qascore.runtime.encoder import load_tokenizer
-
-    tokenizer = load_tokenizer(spec.encoder)
-    t0 = time.time()
-    tens = tensorize(tokenizer, data["train"], spec, workers=args.workers)
-    print(f"tokenised {len(data['train'])} training examples into {len(tens)} windows "
-          f"({time.time() - t0:.1f} s)", flush=True)
-
-    model = ReaderModel(spec, load_base(spec)).to(device)
     head = [p for n, p in model.named_parameters() if n.startswith("qa.")]
     body = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("qa.")]
     opt = torch.optim.AdamW([{"params": body, "lr": args.lr}, {"params": head, "lr": args.head_lr}],
@@ -391,8 +368,38 @@ def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
         if cuda:
             torch.cuda.synchronize()
         print(f"epoch {epoch + 1} done in {time.time() - t_ep:.1f} s", flush=True)
-    train_s = time.time() - t_train
-    del gpu
+    return time.time() - t_train
+
+
+def train(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    t_all = time.time()
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    device = args.device
+    cuda = device.startswith("cuda")
+    if cuda:
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    spec = ReaderSpec(max_len=args.max_len, stride=args.stride, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha)
+
+    t0 = time.time()
+    data = load_data(args)
+    print(f"data: {json.dumps(data['counts'])} ({time.time() - t0:.1f} s)", flush=True)
+    from qascore.runtime.encoder import load_tokenizer
+
+    tokenizer = load_tokenizer(spec.encoder)
+    t0 = time.time()
+    tens = tensorize(tokenizer, data["train"], spec, workers=args.workers)
+    print(f"tokenised {len(data['train'])} training examples into {len(tens)} windows "
+          f"({time.time() - t0:.1f} s)", flush=True)
+
+    model = ReaderModel(spec, load_base(spec)).to(device)
+    train_s = fit(model, tens, args)
 
     model.eval()
     reader = Reader(spec, model, tokenizer)
