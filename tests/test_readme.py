@@ -144,13 +144,18 @@ def test_readme_reading_of_the_example_model_figures():
     assert [records[i].id for i in (3, 5)] == ["g4", "g6"]
     assert sq.example(3)["correct"] is True and sq.example(5)["correct"] is True
     assert 'calls g4 ("Sydney") and g6 (the red shirt) correct' in " ".join(README.split())
-    # "`ava` and `judge` reject both (`judge` 0.26 and 0.15). All three call g2 correct (`ava` 0.84, `judge` 0.71)"
+    # "`ava` and `judge` reject both (`judge` 0.26 and 0.15). `ava` and `judge` call g2 correct (0.84, 0.71; `square` 0.37)"
     ava = qascore.load("ava").score(records)
     judge = qascore.load("judge").score(records)
     assert [ava.example(i)["correct"] for i in (1, 3, 5)] == [True, False, False] and round(ava.scores[1], 2) == 0.84
     assert [judge.example(i)["correct"] for i in (1, 3, 5)] == [True, False, False]
     assert [round(judge.scores[i], 2) for i in (1, 3, 5)] == [0.71, 0.26, 0.15]
-    assert "`ava` and `judge` reject both (`judge` 0.26 and 0.15). All three call g2 correct (`ava` 0.84, `judge` 0.71)" in text
+    assert sq.example(1)["correct"] is False and round(sq.scores[1], 2) == 0.37
+    assert ("`ava` and `judge` reject both (`judge` 0.26 and 0.15). `ava` and `judge` call g2 correct (0.84, 0.71; "
+            "`square` 0.37)") in text
+    why = judge.details["why"][1]
+    assert why == "accepted (0.71 >= 0.44): verifier +1.34, number_miss -1.06, kpqa_rougeL +0.84"
+    assert f'g2 "{why}"' in text
     qg = qascore.read_records(str(REPO / "examples" / "qg.jsonl"))
     res = qascore.load("qrelscore").score(qg)
     by_id = dict(zip([r.id for r in qg], res.scores))
