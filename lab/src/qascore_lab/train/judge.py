@@ -268,7 +268,8 @@ def candidates(extra: str | None = None) -> dict[str, tuple[tuple[str, ...], Cal
         groups = extra[len(SHIPPABLE) + 1:].split("-")
         unknown = [g for g in groups if g not in GROUPS]
         if unknown:
-            raise SystemExit(f"train judge: --candidate {extra}: unknown feature groups {unknown} (known: {sorted(GROUPS)})")
+            raise SystemExit(f"train judge: --candidate {extra}: unknown feature groups {unknown}; a candidate is "
+                             f"{SHIPPABLE}all or {SHIPPABLE}-GROUP[-GROUP...] over {', '.join(sorted(GROUPS))}")
         drops.append((extra[len(SHIPPABLE):], tuple(f for g in groups for f in GROUPS[g])))
     for kind in ("logistic", "trees", "monotone-trees"):
         for g, drop in drops:
@@ -503,6 +504,8 @@ def run(args: argparse.Namespace) -> int:
     for folder, _ in unseen_folders(args) + unseen_folders(args, "offset_probes"):
         for split in ("dev", "test"):
             held = probes.read(folder, split)
+            if not held:
+                continue
             m_probs = predict(card, feature_matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0], out)[:, cols])
             report.setdefault(f"unseen_probes_{split}", {}).update(
                 probes.family_table(held, m_probs, m_probs >= card["threshold"]))
