@@ -1,8 +1,11 @@
 """lab/scripts/written_probes.py IN OUT: the helper-written training answers as a probe folder (train: 80% of
 questions, dev: 20%, by a salted hash of the question; test empty), for `train judge --unseen-probes OUT=N`."""
-import hashlib, json, sys
+import hashlib
+import json
+import sys
 from pathlib import Path
-rows = [json.loads(l) for l in open(sys.argv[1])]
+
+rows = [json.loads(line) for line in open(sys.argv[1])]
 out = Path(sys.argv[2]); out.mkdir(parents=True, exist_ok=True)
 qid = {}
 splits = {"train": [], "dev": [], "test": []}
