@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 rows = [json.loads(line) for line in open(sys.argv[1])]
-out = Path(sys.argv[2]); out.mkdir(parents=True, exist_ok=True)
+out = Path(sys.argv[2])
+out.mkdir(parents=True, exist_ok=True)
 qid = {}
 splits = {"train": [], "dev": [], "test": []}
 for r in rows:
