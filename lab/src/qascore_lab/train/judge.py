@@ -295,7 +295,8 @@ def feature_matrix(name: str, recs: Sequence[Any], cache: Path, passes: Sequence
     """Every judge feature of `recs`. The model columns are cached per model pass (`judge.MODEL_PASSES`), each
     by its model's hash and the judge's `MODEL_INPUTS` (a new verifier recomputes only its own column); the
     others cost milliseconds and are computed afresh, so a new or changed lexical feature needs no model pass.
-    `passes` (default: all) limits the model passes run, for caching; the matrix is then not returned (None)."""
+    `passes` (default: all) limits the model passes run, for caching; the matrix is then not built (an empty one
+    is returned)."""
     from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_INPUTS, MODEL_PASSES, doubt, features
 
     models = model_hashes()
