@@ -31,7 +31,8 @@ from qascore.runtime.delta import apply_delta, base_hash, read_meta
 from qascore.runtime.reader import DELTA as READER_DELTA, Reader, Reading, ReaderModel, ReaderSpec, load_base
 from qascore.text.answer_match import contains
 from qascore.text.squad import squad_f1
-from qascore_lab.train.reader import Example, _auroc, fit, tensorize
+from qascore.meta.classification import auroc
+from qascore_lab.train.reader import Example, fit, tensorize
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -126,7 +127,8 @@ def evaluate(reader: Reader, rows: list[dict[str, Any]]) -> dict[str, Any]:
             (pos if r["label"] else neg)[key].append(m)
         fam["all"].append(float(ok))
     return {k: {"rows": len(v), "read_right": round(float(np.mean(v)), 4),
-                "auroc_asserted": round(_auroc(pos[k], neg[k]), 4) if pos[k] and neg[k] else None}
+                "auroc_asserted": round(auroc(pos[k] + neg[k], [1] * len(pos[k]) + [0] * len(neg[k])), 4)
+                if pos[k] and neg[k] else None}
             for k, v in sorted(fam.items())}
 
 

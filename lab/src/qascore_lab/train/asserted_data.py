@@ -31,11 +31,9 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from qascore.text.squad import normalize_answer
-
-Form = Callable[[random.Random, str, str], str]   # (rng, asserted X, side Y) -> text holding «X» once
 
 
 @dataclass(frozen=True)
