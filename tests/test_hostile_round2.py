@@ -123,12 +123,15 @@ def test_o_over_an_existing_file_keeps_its_mode(tmp_path: Path, extra: list[str]
 
 
 def test_a_chunked_partial_file_is_never_more_open_than_the_file_it_replaces(tmp_path: Path) -> None:
+    from qascore.output_claim import claim
     from qascore.stream import _open_partial
 
     out, part = tmp_path / "o.jsonl", tmp_path / "o.jsonl.part"
     out.write_text("secret\n")
     out.chmod(0o600)
-    with _open_partial(part, out, append=False) as fh:
+    fd, created = claim(part)
+    assert created and stat.S_IMODE(os.fstat(fd).st_mode) == 0o600
+    with _open_partial(fd, out, append=False) as fh:
         assert stat.S_IMODE(os.fstat(fh.fileno()).st_mode) == 0o600
 
 

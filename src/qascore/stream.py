@@ -44,7 +44,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from qascore import jsonio
+from qascore import jsonio, output_claim
 from qascore.metrics.base import Metric, MetricResult
 from qascore.records import IdCheck, InputError, Record, TableColumns, iter_records, table_writer
 
@@ -356,19 +356,15 @@ def take_permissions(fd: int, target: str | Path) -> None:
     os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after chown, which may clear setuid/setgid bits
 
 
-def _open_partial(part: Path, like: Path, append: bool) -> Any:
-    """FILE.part for writing, created private (0600) and then given the permissions of `like` (FILE, or the
-    FILE.part being continued; the umask's for a file that does not exist), so the records of a file only its
-    owner may read are never readable by others on the way (issue 42)."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(part, flags, 0o600)
-    try:
-        if like != part:
-            take_permissions(fd, like)
-        return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
-    except BaseException:
-        os.close(fd)
-        raise
+def _open_partial(fd: int, like: Path | None, append: bool) -> Any:
+    """FILE.part (held on `fd`, `output_claim.claim`) for writing: emptied unless `append`, and given the
+    permissions of `like` (FILE; the umask's for a file that does not exist; None keeps its own), so the
+    records of a file only its owner may read are never readable by others on the way (issue 42)."""
+    if like is not None:
+        take_permissions(fd, like)
+    if not append:
+        os.ftruncate(fd, 0)
+    return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
 
 
 def partial_path(output: str | Path) -> Path:
@@ -417,26 +413,32 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
     out = Path(output) if output is not None and not to_stdout else None
     part = partial_path(out) if out is not None else None
     skip = 0
-    if resume_output and out is not None and part is not None:
-        prefix = part if part.exists() else out
-        with naming(prefix):
-            skip = resume(prefix, read(), summaries, chunk_size)
-        if skip:  # named before the rename: where the kept records were found
-            print(f"resuming after {skip} records already in {prefix}", file=sys.stderr)
-        if prefix == out and out.exists():
-            os.replace(out, part)  # continued under FILE.part, renamed back when complete
-    if engine is None:
-        def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
-            return local_chunks(islice(read(), k, None), metrics, chunk_size, k)
+    fd, existed = -1, False
+    if part is not None:  # held until FILE is in place: a second run on the same -o is refused here
+        with naming(part):
+            fd, created = output_claim.claim(part)
+        existed = not created
     fh: Any = sys.stdout if to_stdout else None
     render = (lambda lines: "".join(lines)) if columns is None else _table_text(columns, output_format)
     n = 0
     try:  # opened inside: a stop (Ctrl-C, SIGTERM) at any point leaves no empty FILE.part
+        if resume_output and out is not None and part is not None:
+            prefix = part if existed else out
+            with naming(prefix):
+                skip = resume(prefix, read(), summaries, chunk_size)
+            if skip:  # named before the rename: where the kept records were found
+                print(f"resuming after {skip} records already in {prefix}", file=sys.stderr)
+            if prefix == out and out.exists():  # continued under FILE.part, renamed back when complete
+                with naming(out):
+                    fd, existed = output_claim.adopt(fd, out, part), True
+        if engine is None:
+            def engine(k: int, _: dict[str, Any]) -> Iterator[ChunkOut]:
+                return local_chunks(islice(read(), k, None), metrics, chunk_size, k)
         if part is not None and out is not None:
             # permissions: FILE's; FILE.part's own when it continues a killed run (FILE moved there on resume)
-            like = out if out.exists() or not part.exists() else part
+            like = out if out.exists() or not existed else part
             with naming(part):
-                fh = _open_partial(part, like, append=bool(skip))
+                fh = _open_partial(fd, None if like == part else like, append=bool(skip))
         for lines, scores in engine(skip, states):
             if fh is not None:
                 with naming(part):
@@ -446,23 +448,27 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
                 s.mean.extend(scores[s.label])
             n += len(lines)
     except BaseException:
-        if part is not None and part.exists():
-            if fh is not None:
-                fh.close()
-            if part.stat().st_size:
+        if part is not None:  # this run holds FILE.part (a run refused above never gets here)
+            size = os.fstat(fd).st_size
+            if size and fh is not None:  # records written by this run (a killed run's part stays as it was)
                 from qascore.messages import warn
 
                 warn(f"{part} keeps the records scored before this stopped; "
                      + ("--resume continues from there" if columns is None else
                         "--resume continues JSONL output only, so score again to write the table"))
-            else:
+            elif not size:
                 part.unlink(missing_ok=True)
+            if fh is not None:
+                fh.close()
+            else:
+                os.close(fd)
         raise
     if part is not None and out is not None:
         with naming(part):
             if out.exists():  # a file that appeared (or changed) while scoring: its permissions still win
                 take_permissions(fh.fileno(), out)
-            fh.close()
-        os.replace(part, out)
+            fh.flush()
+        os.replace(part, out)  # still locked: no other run can take FILE.part until FILE is in place
+        fh.close()
     ids.finish()
     return summaries, n

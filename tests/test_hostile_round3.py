@@ -1,0 +1,64 @@
+"""Hostile trial, third round (issue 64): one writer per output, long words, Ray on loopback, a bound on
+the work of one record, checked model files. Each test failed on the code before the fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from test_hostile_inputs import run_cli
+from test_hostile_round2 import one_error, write_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# -- HIGH 1: two chunked runs on one -o ----------------------------------------------------------------
+def test_a_second_chunked_run_on_a_busy_output_is_refused_before_writing(tmp_path: Path) -> None:
+    from qascore.output_claim import claim
+
+    src = write_rows(tmp_path / "in.jsonl", 6)
+    out, part = tmp_path / "o.jsonl", tmp_path / "o.jsonl.part"
+    fd, _ = claim(part)  # the first run, mid-way: it holds o.jsonl.part and has written two lines
+    try:
+        os.write(fd, b'{"id": "0"}\n{"id": "1"}\n')
+        for extra in ([], ["--resume"]):
+            line = one_error(*run_cli(["score", str(src), "-m", "rougeL", "--chunk-size", "2", "-o", str(out),
+                                       *extra])[::2])
+            assert line.startswith(f"qascore: error: {part}: another qascore run is writing this output now")
+            assert part.read_bytes() == b'{"id": "0"}\n{"id": "1"}\n' and not out.exists()
+    finally:
+        os.close(fd)
+    rc, _, err = run_cli(["score", str(src), "-m", "rougeL", "--chunk-size", "2", "-o", str(out)])
+    assert rc == 0, err  # free again once the first run has gone
+    assert len(out.read_text().splitlines()) == 6 and not part.exists()
+
+
+def test_concurrent_chunked_runs_leave_one_whole_output(tmp_path: Path) -> None:
+    """The issue's repro, small: a slowed first run in another process is mid-way through o.jsonl.part when a
+    second one starts on the same -o; the second is refused, the first writes o.jsonl whole."""
+    src = write_rows(tmp_path / "in.jsonl", 30)
+    out, part = tmp_path / "o.jsonl", tmp_path / "o.jsonl.part"
+    slowed = ("import sys, time; import qascore.stream as s; real = s.score_chunk; "
+              "s.score_chunk = lambda *a: (time.sleep(0.1), real(*a))[1]; from qascore.cli import main; "
+              "sys.exit(main(sys.argv[1:]))")
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "QASCORE_THREADS": "1"}
+    first = subprocess.Popen([sys.executable, "-c", slowed, "score", str(src), "-m", "f1", "-m", "rougeL",
+                              "--chunk-size", "1", "-o", str(out)], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (part.exists() and part.stat().st_size) and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert first.poll() is None, "the first run ended before the second started"
+        line = one_error(*run_cli(["score", str(src), "-m", "rougeL", "--chunk-size", "5", "-o", str(out)])[::2])
+        assert line.startswith(f"qascore: error: {part}: another qascore run is writing this output now")
+    finally:
+        _, err = first.communicate(timeout=120)
+    assert first.returncode == 0 and f"wrote 30 records to {out}" in err, err
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in rows] == [str(i) for i in range(30)]
+    assert all(list(r["scores"]) == ["f1", "rougeL"] for r in rows) and not part.exists()
