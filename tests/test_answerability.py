@@ -146,6 +146,34 @@ def test_a_verified_rule_judges_the_spans_with_the_ava_verifier(delta, tmp_path)
 
 
 @pytest.mark.slow
+def test_the_judged_rule_judges_the_spans_with_the_judge_metric(delta):
+    """`rule=judge_expected`: the reader's top spans, each read by the shipped `judge` metric as the candidate
+    with the record's answer as the reference, weighted by the reader's probabilities; the signature names
+    the judge's card, the details its P(correct) of the best span."""
+    from qascore.metrics.judge import DEFAULT_MODEL
+    from qascore.runtime.reader import JUDGED_K, load_shared
+    from qascore.text.answer_match import as_question
+
+    if not DEFAULT_MODEL.exists():
+        pytest.skip("the judge is not installed")
+    recs = [{"candidate": "where was Ann Lee born", "context": PASSAGE, "answer": "Oslo"},
+            {"candidate": "where was Ann Lee born", "context": PASSAGE}]
+    res = qascore.load("answerability", model=str(delta), rule="judge_expected").score(recs)
+    reading = load_shared(delta).read([recs[0]["candidate"]], [PASSAGE])[0]
+    spans = [(t, p) for _, sp in reading.windows for t, p in sp[:JUDGED_K]]
+    assert len(reading.windows) == 1 and len(spans) == JUDGED_K
+    judge = qascore.load("judge")   # each span by hand, one record at a time, the question with its mark
+    probs = [judge.score([{"question": as_question(recs[0]["candidate"]), "candidate": t,
+                           "references": ["Oslo"]}]).scores[0] for t, _ in spans]
+    assert res.scores[0] == pytest.approx(sum(p * g for (_, p), g in zip(spans, probs)), abs=1e-5)
+    assert res.details["answer_judge"][0] == pytest.approx(probs[[t for t, _ in spans].index(reading.best[0])],
+                                                           abs=1e-5)
+    assert res.scores[1] == pytest.approx(reading.p_answer, abs=1e-6) and res.details["answer_judge"][1] is None
+    assert "rule:judge_expected" in res.signature and "|judge:judge@" in res.signature
+    assert "judge:" not in qascore.load("answerability", model=str(delta)).score(recs[:1]).signature
+
+
+@pytest.mark.slow
 def test_focus_reads_the_words_around_the_answer(delta):
     """`focus=N` scores a record as the metric scores the same record with its passage cut by hand to the N
     words around the answer; a record without an answer is read whole; the signature names the setting."""

@@ -149,6 +149,29 @@ def test_verified_rules_read_the_judgments_of_the_top_spans(monkeypatch):
     assert set(rd.VERIFIED) < set(rd.RULES)
 
 
+def test_judged_rule_reads_the_judges_judgments_of_the_top_spans(monkeypatch):
+    monkeypatch.setattr(rd, "JUDGED_K", 2)
+    r = rd.Reading([(0.4, [("1889", 0.3), ("the 1889 World's Fair", 0.2), ("Paris", 0.1)]),
+                    (0.7, [("Paris", 0.25), ("1889", 0.05)])])
+    ava = {"1889": 0.6, "the 1889 World's Fair": 0.2, "Paris": 0.1}
+    judge = {"1889": 0.95, "the 1889 World's Fair": 0.9, "Paris": 0.05}
+    m = r.match("1889", ava, judge)
+    assert m["judge_best"] == 0.95
+    # first window: 0.3 x 0.95 + 0.2 x 0.9 = 0.465 ('Paris' is its third span); second: 0.25 x 0.05 + 0.05 x 0.95
+    assert m["judge_expected"] == pytest.approx(0.465)
+    assert m["ava_expected"] == pytest.approx(0.3 * 0.6 + 0.2 * 0.2)          # the verifier's, unchanged
+    # token F1 of "the 1889 World's Fair" with "1889" (SQuAD drops "the"): 2 x (1/3 x 1) / (1/3 + 1) = 0.5
+    assert m["expected_f1"] == pytest.approx(0.3 + 0.2 * 0.5)                 # the first window's (0.05 the second's)
+    assert rd.score(r, "1889", "judge_expected", judge=judge) == pytest.approx(0.465)
+    assert rd.score(r, None, "judge_expected") == pytest.approx(0.6)       # no answer: P(answerable)
+    with pytest.raises(ValueError, match="reads the judge's judgments"):
+        rd.score(r, "1889", "judge_expected", ava)
+    assert "judge_expected" not in r.match("1889", ava)
+    assert set(rd.JUDGED) < set(rd.RULES) and not rd.JUDGED & rd.VERIFIED
+    with pytest.raises(ValueError, match="need no verifier or judge"):
+        rd.Logistic(("judge_expected",), (1.0,), 0.0)
+
+
 def test_logistic_rule_by_hand():
     r = rd.Reading([(0.2, [("Oslo", 0.5), ("in Oslo", 0.3)])])
     lg = rd.Logistic(("p_answer", "expected_f1"), (1.0, 2.0), -0.5)

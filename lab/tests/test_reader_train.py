@@ -153,8 +153,11 @@ def test_rule_choice_by_hand(means, chosen):
 
 
 def test_the_fitted_rule_comes_after_the_fixed_ones_and_before_the_verified():
-    assert tr.ORDER.index("logistic") == len(tr.ORDER) - len(tr.VERIFIED) - 1
+    assert tr.ORDER.index("logistic") == len(tr.ORDER) - len(tr.VERIFIED) - len(tr.JUDGED) - 1
+    assert tr.ORDER[-len(tr.JUDGED):] == tuple(sorted(tr.JUDGED, key=list(tr.RULES).index))   # the judge: last
     assert tr.choose({"expected_f1": 0.843, "logistic": 0.874, "ava_expected": 0.878}) == "logistic"
+    assert tr.choose({"expected_f1": 0.843, "logistic": 0.874, "judge_expected": 0.878}) == "logistic"
+    assert tr.choose({"expected_f1": 0.843, "logistic": 0.874, "judge_expected": 0.880}) == "judge_expected"
 
 
 def test_fit_logistic_separates_and_stores_its_weights():

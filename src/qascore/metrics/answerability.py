@@ -16,11 +16,14 @@ the delta (the `rule` option overrides it):
 - `p_answer`: P(answerable), the answer unused;
 - `ava_expected`, `p_answer_x_ava`: as `expected_f1` and `p_answer_x_f1` with the `ava` verifier's
   P(the span answers the question as the answer does) in place of token F1 (its top 5 spans per window);
+- `judge_expected`: as `expected_f1` with the `judge` metric's P(correct) in place of token F1 (question,
+  the span as the candidate, the answer as the reference; each window's top 5 spans);
 - `logistic`: a logistic regression on other rules' log-odds, its weights stored in the delta.
 
 `details`: `span` (the reader's best span), `span_prob`, `no_answer` (P(no answer)), `answer_f1` (token F1
 of the span with `answer`; null without one), `answer_ava` (the verifier's P(correct) of the span; null
-unless a verifier rule runs), `truncated` (the passage went on beyond the windows read).
+unless a verifier rule runs), `answer_judge` (the judge's P(correct) of the span; null unless a judge rule
+runs), `truncated` (the passage went on beyond the windows read).
 
 Two speed settings, both off by default and named in the signature: `focus=N` reads only N words of the
 passage around the answer (text/answer_window.py; records without an answer are read whole), and
@@ -30,7 +33,7 @@ passage around the answer (text/answer_window.py; records without an answer are 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric, blank
@@ -43,7 +46,8 @@ BATCH = 32
 INT8 = "int8"   # the reader's CPU-only precision beside the model metrics' runtime.encoder.DTYPES
 DTYPE_NAMES = ("fp32", "bf16", "fp16", INT8)   # literal, as RULE_NAMES: the options need no torch import
 # the reader's rules (runtime/reader.py RULES and LOGISTIC), listed here so that the options need no torch import
-RULE_NAMES = ("p_answer", "expected_f1", "mass", "p_answer_x_f1", "ava_expected", "p_answer_x_ava", "logistic")
+RULE_NAMES = ("p_answer", "expected_f1", "mass", "p_answer_x_f1", "ava_expected", "p_answer_x_ava", "judge_expected",
+              "logistic")
 
 
 def verifier_path() -> Path:
@@ -51,6 +55,22 @@ def verifier_path() -> Path:
     from qascore.runtime.ava_layouts import AVA_DIR
 
     return AVA_DIR / "ava.safetensors"
+
+
+def span_judge(device: str | None, dtype: str | None) -> Callable[[list[Record]], Any]:
+    """The span judge of the JUDGED rules: the shipped `judge` metric, loaded as it loads itself (its models
+    are shared by the process, with `ava`'s for the VERIFIED rules); maps Records (question, candidate =
+    span, references = [answer]) to its P(correct), all in one call."""
+    from qascore.metrics.registry import load
+
+    judge = load("judge", device=device, dtype=dtype)
+    return lambda recs: judge.score(recs).scores
+
+
+def judge_path() -> Path:
+    from qascore.metrics.judge import DEFAULT_MODEL
+
+    return DEFAULT_MODEL
 
 
 class Answerability(Metric):
@@ -96,7 +116,7 @@ class Answerability(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         from qascore.runtime.ava_layouts import load_verifier
-        from qascore.runtime.reader import LOGISTIC, VERIFIED, load_shared, need_weights, rule_score, verify
+        from qascore.runtime.reader import JUDGED, LOGISTIC, VERIFIED, load_shared, need_weights, rule_score, verify
 
         int8 = self.options["dtype"] == INT8
         autocast = None if int8 else self.options["dtype"]   # int8 lives in the reader's weights, not in autocast
@@ -116,7 +136,11 @@ class Answerability(Metric):
             ver = load_verifier(verifier_path(), self.options["device"])
             judged = verify(lambda recs: ver.predict(recs, batch_size=int(self.options["batch_size"]), dtype=autocast),
                             [rec.candidate for rec in records], readings, answers)
-        matches = [None if a is None else r.match(a, j) for r, a, j in zip(readings, answers, judged)]
+        judge: list[dict[str, float] | None] = [None] * len(records)
+        if rule in JUDGED:
+            judge = verify(span_judge(self.options["device"], autocast), [rec.candidate for rec in records],
+                           readings, answers)
+        matches = [None if a is None else r.match(a, j, g) for r, a, j, g in zip(readings, answers, judged, judge)]
         main = [r.p_answer if m is None else rule_score(r, m, rule, reader.logistic) for r, m in zip(readings, matches)]
         truncated = [r.truncated for r in readings]
         details: dict[str, list[Any]] = {
@@ -125,6 +149,7 @@ class Answerability(Metric):
             "no_answer": [r.p_null for r in readings],
             "answer_f1": [None if m is None else m["f1"] for m in matches],
             "answer_ava": [None if j is None else j.get(r.best[0], 0.0) for r, j in zip(readings, judged)],
+            "answer_judge": [None if g is None else g.get(r.best[0], 0.0) for r, g in zip(readings, judge)],
             long_inputs.TRUNCATED: long_inputs.flags_detail(truncated),
         }
         long_inputs.report(self.name, records, truncated,
@@ -136,7 +161,7 @@ class Answerability(Metric):
         from qascore.metrics.verifiers import dtype_field
         from qascore.runtime.delta import file_sha256, read_meta
         from qascore.runtime.encoder import model_id
-        from qascore.runtime.reader import VERIFIED
+        from qascore.runtime.reader import JUDGED, VERIFIED
 
         path = self._path()
         meta = read_meta(path)
@@ -144,6 +169,9 @@ class Answerability(Metric):
         rule = self.options["rule"] or meta.get("rule")
         ava = verifier_path()
         judge = {"verifier": f"{ava.stem}@{file_sha256(ava)}"} if rule in VERIFIED else {}
+        if rule in JUDGED:
+            card = judge_path()
+            judge = {"judge": f"{card.stem}@{file_sha256(card)}"}
         dtype = self.options["dtype"]
         focus = {} if self.options["focus"] is None else {"focus": int(self.options["focus"])}
         return {"model": f"{path.stem}@{file_sha256(path)}", "base": model_id(spec.get("encoder", "")),

@@ -39,7 +39,7 @@ from qascore.text.squad import normalize_answer, squad_f1
 DELTA = defaults.RESOURCES / "reader" / "reader.safetensors"
 MAX_WINDOWS = 16   # windows read per passage at most (the metric reports more as truncated)
 TOP_K = 20         # spans kept per window
-JUDGED_K = 5       # top spans per window a verifier judges, for the rules that read its judgments
+JUDGED_K = 5       # top spans per window a verifier or the judge judges, for the rules that read their judgments
 
 
 @dataclass
@@ -308,24 +308,31 @@ class Reading:
         spans = [s for _, sp in self.windows for s in sp]
         return max(spans, key=lambda s: s[1]) if spans else ("", 0.0)
 
-    def match(self, answer: str, judged: Mapping[str, float] | None = None) -> dict[str, float]:
+    def match(self, answer: str, judged: Mapping[str, float] | None = None,
+              judge: Mapping[str, float] | None = None) -> dict[str, float]:
         """How the reading meets a target answer: F1 of the best span; the reader's probability mass on
         spans equal to it after SQuAD normalisation (`mass`) and its expected token F1 (`expected_f1`),
         each in the window where it is largest. With `judged` (span text -> a verifier's P(the span answers
         the question as `answer` does), for the `judged_spans`): `ava_best`, that of the best span, and
         `ava_expected`, the sum over each window's top `JUDGED_K` spans of P(span) x P(correct), in the
-        window where it is largest."""
+        window where it is largest. With `judge` (span text -> the `judge` metric's P(correct) of the span
+        as the candidate, `answer` as the reference): `judge_best` and `judge_expected` alike."""
         target = normalize_answer(answer)
-        mass, expected, verified = 0.0, 0.0, 0.0
+        mass, expected, verified, judged_exp = 0.0, 0.0, 0.0, 0.0
         for _, spans in self.windows:
             mass = max(mass, sum(p for t, p in spans if normalize_answer(t) == target))
             expected = max(expected, sum(p * squad_f1(t, answer) for t, p in spans))
             if judged is not None:
                 verified = max(verified, sum(p * judged[t] for t, p in spans[:JUDGED_K]))
+            if judge is not None:
+                judged_exp = max(judged_exp, sum(p * judge[t] for t, p in spans[:JUDGED_K]))
         out = {"f1": squad_f1(self.best[0], answer), "mass": mass, "expected_f1": expected}
         if judged is not None:
             out["ava_best"] = judged.get(self.best[0], 0.0)
             out["ava_expected"] = verified
+        if judge is not None:
+            out["judge_best"] = judge.get(self.best[0], 0.0)
+            out["judge_expected"] = judged_exp
         return out
 
     def judged_spans(self) -> list[str]:
@@ -335,7 +342,8 @@ class Reading:
 
 # Main-score rules of `answerability` with a target answer (without one it is always p_answer); the
 # training command measures each on held-out SQuAD questions and stores the best in the delta. The
-# `VERIFIED` ones read a verifier's judgments of the reader's spans against the answer (`verify`).
+# `VERIFIED` ones read a verifier's judgments of the reader's spans against the answer (`verify`), the
+# `JUDGED` ones the `judge` metric's (`verify` with the judge's P(correct)).
 RULES: dict[str, Callable[[Reading, dict[str, float]], float]] = {
     "p_answer": lambda r, m: r.p_answer,
     "expected_f1": lambda r, m: m["expected_f1"],
@@ -343,8 +351,10 @@ RULES: dict[str, Callable[[Reading, dict[str, float]], float]] = {
     "p_answer_x_f1": lambda r, m: r.p_answer * m["f1"],
     "ava_expected": lambda r, m: m["ava_expected"],
     "p_answer_x_ava": lambda r, m: r.p_answer * m["ava_best"],
+    "judge_expected": lambda r, m: m["judge_expected"],
 }
 VERIFIED = frozenset({"ava_expected", "p_answer_x_ava"})
+JUDGED = frozenset({"judge_expected"})
 LOGISTIC = "logistic"   # the rule whose weights a delta stores (`Logistic`)
 EPS = 1e-4              # probabilities are clipped to [EPS, 1 - EPS] before their log-odds
 
@@ -365,9 +375,9 @@ class Logistic:
     intercept: float
 
     def __post_init__(self) -> None:
-        bad = [s for s in self.signals if s not in RULES or s in VERIFIED]
+        bad = [s for s in self.signals if s not in RULES or s in VERIFIED or s in JUDGED]
         if bad or len(self.coef) != len(self.signals):
-            raise ValueError(f"logistic rule: signals must be rules that need no verifier, one coefficient each "
+            raise ValueError(f"logistic rule: signals must be rules that need no verifier or judge, one coefficient each "
                              f"(got signals {list(self.signals)}, {len(self.coef)} coefficients)")
 
     def __call__(self, reading: Reading, m: dict[str, float]) -> float:
@@ -389,14 +399,16 @@ class Logistic:
 
 
 def score(reading: Reading, answer: str | None, rule: str, judged: Mapping[str, float] | None = None,
-          logistic: Logistic | None = None) -> float:
+          logistic: Logistic | None = None, judge: Mapping[str, float] | None = None) -> float:
     """The main score under `rule` (P(answerable) without an answer); `judged` for the VERIFIED rules
-    (`verify`), `logistic` for the `logistic` rule."""
+    (`verify`), `judge` for the JUDGED ones (`verify` with the judge), `logistic` for the `logistic` rule."""
     if answer is None:
         return reading.p_answer
     if rule in VERIFIED and judged is None:
         raise ValueError(f"rule '{rule}' reads a verifier's judgments of the spans (`verify`); none were given")
-    return rule_score(reading, reading.match(answer, judged), rule, logistic)
+    if rule in JUDGED and judge is None:
+        raise ValueError(f"rule '{rule}' reads the judge's judgments of the spans (`verify`); none were given")
+    return rule_score(reading, reading.match(answer, judged, judge), rule, logistic)
 
 
 def rule_score(reading: Reading, m: dict[str, float], rule: str, logistic: Logistic | None = None) -> float:

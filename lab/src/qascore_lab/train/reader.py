@@ -45,8 +45,8 @@ import torch
 
 from qascore.runtime import defaults
 from qascore.runtime.delta import base_hash, read_meta, update_meta
-from qascore.runtime.reader import (LOGISTIC, RULES, VERIFIED, Logistic, Reader, ReaderModel, ReaderSpec, load_base,
-                                    log_odds, rule_score, verify, window_arrays)
+from qascore.runtime.reader import (JUDGED, LOGISTIC, RULES, VERIFIED, Logistic, Reader, ReaderModel, ReaderSpec,
+                                    load_base, log_odds, rule_score, verify, window_arrays)
 from qascore.text.squad import normalize_answer, squad_em, squad_f1
 from qascore_lab.datasets import benchmark_dir, data_root
 from qascore_lab.datasets import squad
@@ -552,9 +552,9 @@ def rule_check(reader: Reader, examples: Sequence[Example], args: argparse.Names
 
 def rule_scores(reader: Reader, rows: Sequence[tuple[str, str, str]], args: argparse.Namespace,
                 kw: dict[str, Any]) -> dict[str, list[float]]:
-    """Every rule's score of (question, passage, answer) rows: one reading each, and the verifier's judgments
-    of the spans (for the VERIFIED rules) made once."""
-    from qascore.metrics.answerability import verifier_path
+    """Every rule's score of (question, passage, answer) rows: one reading each, and the verifier's and the
+    judge's judgments of the spans (for the VERIFIED and JUDGED rules) made once."""
+    from qascore.metrics.answerability import span_judge, verifier_path
     from qascore.runtime.ava_layouts import load_verifier
 
     questions, answers = [r[0] for r in rows], [r[2] for r in rows]
@@ -562,7 +562,15 @@ def rule_scores(reader: Reader, rows: Sequence[tuple[str, str, str]], args: argp
     ver = load_verifier(verifier_path(), args.device)
     judged = verify(lambda recs: ver.predict(recs, batch_size=kw["batch_size"], dtype=kw["dtype"]), questions, reads,
                     answers)
-    matches = [rd.match(a, j) for rd, a, j in zip(reads, answers, judged)]  # once per row, read by every rule
+    judge = verify(span_judge(args.device, kw["dtype"]), questions, reads, answers)
+    return scores_of(reads, answers, judged, judge)
+
+
+def scores_of(reads: Sequence[Any], answers: Sequence[str], judged: Sequence[Any], judge: Sequence[Any]
+              ) -> dict[str, list[float]]:
+    """Every rule's score from readings, answers and the span judgments (`verify`'s, for the verifier and the
+    judge)."""
+    matches = [rd.match(a, j, g) for rd, a, j, g in zip(reads, answers, judged, judge)]  # read by every rule
     return {rule: [rule_score(rd, m, rule) for rd, m in zip(reads, matches)] for rule in RULES}
 
 
@@ -571,10 +579,20 @@ def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespa
     """AUROC of each rule: `--qg-questions` held-out questions with their own passage and answer against the
     bad-question look-alikes made from them (`qg_corruptions`), per kind; the rule with the best mean over
     the five negative kinds is chosen (`choose`). `copied_cut` is reported only."""
+    rows = qg_rows(examples, args.qg_questions)
+    return qg_figures(rows, rule_scores(reader, [(r.question, r.context, r.answer) for r in rows], args, kw))
+
+
+def qg_rows(examples: Sequence[Example], questions: int) -> list[qc.Row]:
+    """The bad-question check's rows: `questions` own questions of `examples` and their look-alikes."""
     sources = [qc.Source(e.question, e.context, e.context[e.answer[0]:e.answer[1]], e.title) for e in examples
                if e.answer is not None]
-    rows = qc.build(sources, args.qg_questions)
-    scores = rule_scores(reader, [(r.question, r.context, r.answer) for r in rows], args, kw)
+    return qc.build(sources, questions)
+
+
+def qg_figures(rows: Sequence[qc.Row], scores: dict[str, list[float]]) -> dict[str, Any]:
+    """`qg_check`'s figures from every rule's scores of its rows (the logistic rule fitted here)."""
+    scores = dict(scores)
     kinds = [r.kind for r in rows]
     titles = sorted({r.title for r in rows})
     even = set(titles[::2])
@@ -601,8 +619,9 @@ def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespa
 # The logistic rule's signals: P(answerable) and the expected F1 with the answer (chosen on the bad-question
 # check among wider sets, lab/results/reader.md).
 LOGISTIC_SIGNALS = ("p_answer", "expected_f1")
-# Simpler and faster first: the fixed rules, the fitted one, those that run the verifier too.
-ORDER = (*[r for r in RULES if r not in VERIFIED], LOGISTIC, *[r for r in RULES if r in VERIFIED])
+# Simpler and faster first: the fixed rules, the fitted one, those that run the verifier too, then the judge.
+ORDER = (*[r for r in RULES if r not in VERIFIED | JUDGED], LOGISTIC, *[r for r in RULES if r in VERIFIED],
+         *[r for r in RULES if r in JUDGED])
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> Logistic:
