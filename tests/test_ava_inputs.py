@@ -32,7 +32,8 @@ def test_ava_reads_a_query_style_question_with_its_question_mark(monkeypatch):
 
 
 def test_a_candidate_with_no_known_wordpiece_is_not_read_and_scores_zero():
-    """Emoji, or one 'word' over 100 characters, become [UNK] only: the verifier is not asked about them."""
+    """Emoji become [UNK] only: the verifier is not asked about them. One 'word' over 100 characters is read
+    in pieces the tokenizer knows (issue 64), not as one [UNK]."""
     from qascore import Record
     from qascore.metrics.verifiers import windowed_predict
     from qascore.runtime import defaults
@@ -48,9 +49,9 @@ def test_a_candidate_with_no_known_wordpiece_is_not_read_and_scores_zero():
 
     ver = SimpleNamespace(tokenizer=tok, spec=SimpleNamespace(max_len=128), predict=predict)
     cands = ["\U0001F600" * 30, "x" * 150, "Paris", "Paris \U0001F600"]
-    assert [candidate_windows(tok, "Capital?", "Paris", c, 128)[0] for c in cands] == [[], [], ["Paris"], [cands[3]]]
+    assert [candidate_windows(tok, "Capital?", "Paris", c, 128)[0] for c in cands] == [[], [cands[1]], ["Paris"], [cands[3]]]
     recs = [Record(question="Capital of France?", candidate=c, references=["Paris"]) for c in cands]
     probs, windows, unread = windowed_predict(ver, recs, reference=lambda r: r.references[0], batch_size=4,
                                               dtype=None, desc="ava", max_windows=16)
-    assert probs.tolist() == [0.0, 0.0, 0.9, 0.9] and windows == [0, 0, 1, 1] and unread == [False] * 4
-    assert handed == ["Paris", "Paris \U0001F600"]
+    assert probs.tolist() == [0.0, 0.9, 0.9, 0.9] and windows == [0, 1, 1, 1] and unread == [False] * 4
+    assert handed == ["x" * 150, "Paris", "Paris \U0001F600"]

@@ -62,3 +62,38 @@ def test_concurrent_chunked_runs_leave_one_whole_output(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in rows] == [str(i) for i in range(30)]
     assert all(list(r["scores"]) == ["f1", "rougeL"] for r in rows) and not part.exists()
+
+
+# -- HIGH 2: a word over 100 characters ------------------------------------------------------------------
+DNA = "ACGT" * 30  # 120 characters: one [UNK] to BERT's WordPiece (max_input_chars_per_word=100)
+
+
+def test_a_long_word_is_read_in_pieces_the_tokenizer_knows() -> None:
+    from qascore.runtime.encoder import load_tokenizer
+    from qascore.runtime.windows import read_words
+
+    tok = load_tokenizer()
+    words, more = read_words(tok, f"the {DNA} end", 10)
+    assert words == ["the", DNA[:100], DNA[100:], "end"] and not more
+    huge = DNA * 1000
+    assert read_words(tok, huge, 3) == ([huge[:100], huge[100:200], huge[200:300]], True)  # bounded
+    ids = tok.encode(" ".join(words), add_special_tokens=False)
+    assert tok.unk_token_id not in ids and len(ids) == 2 + 120 // 2  # 'ac', '##gt', ... per 4 letters
+
+
+def test_verifiers_read_a_long_word_equal_to_the_reference() -> None:
+    """The issue's case: f1 1.0, ava 0.0 (`windows: 0`), judge 0.004 for a candidate equal to its reference."""
+    from qascore.metrics.registry import load
+    from qascore.records import Record
+
+    q = "What is the sequence?"
+    same, other = Record(question=q, candidate=DNA, references=[DNA]), Record(question=q, candidate="TTTT" * 30,
+                                                                             references=[DNA])
+    got = {}
+    for name in ("ava", "square", "judge"):
+        res = load(name).score([same, other])
+        got[name] = res.scores
+        assert res.details.get("windows", [1, 1]) == [1, 1], name
+    assert got["ava"][0] > 0.3  # 0.373 (was 0.0: no window)
+    assert got["square"][0] > 0.8 and got["square"][0] > got["square"][1] + 0.1  # 0.929 against 0.706
+    assert got["judge"][0] > 0.8 and got["judge"][0] > got["judge"][1] + 0.3  # 0.944 against 0.301

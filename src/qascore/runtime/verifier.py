@@ -54,6 +54,7 @@ from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.encoder import autocast, load_tokenizer, pick_dtype
 from qascore.runtime.lora import add_lora, merge_lora
+from qascore.runtime.windows import read_words
 from qascore.runtime.partial import (LowerStack, StateCache, Tokens, lower_states, pad_states, position_bias_of,
                                      run_stack)
 
@@ -142,10 +143,10 @@ def encode_view(tokenizer: Any, v: View, max_len: int, cut: list[bool] | None = 
     """
     seg_a, seg_b = v
     parts = seg_a + seg_b
-    # A word is at least one WordPiece, so a part's first max_len words hold every piece that can be kept:
-    # a 200,000-word text costs what a 128-word one does, and the kept prefix is the same.
-    toks = [tokenizer.encode(" ".join(p.text.split()[:max_len]), add_special_tokens=False) if p.text else []
-            for p in parts]
+    # A part's first max_len words (long words cut into pieces the tokenizer reads, `read_words`) hold every
+    # piece that can be kept: a 200,000-word text costs what a 128-word one does, and the kept prefix is the same.
+    toks = [tokenizer.encode(" ".join(read_words(tokenizer, p.text, max_len)[0]), add_special_tokens=False)
+            if p.text else [] for p in parts]
     budget = max_len - (3 if seg_b else 2)
     lens = fit_lengths([len(t) for t in toks], [p.keep for p in parts], budget)
     if cut is not None:

@@ -13,22 +13,52 @@ from __future__ import annotations
 from typing import Any
 
 MAX_WINDOWS = 16
+WORD_CHARS = 100  # BERT WordPiece's max_input_chars_per_word: a longer word is one [UNK]
+
+
+def max_word_chars(tokenizer: Any) -> int:
+    """The longest word the tokenizer splits into pieces rather than reading as [UNK]."""
+    model = getattr(getattr(tokenizer, "backend_tokenizer", None), "model", None)
+    for owner in (model, tokenizer, getattr(tokenizer, "wordpiece_tokenizer", None)):
+        n = getattr(owner, "max_input_chars_per_word", None)
+        if isinstance(n, int) and n > 0:
+            return n
+    return WORD_CHARS
+
+
+def read_words(tokenizer: Any, text: str, cap: int) -> tuple[list[str], bool]:
+    """(the first `cap` words of `text` as the verifier reads them, whether more followed).
+
+    A word longer than the tokenizer reads (a DNA string, a hash, an identifier over 100 characters) is cut
+    into pieces it does read, so it costs WordPieces of its own instead of one [UNK] that matches anything
+    unknown: the same long word in the candidate and the reference then reads the same. Every word is at
+    least one WordPiece, so `cap` words hold every piece a window of `cap` can keep, and a 200,000-word
+    text (or one word of a million characters) costs what a short one does.
+    """
+    limit = max_word_chars(tokenizer)
+    out: list[str] = []
+    for word in text.split():
+        for start in range(0, len(word), limit):
+            if len(out) == cap:
+                return out, True
+            out.append(word[start:start + limit])
+    return out, False
 
 
 def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: str, max_len: int,
                       max_windows: int = MAX_WINDOWS) -> tuple[list[str], bool]:
     """(windows of the candidate, whether some of it was left unread).
 
-    A candidate with no WordPiece the model knows (emoji, characters outside the vocabulary, words over 100
-    characters: all [UNK]) has no window: a verifier shown nothing else scores unknown tokens as if they
-    answered the question (lab/results/judge.md, the judge card before 2026-11-26). A candidate that fits whole is one window, itself.
+    A candidate with no WordPiece the model knows (emoji, characters outside the vocabulary: all [UNK]) has
+    no window: a verifier shown nothing else scores unknown tokens as if they answered the question
+    (lab/results/judge.md). A word over the tokenizer's 100 characters is read in pieces (`read_words`). A
+    candidate that fits whole is one window, itself.
     Otherwise each window holds as many whole words as fit in the room the question and reference leave (at
     least half of `max_len`), and the next window starts halfway through it.
     """
     fixed = _pieces(tokenizer, question, max_len) + _pieces(tokenizer, reference, max_len) + 3
     room = max(max_len // 2, max_len - fixed)
-    words = candidate.split()
-    words = words[:room * (max_windows + 1)]          # every word costs at least one WordPiece
+    words, beyond = read_words(tokenizer, candidate, room * (max_windows + 1))  # a word is at least one piece
     if not words:
         return [candidate], False
     # Each word on its own (WordPiece splits a word the same in or out of context): no sequence-length limit.
@@ -38,7 +68,7 @@ def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: 
         return [], False
     counts = [len(ids) for ids in pieces]
     if sum(counts) <= room:
-        return [candidate], len(words) < len(candidate.split())
+        return [candidate], False
     out: list[str] = []
     start, end = 0, 0
     while start < len(words) and len(out) < max_windows:
@@ -51,11 +81,10 @@ def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: 
         if end >= len(words):
             break
         start += max(1, (end - start) // 2)
-    unread = end < len(words) or len(words) < len(candidate.split())
-    return out, unread
+    return out, end < len(words) or beyond
 
 
 def _pieces(tokenizer: Any, text: str, cap: int) -> int:
     """WordPieces of `text`, counted only up to about `cap` (a word is at least one piece), so a huge
     reference costs no more than a short one."""
-    return len(tokenizer.encode(" ".join(text.split()[:cap]), add_special_tokens=False))
+    return len(tokenizer.encode(" ".join(read_words(tokenizer, text, cap)[0]), add_special_tokens=False))
