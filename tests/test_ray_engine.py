@@ -94,3 +94,43 @@ def test_ray_equals_local_engine(tmp_path, capsys):
     assert b == _approx(a)
     assert c["bertscore"]["signature"] == a["bertscore"]["signature"]  # no options given: the key is the name
     assert c["f1"]["corpus"] == a["f1"]["corpus"]
+
+
+def _listening(pids: set[int]) -> list[tuple[int, str]]:
+    """(pid, address) of every TCP socket in LISTEN state held by one of `pids`."""
+    psutil = pytest.importorskip("psutil")
+    return [(c.pid, c.laddr.ip) for c in psutil.net_connections(kind="tcp")
+            if c.status == psutil.CONN_LISTEN and c.pid in pids]
+
+
+def test_pool_size_is_bounded_by_chunks_and_local_cpus(monkeypatch):
+    from qascore.engines import ray_engine
+
+    monkeypatch.setattr(ray_engine, "_cpus", lambda: 4)
+    assert ray_engine.pool_size(200, 1, local=True) == 1      # 10 records, one chunk: one actor
+    assert ray_engine.pool_size(200, 50, local=True) == 4     # no more actors than CPUs here
+    assert ray_engine.pool_size(200, 50, local=False) == 50   # a cluster: as many as there are chunks
+    assert ray_engine.pool_size(3, 50, local=True) == 3
+
+
+@pytest.mark.slow
+def test_a_local_runtime_listens_on_loopback_only_and_starts_no_more_actors_than_chunks(tmp_path, capsys):
+    """Issue 64: GCS, raylet and workers listened on every interface (`*:40069`); `--workers 200` on 10
+    records started dozens of processes."""
+    ray = pytest.importorskip("ray")
+    psutil = pytest.importorskip("psutil")
+    src = write(tmp_path / "in.jsonl", make_rows(10))
+    out = tmp_path / "o.jsonl"
+    try:
+        assert main(["score", str(src), "-m", "f1", "-o", str(out), "--engine", "ray", "--workers", "200"]) == 0
+        me = psutil.Process()
+        pids = {me.pid} | {p.pid for p in me.children(recursive=True)}
+        names = [p.name() for p in me.children(recursive=True)]
+        held = _listening(pids)
+        assert ray.cluster_resources().get("CPU") == 2  # not 200
+    finally:
+        ray.shutdown()
+    assert held and all(ip in ("127.0.0.1", "::ffff:127.0.0.1", "::1") for _, ip in held), held
+    assert sum("MapWorker" in n for n in names) == 1 and len(names) <= 12, " ".join(sorted(names))
+    assert len(out.read_text().splitlines()) == 10
+    assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in __import__("os").environ

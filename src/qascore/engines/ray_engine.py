@@ -22,10 +22,11 @@ from __future__ import annotations
 import codecs
 import json
 import logging
+import os
 import signal
 import threading
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -129,6 +130,50 @@ def kept_signal_handlers() -> Iterator[None]:
                 signal.signal(sig, handler)
 
 
+def pool_size(workers: int, n_chunks: int, *, local: bool) -> int:
+    """The actors to start: no more than there are chunks to score, and on a local runtime no more than this
+    machine's CPUs (each actor is a process that loads its own models: `--workers 200` on a laptop would
+    start 200 of them). At least 1."""
+    size = min(workers, max(1, n_chunks))
+    if local:
+        size = min(size, max(2, _cpus()))
+    return max(1, size)
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+@contextmanager
+def on_loopback() -> Iterator[None]:
+    """A local Ray runtime whose servers (GCS, raylet, object manager, workers) listen on 127.0.0.1 only.
+
+    Ray's own switch: with clusters "disabled" (its Windows/macOS default, `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`)
+    the node's address is the loopback one and its gRPC servers bind it; otherwise they listen on every
+    interface, unauthenticated, for the whole run. The variable reaches the processes Ray starts; a value the
+    user set is theirs and is kept (set it to 1 to serve the runtime to other machines).
+    """
+    if LOOPBACK_ENV in os.environ:
+        yield
+        return
+    from ray._private import ray_constants
+
+    kept = getattr(ray_constants, "ENABLE_RAY_CLUSTER", True)
+    os.environ[LOOPBACK_ENV] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False  # read when the node's address is chosen; the module is loaded
+    try:
+        yield
+    finally:
+        os.environ.pop(LOOPBACK_ENV, None)
+        ray_constants.ENABLE_RAY_CLUSTER = kept
+
+
 class RayEngine:
     """The `stream.Engine` that scores on Ray: call it with (skip, states)."""
 
@@ -152,23 +197,24 @@ class RayEngine:
     def __call__(self, skip: int, states: dict[str, Any]) -> Iterator[ChunkOut]:
         import ray
 
+        rows = chunk_starts(self.path, self.chunk_size, skip, self.source)
+        if not rows:
+            return
+        workers = pool_size(self.workers, len(rows), local=not self.address)
         if not ray.is_initialized():
-            kw: dict[str, Any] = {"address": self.address} if self.address else {"num_cpus": max(2, self.workers)}
-            with kept_signal_handlers():
+            kw: dict[str, Any] = {"address": self.address} if self.address else {"num_cpus": max(2, workers)}
+            with kept_signal_handlers(), (nullcontext() if self.address else on_loopback()):
                 ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kw)
         logging.getLogger("ray.data").setLevel(logging.ERROR)  # before the switch below, which logs a warning
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True
         ctx.enable_progress_bars = False
-        rows = chunk_starts(self.path, self.chunk_size, skip, self.source)
-        if not rows:
-            return
         ds: Any = ray.data.from_items(rows, override_num_blocks=min(len(rows), 200))
         # max_restarts=0: a restarted actor could not get its constructor arguments back (Ray logs an error
         # line saying so for every actor); a failed chunk fails the run, and --resume continues it.
         with warnings.catch_warnings():  # no named parameter for it yet: Ray warns that the kwargs route will go
             warnings.filterwarnings("ignore", message=".*ray_remote_args.*")
-            ds = ds.map_batches(ChunkScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=self.workers),
+            ds = ds.map_batches(ChunkScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=workers),
                                 num_cpus=1, max_restarts=0,
                                 fn_constructor_kwargs={"path": str(self.path.resolve()), "specs": self.specs,
                                                        "states": states, "mapping": self.mapping,
