@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# One GPU round, prepared on the CPU and run in one command on a lent GPU machine (lab/results/judge.md,
-# round 2026-11-26): train the `ava` verifier with probe rows, cache the judge's dev/test/probe features with
-# it, train the answerability reader, then `qascore-lab bench gpu`. Each step has its own time limit, so a
-# step that fails or overruns leaves the others' results.
+# One GPU round, prepared on the CPU and run in one command on a lent GPU machine (docs/devices.md, "The
+# prepared round"): train the answerability reader fully (every weight, issue 66; `--lora-rank 0`, 3 epochs),
+# then `qascore-lab bench gpu` in the time left; on request (STEPS) also the `ava` verifier with probe rows and
+# the judge's features with it (lab/results/judge.md, round 2026-11-26). Each step has its own time limit, so a
+# step that fails or overruns leaves the others' results. Rehearsed on the CPU at tiny scale by
+# lab/tests/test_gpu_round.py (SMALL=1 DEVICE=cpu).
 #
 # Expects (packed here: `python lab/scripts/gpu_pack.py` for the corpus and probe rows; SQuAD 1.1 train and
 # SQuAD 2.0 dev gzipped beside them; the weight packages cut into parts and grouped into one folder per device
@@ -14,9 +16,12 @@
 #                                        (read only by the ava, judge-features and reader steps),
 #   $PACK/bert_score-*.whl               bert-score, for the ratio in bench gpu, where `qrel` did not bring it.
 # STEPS=stash: copy this call's parts to $STASH, say which parts are still missing, and stop.
-# Writes at most five files under $OUT (the device tool brings back eight): ava.safetensors,
-# reader.safetensors, judge-features.tgz, logs.tgz (every log, report and the bench tables), refreshed after
-# each step so that a run stopped at its limit still returns what it finished.
+# Writes at most eight files under $OUT (what the device tool brings back: eight, 16 MiB each, 64 MiB in all):
+# reader.json + reader.001.. (the reader delta cut into parts of at most 15 MiB by gpu_carry.py: a full delta is
+# about 45 MB; `python lab/scripts/gpu_carry.py join reader --from DIR --to reader.safetensors` joins and checks
+# them), ava.safetensors, judge-features.tgz, logs.tgz (every log, the reader's report.json with its held-out
+# figures and rule checks, the bench tables), refreshed after each step so that a run stopped at its limit still
+# returns what it finished. A rehearsal (SMALL) writes nothing into the checkout's resources.
 set -u
 cd "$(dirname "$0")/../.."
 PY=${PY:-python3}
@@ -27,7 +32,8 @@ OUT=${OUT:-/tmp/gpu-out}
 DEVICE=${DEVICE:-cuda}
 SMALL=${SMALL:-}            # set: a CPU rehearsal on a few rows
 WALL=${WALL:-570}           # seconds the whole round may take (the device tool stops a command at 600)
-STEPS=${STEPS:-ava,reader,bench}   # which steps run (the judge features follow the verifier); stash: see above
+STEPS=${STEPS:-reader,bench}       # which steps run, of ava,reader,bench (the judge features follow the verifier); stash: see above
+READER_ARGS=${READER_ARGS:---lora-rank 0 --epochs 3}   # the reader's training (a rehearsal keeps the rank, cuts the rest)
 PROBE_ROWS=${PROBE_ROWS:-20000}    # probe training rows in the verifier's data
 LR=${LR:-2e-4}                     # the verifier's LoRA learning rate
 BENCH_ARGS=${BENCH_ARGS:-}         # more options for bench gpu (e.g. --metrics judge --skip-tests)
@@ -36,8 +42,10 @@ T0=$(date +%s)
 SITE=${SITE:-/root/site}    # where the joined packages go (first on PYTHONPATH)
 W=${W:-/root/work}
 R=$W/runs  # the corpus and probe folders the commands read (outside the checkout, which a rehearsal must not touch)
+DATA=${DATA:-/root/data}         # SQuAD unpacked here (the reader's --data-root)
+JUDGE_DIR=${JUDGE_DIR:-/root/judge}  # the judge's feature caches
 mkdir -p "$OUT" "$SITE" "$W/logs"
-export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true QASCORE_DATA=/root/data
+export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=true QASCORE_DATA=$DATA
 export PYTHONPATH=$SITE:$PWD/src:$PWD/lab/src
 . lab/scripts/gpu_lib.sh  # log, join_minilm
 step() {  # step NAME SECONDS command...
@@ -70,10 +78,18 @@ if has minilm || [ -z "$SMALL" ]; then  # SMALL without packs: the installed pac
   [ -d "$SITE/bert_score" ] || $PY -m pip install -q --no-deps --no-index --target "$SITE" "$PACK"/bert_score-*.whl \
     || log "bert-score not installed"
 fi
-if on ava || on reader; then
-  mkdir -p /root/data/squad_v1_train /root/data/squad_v2_dev $R/vd3m $R/probes
-  cp "$PACK/data/train-v1.1.jsonl.gz" /root/data/squad_v1_train/
-  gunzip -c "$PACK/data/dev-v2.0.json.gz" > /root/data/squad_v2_dev/dev-v2.0.json
+if on reader; then
+  mkdir -p "$DATA/squad_v1_train" "$DATA/squad_v2_dev"
+  cp "$PACK/data/train-v1.1.jsonl.gz" "$DATA/squad_v1_train/"
+  gunzip -c "$PACK/data/dev-v2.0.json.gz" > "$DATA/squad_v2_dev/dev-v2.0.json"
+  if [ -f "$PACK/data/original_data.csv.gz" ]; then  # QGEval's passages, so that training leaves them out
+    mkdir -p "$DATA/qgeval_squad" && gunzip -c "$PACK/data/original_data.csv.gz" > "$DATA/qgeval_squad/original_data.csv"
+  else
+    log "no QGEval passages in the pack: the reader trains on them too"
+  fi
+fi
+if on ava; then
+  mkdir -p $R/vd3m $R/probes
   for f in vd3m/train vd3m/dev vd3m/test probes/train probes/dev probes/test; do gunzip -c "$PACK/data/$f.jsonl.gz" > "$R/$f.jsonl"; done
   cp "$PACK/data/vd3m/report.json" $R/vd3m/
 fi
@@ -87,21 +103,29 @@ on ava && step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpu
   --device "$DEVICE" --out "$W/logs/ava" --name ava
 if [ -f "$W/logs/ava/ava.safetensors" ]; then
   cp "$W/logs/ava/ava.safetensors" "$OUT/ava.safetensors"
-  cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
+  [ -z "$SMALL" ] && cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
   # 2. the judge's feature columns with that verifier (the fit runs on the CPU from these caches)
-  [ -n "$FEATURES" ] && mkdir -p /root/judge && cp "$FEATURES"/*.kpqa_rougeL.* /root/judge/
-  [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus $R/vd3m --probes $R/probes --out /root/judge \
+  [ -n "$FEATURES" ] && mkdir -p "$JUDGE_DIR" && cp "$FEATURES"/*.kpqa_rougeL.* "$JUDGE_DIR/"
+  [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus $R/vd3m --probes $R/probes --out "$JUDGE_DIR" \
     --threads 8 --features-only
-  [ -d /root/judge ] && tar czf "$OUT/judge-features.tgz" -C /root/judge .
+  [ -d "$JUDGE_DIR" ] && tar czf "$OUT/judge-features.tgz" -C "$JUDGE_DIR" .
 fi
 
-# 3. the answerability reader on SQuAD 1.1 train
-if [ -n "$SMALL" ]; then READER="--max-questions 64 --epochs 1"; else READER="--epochs 2"; fi
-on reader && step reader 300 $PY -m qascore_lab.cli train reader --out "$W/logs/reader" --seed 13 --device "$DEVICE" \
-  --data-root /root/data $READER
+# 3. the answerability reader on SQuAD 1.1 train (held-out SQuAD and the rule checks at the end; the delta is
+# saved before them, so a step stopped in its evaluation still brings the weights back)
+if [ -n "$SMALL" ]; then
+  READER="$READER_ARGS --max-questions 64 --epochs 1 --max-len 128 --stride 32 --check-questions 8 --qg-questions 8 --threads 2 --workers 1"
+else
+  READER="$READER_ARGS"
+fi
+# shellcheck disable=SC2086
+on reader && step reader "${READER_LIMIT:-420}" $PY -m qascore_lab.cli train reader --out "$W/logs/reader" --seed 13 \
+  --device "$DEVICE" --data-root "$DATA" $READER
 if [ -f "$W/logs/reader/reader.safetensors" ]; then
-  mv "$W/logs/reader/reader.safetensors" "$OUT/reader.safetensors"
-  mkdir -p src/qascore/resources/reader && cp "$OUT/reader.safetensors" src/qascore/resources/reader/reader.safetensors
+  $PY lab/scripts/gpu_carry.py pack reader "$W/logs/reader/reader.safetensors" --out "$OUT" --part-mib 15 --xz never
+  [ -z "$SMALL" ] && mkdir -p src/qascore/resources/reader && cp "$W/logs/reader/reader.safetensors" src/qascore/resources/reader/
+  mv "$W/logs/reader/reader.safetensors" "$W/reader.safetensors"   # not into logs.tgz: its parts come back
+  tar czf "$OUT/logs.tgz" -C "$W" logs
 fi
 
 # 4. speed at fp32 and bf16, GPU against CPU scores, the CUDA tests

@@ -1,0 +1,76 @@
+"""lab/scripts/gpu_round.sh rehearsed on the CPU at tiny scale (SMALL=1 DEVICE=cpu STEPS=reader), as the device
+runs it: from its packed data to the files it brings back, without touching the checkout's resources."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from test_reader_train import write_root
+
+REPO = Path(__file__).parents[2]
+SCRIPT = REPO / "lab" / "scripts" / "gpu_round.sh"
+SHIPPED = REPO / "src" / "qascore" / "resources" / "reader" / "reader.safetensors"
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "absent"
+
+
+def _gzip(src: Path, dest: Path) -> None:
+    with src.open("rb") as fh, gzip.open(dest, "wb") as out:
+        shutil.copyfileobj(fh, out)
+
+
+@pytest.mark.slow
+def test_reader_round_rehearsed_on_the_cpu(tmp_path: Path) -> None:
+    """The packed SQuAD files (as gpu_pack.py and the docs lay them out) in, the reader trained fully (rank 0)
+    for one epoch on a few questions, its delta back in parts under the device's 16 MiB file limit with a
+    manifest that joins into a reader that loads, its report in logs.tgz with the held-out figures and the
+    rule checks; QGEval's passage left out of training; the shipped reader untouched."""
+    from qascore.runtime.reader import LOGISTIC, RULES, Reader
+
+    root = tmp_path / "root"
+    write_root(root)
+    data = tmp_path / "pack" / "data"
+    data.mkdir(parents=True)
+    shutil.copy(root / "squad_v1_train" / "train-v1.1.jsonl.gz", data)
+    _gzip(root / "squad_v2_dev" / "dev-v2.0.json", data / "dev-v2.0.json.gz")
+    _gzip(root / "qgeval_squad" / "original_data.csv", data / "original_data.csv.gz")
+    (tmp_path / "carry").mkdir()
+    before = _sha(SHIPPED)
+    out = tmp_path / "out"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PY": sys.executable, "SMALL": "1", "DEVICE": "cpu",
+           "STEPS": "reader", "PACK": str(tmp_path / "pack"), "CARRY": str(tmp_path / "carry"),
+           "STASH": str(tmp_path / "stash"), "SITE": str(tmp_path / "site"), "W": str(tmp_path / "w"),
+           "OUT": str(out), "DATA": str(tmp_path / "data"), "OMP_NUM_THREADS": "2",
+           "OMP_WAIT_POLICY": "PASSIVE"}
+    run = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=1200)
+    log = run.stdout + run.stderr
+    assert run.returncode == 0 and "end reader: exit 0" in log, log
+    assert _sha(SHIPPED) == before
+    manifest = json.loads((out / "reader.json").read_text())
+    assert manifest["parts"] and all(p["bytes"] <= 15 * 2**20 for p in manifest["parts"])
+    assert {f.name for f in out.iterdir()} == {"reader.json", "logs.tgz", *(p["file"] for p in manifest["parts"])}
+    joined = subprocess.run([sys.executable, str(REPO / "lab" / "scripts" / "gpu_carry.py"), "join", "reader",
+                             "--from", str(out), "--to", str(tmp_path / "reader.safetensors")],
+                            capture_output=True, text=True, timeout=120)
+    assert joined.returncode == 0, joined.stderr
+    reader = Reader.load(tmp_path / "reader.safetensors")
+    assert reader.spec.lora_rank == 0 and reader.spec.max_len == 128
+    assert reader.rule in (*RULES, LOGISTIC)
+    with tarfile.open(out / "logs.tgz") as tar:
+        report = json.load(tar.extractfile("logs/reader/report.json"))  # type: ignore[arg-type]
+    m = report["metrics"]
+    assert report["data"]["qgeval_passages_dropped"] == 1
+    assert m["squad2_dev_half"]["questions"] > 0 and m["qg_check"]["counts"]["own"] > 0
+    assert "judge_expected" in m["qg_check"] and "squad11_heldout" in m   # 6 articles at 5%: none held out
+    assert m["qg_check"]["chosen"] == reader.rule
