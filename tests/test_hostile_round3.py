@@ -97,3 +97,31 @@ def test_verifiers_read_a_long_word_equal_to_the_reference() -> None:
     assert got["ava"][0] > 0.3  # 0.373 (was 0.0: no window)
     assert got["square"][0] > 0.8 and got["square"][0] > got["square"][1] + 0.1  # 0.929 against 0.706
     assert got["judge"][0] > 0.8 and got["judge"][0] > got["judge"][1] + 0.3  # 0.944 against 0.301
+
+
+# -- MEDIUM 1: a FIFO or a process substitution as the input of a chunked run ----------------------------
+def test_chunked_scoring_reads_a_fifo_and_a_pipe_once(tmp_path: Path) -> None:
+    from test_hostile_round2 import qascore_process
+
+    rows = write_rows(tmp_path / "rows.jsonl", 5).read_bytes()
+    fifo = tmp_path / "in.jsonl"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"cat '{tmp_path / 'rows.jsonl'}' > '{fifo}'"])
+    try:  # a second open of the FIFO used to wait for a writer that had gone: bounded here by the timeout
+        done = qascore_process(["score", str(fifo), "-m", "f1", "--chunk-size", "2", "--format", "json"],
+                               timeout=30, text=True)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["f1"]["n"] == 5
+    read, write = os.pipe()  # what `<(cat rows.jsonl)` hands over: /dev/fd/N, a pipe
+    os.write(write, rows)
+    os.close(write)
+    try:
+        done = qascore_process(["score", f"/dev/fd/{read}", "--input-format", "jsonl", "-m", "f1", "--chunk-size",
+                                "2", "--format", "json"], timeout=30, text=True, pass_fds=(read,))
+    finally:
+        os.close(read)
+    assert done.returncode == 0, done.stderr  # was "/dev/fd/N: file is empty"
+    assert json.loads(done.stdout)["f1"]["n"] == 5

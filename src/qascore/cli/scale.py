@@ -13,9 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from qascore.cli.output import STDOUT, check_output, check_partial, say_written, spec_paths
@@ -68,14 +70,30 @@ def run_chunked(args: argparse.Namespace) -> int:
 
 @contextmanager
 def _input_file(path: str) -> Iterator[tuple[str, str | None]]:
-    """(a path that can be read more than once, the name for errors): stdin is spooled to a temporary file."""
-    if path != STDIN:
+    """(a path that can be read more than once, the name for errors). Standard input, a FIFO and a process
+    substitution (`<(...)`, a pipe under /dev/fd) can be read once only, so they are spooled to a temporary
+    file first; errors still name them."""
+    if path != STDIN and not _read_once(path):
         yield path, None
         return
-    fd, tmp = tempfile.mkstemp(prefix="qascore-stdin-", suffix=".part")
+    # a spooled file keeps the name's extension, which says its format as the name's would
+    fd, tmp = tempfile.mkstemp(prefix="qascore-stdin-", suffix=".part" if path == STDIN else Path(path).suffix)
     try:
         with os.fdopen(fd, "wb") as fh:
-            shutil.copyfileobj(stdin_bytes(), fh, 1 << 20)
-        yield tmp, "<stdin>"
+            if path == STDIN:
+                shutil.copyfileobj(stdin_bytes(), fh, 1 << 20)
+            else:
+                with open(path, "rb") as src:
+                    shutil.copyfileobj(src, fh, 1 << 20)
+        yield tmp, "<stdin>" if path == STDIN else path
     finally:
         os.unlink(tmp)
+
+
+def _read_once(path: str) -> bool:
+    """A FIFO, pipe, socket or character device: a second open waits for a writer or reads nothing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # the reader names what is wrong with it
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISBLK(mode))
