@@ -125,3 +125,58 @@ def test_chunked_scoring_reads_a_fifo_and_a_pipe_once(tmp_path: Path) -> None:
         os.close(read)
     assert done.returncode == 0, done.stderr  # was "/dev/fd/N: file is empty"
     assert json.loads(done.stdout)["f1"]["n"] == 5
+
+
+# -- MEDIUM 2: a question longer than a model reads is flagged, not cut silently -----------------------------
+LONG_Q = "who sat on the mat " * 700  # 3,500 words, one WordPiece each
+CUT_Q = " ".join(LONG_Q.split()[:64])  # what the KPQA tagger and the reader read of it (64 WordPieces)
+
+
+def _scored_with_warnings(name: str, records: list) -> tuple[object, list[str]]:
+    import warnings
+
+    from qascore.metrics.registry import load
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = load(name).score(records)
+    return res, [str(w.message) for w in caught if "records had a text longer" in str(w.message)]
+
+
+def test_kpqa_flags_a_question_longer_than_its_tagger_reads() -> None:
+    from qascore.records import Record
+
+    def rec(q: str) -> Record:
+        return Record(id="r", question=q, candidate="the cat sat on the mat", references=["a cat sat"])
+
+    for name in ("kpqa-rougeL", "kpqa-bertscore"):
+        long, said = _scored_with_warnings(name, [rec(LONG_Q)])
+        cut, quiet = _scored_with_warnings(name, [rec(CUT_Q)])
+        assert long.scores == cut.scores  # scored on the part it read ...
+        assert long.details["truncated"] == [True] and cut.details["truncated"] == [False]  # ... and says so
+        assert len(said) == 1 and "64 of the question" in said[0] and not quiet, said
+    kp, quiet = _scored_with_warnings("kp-rougeL", [rec(LONG_Q)])  # the -KP tagger never reads the question
+    assert kp.details["truncated"] == [False] and not quiet
+
+
+def test_answerability_flags_a_question_longer_than_its_reader_reads() -> None:
+    from qascore.records import Record
+
+    ctx = "The cat sat on the mat in the kitchen of the old house near the river."
+    q = " ".join(LONG_Q.split()[:140])
+    long, said = _scored_with_warnings("answerability", [Record(id="q", candidate=q, context=ctx)])
+    cut, quiet = _scored_with_warnings("answerability", [Record(id="q", candidate=CUT_Q, context=ctx)])
+    assert long.scores == cut.scores
+    assert long.details["truncated"] == [True] and cut.details["truncated"] == [False]
+    assert len(said) == 1 and "the first 64 of the question" in said[0] and not quiet
+
+
+def test_a_long_question_is_tokenised_only_as_far_as_it_can_be_read() -> None:
+    from qascore.runtime.encoder import load_tokenizer
+    from qascore.runtime.reader import _cut_questions
+    from qascore.weights.kpw import question_pieces
+
+    tok = load_tokenizer()
+    huge = "who sat on the mat " * 200_000  # a million words: tokenising it whole took seconds
+    assert _cut_questions(tok, [huge], 64) == [CUT_Q]
+    assert len(question_pieces(tok, huge)) == 65

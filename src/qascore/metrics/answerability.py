@@ -116,7 +116,8 @@ class Answerability(Metric):
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         from qascore.runtime.ava_layouts import load_verifier
-        from qascore.runtime.reader import JUDGED, LOGISTIC, VERIFIED, load_shared, need_weights, rule_score, verify
+        from qascore.runtime.reader import (JUDGED, LOGISTIC, VERIFIED, load_shared, need_weights, question_cap,
+                                            rule_score, verify)
 
         int8 = self.options["dtype"] == INT8
         autocast = None if int8 else self.options["dtype"]   # int8 lives in the reader's weights, not in autocast
@@ -153,7 +154,8 @@ class Answerability(Metric):
             long_inputs.TRUNCATED: long_inputs.flags_detail(truncated),
         }
         long_inputs.report(self.name, records, truncated,
-                           f"{reader.spec.max_len} WordPieces per window, the passage in at most "
+                           f"{reader.spec.max_len} WordPieces per window, the first {question_cap(reader.spec)} "
+                           f"of the question, the passage in at most "
                            f"{int(self.options['max_windows'])} windows overlapping by {reader.spec.stride}")
         return main, details
 

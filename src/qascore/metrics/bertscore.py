@@ -170,7 +170,7 @@ class BertScore(Metric):
             ref_tokens = []
         weighter = self.weighter(records, ref_tokens)
         prf: dict[int, list[Any]] = {layer: [] for layer in layers}  # per pair, in pair order
-        truncated = [False] * len(records)
+        truncated = self.cut_before_reading(records)
         step = chunk or len(records) or 1
         for s in range(0, len(records), step):
             sub = [(i, r) for i, r in pairs if s <= i < s + step]
@@ -191,8 +191,16 @@ class BertScore(Metric):
             for layer in layers:
                 cc, rr = (c_of_pair, enc_r) if len(layers) == 1 else (_at(c_of_pair, layer), _at(enc_r, layer))
                 prf[layer].extend(greedy_match(cc, rr, w_c, w_r))
-        long_inputs.report(self.name, records, truncated, f"the first {self.encoder.max_length} tokens of each text")
+        long_inputs.report(self.name, records, truncated, self.reading_rule())
         return {layer: self._finish(records, pairs, prf[layer], layer, truncated) for layer in layers}
+
+    def cut_before_reading(self, records: Sequence[Record]) -> list[bool]:
+        """Records whose text was cut before the encoder (none here; a weighter's question, in kpqa-bertscore)."""
+        return [False] * len(records)
+
+    def reading_rule(self) -> str:
+        """What the metric reads of each record, for its warning line (docs/long-inputs.md)."""
+        return f"the first {self.encoder.max_length} tokens of each text"
 
     def _finish(self, records: Sequence[Record], pairs: list[tuple[int, int]], prf: list[tuple[float, float, float]],
                 layer: int, truncated: list[bool]) -> dict[str, list[float]]:

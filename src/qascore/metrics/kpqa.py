@@ -15,7 +15,8 @@ the authors' code: docs/kpqa.md.
 Long texts (docs/long-inputs.md): the tagger reads at most the first
 `kpw.MAX_PIECES` WordPieces of a text; kpqa-bleu1 / kpqa-rougeL score the words
 of that part (the rest is cut before matching, so the LCS stays bounded too),
-kpqa-bertscore reads what its encoder reads; `details.truncated` marks the records.
+kpqa-bertscore reads what its encoder reads; the tagger reads the first
+`MAX_QUESTION` (64) WordPieces of the question; `details.truncated` marks the records.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from qascore.metrics.options import Option
 from qascore.metrics.tokens import TokenMetric
 from qascore.metrics.verifiers import dtype_option
 from qascore.records import Record
-from qascore.weights.kpw import MAX_PIECES, KpwWeighter
+from qascore.weights.kpw import MAX_PIECES, KpwWeighter, question_pieces
+from qascore.weights.kpw_model import MAX_QUESTION
 
 
 class _Kpw:
@@ -73,13 +75,32 @@ class _Kpw:
         self._truncated = flags
         return out
 
+    def cut_before_reading(self, records: Sequence[Record]) -> list[bool]:
+        """Records whose question has more WordPieces than the tagger reads beside a text (`MAX_QUESTION`)."""
+        weighter = self.options["weights"]
+        if not getattr(weighter, "use_question", False):  # the -KP tagger (or a weighter given in Python)
+            return [False] * len(records)
+        tok = weighter.tagger.tokenizer
+        return [len(r.question) > MAX_QUESTION and len(question_pieces(tok, r.question)) > MAX_QUESTION
+                for r in records]  # a piece covers at least one character: short questions need no tokenizer
+
+    def reading_rule(self) -> str:
+        """What is read of each record: the words of MAX_PIECES WordPieces (kpqa-bertscore: its encoder's
+        window), and MAX_QUESTION WordPieces of the question."""
+        if isinstance(self, TokenMetric):
+            read = f"the first {MAX_PIECES} WordPieces of each text"
+        else:
+            read = super().reading_rule()  # type: ignore[misc]
+        return read + (f", {MAX_QUESTION} of the question" if getattr(self.options["weights"], "use_question", False)
+                       else "")
+
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         main, details = super()._score(records)  # type: ignore[misc]
         if isinstance(self, TokenMetric):  # kpqa-bertscore: its encoder's rule, flagged by BertScore
-            flags = self._truncated or [False] * len(records)
+            flags = [a or b for a, b in zip(self._truncated or [False] * len(records),
+                                            self.cut_before_reading(records))]
             details[long_inputs.TRUNCATED] = long_inputs.flags_detail(flags)
-            long_inputs.report(self.name, records, flags,  # type: ignore[attr-defined]
-                               f"the first {MAX_PIECES} WordPieces of each text")
+            long_inputs.report(self.name, records, flags, self.reading_rule())  # type: ignore[attr-defined]
         return main, details
 
     def forget_memos(self) -> None:

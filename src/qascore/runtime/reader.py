@@ -113,8 +113,9 @@ def make_windows(tokenizer: Any, questions: Sequence[str], contexts: Sequence[st
                 was_cut = False
             cs.append(c)
             cut.append(was_cut)
-        qs = _cut_questions(tokenizer, qs, question_cap(spec))
-        enc = tokenizer(qs, cs, truncation="only_second", max_length=spec.max_len, stride=spec.stride,
+        read = _cut_questions(tokenizer, qs, question_cap(spec))
+        cut = [c or q != r for c, q, r in zip(cut, qs, read)]  # a question cut is text left unread too
+        enc = tokenizer(read, cs, truncation="only_second", max_length=spec.max_len, stride=spec.stride,
                         return_overflowing_tokens=True, return_offsets_mapping=True, padding=False)
         seen: dict[int, int] = {}
         for w, ex in enumerate(enc["overflow_to_sample_mapping"]):
@@ -144,16 +145,30 @@ def _cut_questions(tokenizer: Any, questions: list[str], max_tokens: int) -> lis
     """Questions cut after their `max_tokens`-th WordPiece (most are far shorter and stay as they are).
 
     Only questions of more than `max_tokens` characters can have more WordPieces (each covers at least
-    one character), so only they are tokenised here."""
+    one character), so only they are tokenised here, and only their first `max_tokens` + 1 words (a word is
+    at least one WordPiece): a 3,500-word question costs what a short one does."""
     long = [i for i, q in enumerate(questions) if len(q) > max_tokens]
     if not long:
         return questions
-    enc = tokenizer([questions[i] for i in long], add_special_tokens=False, return_offsets_mapping=True)
+    heads = [_first_words(questions[i], max_tokens + 1) for i in long]
+    enc = tokenizer(heads, add_special_tokens=False, return_offsets_mapping=True)
     out = list(questions)
-    for i, offs in zip(long, enc["offset_mapping"]):
+    for i, head, offs in zip(long, heads, enc["offset_mapping"]):
         if len(offs) > max_tokens:
             out[i] = questions[i][:offs[max_tokens - 1][1]]
+        elif len(head) < len(questions[i].rstrip()):  # words that tokenise to nothing: what follows is unread
+            out[i] = head
     return out
+
+
+def _first_words(text: str, n: int) -> str:
+    """`text` up to the end of its `n`-th whitespace-separated word (all of it when it has fewer)."""
+    end = 0
+    for k, m in enumerate(re.finditer(r"\S+", text)):
+        if k == n:
+            break
+        end = m.end()
+    return text[:end]
 
 
 def span_labels(windows: Windows, answers: Sequence[tuple[int, int] | None]) -> tuple[list[int], list[int]]:

@@ -43,7 +43,7 @@ from qascore.runtime.cache import shared
 from qascore.runtime.devices import pick_device
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
 from qascore.weights.base import TokenWeighter
-from qascore.weights.kpw_model import KeyphraseTagger, answer_room, layout, load_encoder, pad
+from qascore.weights.kpw_model import MAX_QUESTION, KeyphraseTagger, answer_room, layout, load_encoder, pad
 
 MAX_PIECES = 2048     # WordPieces of one text the KPQA metrics read (four 512-position windows)
 BATCH_TOKENS = 16384  # padded tokens per tagger batch off a CPU: 32 full windows (eager attention ~0.4 GB)
@@ -124,8 +124,7 @@ class Tagger:
     def probabilities(self, pairs: Sequence[tuple[str, tuple[int, ...]]], batch_size: int = 64,
                       max_len: int = 512, dtype: str | None = None) -> list[np.ndarray]:
         """P(K) for every answer WordPiece of each (question, answer ids) pair."""
-        q_ids = {q: self.tokenizer(q, add_special_tokens=False)["input_ids"] if self.use_question else []
-                 for q in {q for q, _ in pairs}}
+        q_ids = {q: question_pieces(self.tokenizer, q) if self.use_question else [] for q in {q for q, _ in pairs}}
         cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
         # Cut every answer into windows that fit next to its question.
         jobs = []  # (pair index, offset, layout)
@@ -149,6 +148,14 @@ class Tagger:
                 k, s, lay = jobs[i]
                 out[k][s:s + lay.answer_len] = prob[j, lay.answer_start:lay.answer_start + lay.answer_len]
         return out
+
+
+def question_pieces(tokenizer: Any, question: str) -> list[int]:
+    """The question's WordPieces as far as the tagger can read them (`MAX_QUESTION`, and one more to tell
+    that it was cut): a word is at least one piece, so its first MAX_QUESTION + 1 words hold them, and a
+    3,500-word question costs what a short one does."""
+    words = question.split()[:MAX_QUESTION + 1]
+    return list(tokenizer(" ".join(words), add_special_tokens=False)["input_ids"])[:MAX_QUESTION + 1]
 
 
 def zero_tokens(tokenizer: Any) -> set[str]:
