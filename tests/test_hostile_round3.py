@@ -180,3 +180,83 @@ def test_a_long_question_is_tokenised_only_as_far_as_it_can_be_read() -> None:
     huge = "who sat on the mat " * 200_000  # a million words: tokenising it whole took seconds
     assert _cut_questions(tok, [huge], 64) == [CUT_Q]
     assert len(question_pieces(tok, huge)) == 65
+
+
+# -- MEDIUM 3: a bound on the work of one record, and a server that answers others meanwhile ---------------
+def test_qrelscore_reads_a_bounded_part_of_a_long_passage() -> None:
+    """One 10,000-word passage took qrelscore 102 s; it reads the first MAX_CONTEXT tokens and says so."""
+    from qascore.metrics.qrelscore.engine import MAX_CONTEXT, Engine, head_words
+
+    text = "the cat sat on the mat " * 2000  # 12,000 words
+    assert head_words(text, 5) == "the cat sat on the"
+    assert head_words("a  b", 5) == "a  b"  # a text that fits is kept as it is
+    eng = Engine()
+    eng.cut = []
+    ids = tuple(range(5000))
+    assert eng._context(ids, text) == ids[:MAX_CONTEXT] and eng.cut == [True]
+    assert eng._context(ids[:10], "ten short words") == ids[:10] and eng.cut == [True, False]
+
+
+def test_model_metrics_refuse_a_record_with_more_references_than_they_read() -> None:
+    """kpqa-rougeL spent 64 s on one record of 10,000 references: refused before any model runs."""
+    from qascore.metrics.registry import load
+    from qascore.records import InputError, Record
+
+    rec = Record(question="who sat?", candidate="the cat sat", references=[f"cat {i}" for i in range(300)])
+    for name, limit in (("kpqa-rougeL", 256), ("kpqa-bleu1", 256), ("ref-qrelscore", 16)):
+        metric = load(name)
+        try:
+            metric.validate([Record(question="q?", candidate="c", context="p",
+                                    references=list(rec.references))])
+        except InputError as err:
+            assert f"takes at most {limit} per record" in str(err) and "max_references=N" in str(err)
+        else:
+            raise AssertionError(f"{name} took 300 references")
+
+
+class _SlowModel:
+    """A stand-in model metric: it has a `device` option (it runs a model) and takes `seconds` per call."""
+
+    @staticmethod
+    def make(seconds: float) -> object:
+        from qascore.metrics.base import Metric
+        from qascore.metrics.device_options import device_option
+
+        class Slow(Metric):
+            name = "slow"
+            description = "sleeps"
+            requires = ("candidate",)
+
+            @classmethod
+            def option_specs(cls):  # type: ignore[no-untyped-def]
+                return {"device": device_option()}
+
+            def _score(self, records):  # type: ignore[no-untyped-def]
+                time.sleep(seconds)
+                return [0.5] * len(records), {}
+
+        return Slow()
+
+
+def test_the_server_answers_lexical_requests_while_a_model_request_is_slow() -> None:
+    """`serve -m f1 -m qrelscore --timeout 5` answered 504 to f1-only requests behind one slow passage."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    import qascore
+    from qascore.serve.app import create_app
+
+    served = create_app([("f1", qascore.load("f1")), ("slow", _SlowModel.make(3.0))], request_timeout_s=1.0)
+    row = {"candidate": "a b", "references": ["a b"]}
+    with TestClient(served) as client, ThreadPoolExecutor(2) as pool:
+        slow = pool.submit(client.post, "/score", json={"records": [row], "metrics": ["slow"]})
+        time.sleep(0.3)  # the slow call is running
+        start = time.monotonic()
+        quick = client.post("/score", json={"records": [row], "metrics": ["f1"]})
+        took = time.monotonic() - start
+        both = client.post("/score", json={"records": [row], "metrics": ["f1", "slow"]})
+        assert slow.result().status_code == 504
+    assert quick.status_code == 200 and quick.json()["records"][0]["scores"] == {"f1": 1.0}
+    assert took < 1.0, took
+    assert both.status_code == 504  # it waits for its slow part, within the timeout

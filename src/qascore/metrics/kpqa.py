@@ -27,7 +27,7 @@ from qascore.metrics import long_inputs
 from qascore.metrics.bertscore import BertScore
 from qascore.metrics.device_options import device_option
 from qascore.metrics.lexical import Bleu1, RougeL
-from qascore.metrics.options import Option
+from qascore.metrics.options import Option, max_references_option
 from qascore.metrics.tokens import TokenMetric
 from qascore.metrics.verifiers import dtype_option
 from qascore.records import Record
@@ -40,14 +40,16 @@ class _Kpw:
 
     tagger_kind: ClassVar[str] = "kpqa"
     requires: ClassVar[tuple[str, ...]] = ("question", "candidate", "references")
+    refuses_many_references: ClassVar[bool] = True  # the tagger reads every reference (`max_references`)
     options: dict[str, Any]
 
     @classmethod
     def option_specs(cls) -> dict[str, Option]:
         # KPW replaces the base metric's `weights` (and BERTScore's `idf`): those are not options here.
         base = {k: o for k, o in super().option_specs().items() if k not in ("weights", "idf")}  # type: ignore[misc]
-        extra = {"device": device_option(),  # BERTScore declares its own
-                 "dtype": dtype_option("the keyphrase tagger's forward pass", "weights move slightly")}
+        extra = {"device": device_option(),  # BERTScore declares its own (and max_references)
+                 "dtype": dtype_option("the keyphrase tagger's forward pass", "weights move slightly"),
+                 "max_references": max_references_option()}
         return {**base, **{k: o for k, o in extra.items() if k not in base},
                 "tagger": Option("str", None, "keyphrase tagger: delta file or checkpoint folder",
                                  none="shipped", signed=False)}  # signed by hash in `weights`

@@ -296,9 +296,11 @@ def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,
     dt = pick_dtype(dtype, dev)
     name = causal_lm_id(spec)
 
+    from qascore.runtime.encoder import quiet_tokenizer
+
     def make() -> CausalLM:
         path = local_path(spec)
-        tok = AutoTokenizer.from_pretrained(path)
+        tok = quiet_tokenizer(AutoTokenizer.from_pretrained(path))
         model = AutoModelForCausalLM.from_pretrained(path, dtype=dt).to(dev).eval()  # type: ignore[arg-type]
         return CausalLM(model, tok, name, dev, HEAD_CHUNK if split_head_applies(model) else 0)
 

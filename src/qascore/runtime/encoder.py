@@ -65,7 +65,16 @@ def load_tokenizer(spec: str = defaults.ENCODER) -> Any:
     from transformers import AutoTokenizer
 
     path = defaults.resolve(spec)
-    return shared(("tokenizer", path), lambda: AutoTokenizer.from_pretrained(path))
+    return shared(("tokenizer", path), lambda: quiet_tokenizer(AutoTokenizer.from_pretrained(path)))
+
+
+def quiet_tokenizer(tok: Any) -> Any:
+    """`tok` without transformers' "Token indices sequence length is longer than ..." line: qascore tokenises
+    long texts on purpose and cuts or windows them itself, and says so once per metric (docs/long-inputs.md)."""
+    flags = getattr(tok, "deprecation_warnings", None)
+    if isinstance(flags, dict):
+        flags["sequence-length-is-longer-than-the-specified-maximum"] = True  # transformers' "already said"
+    return tok
 
 
 def load_encoder(spec: str = defaults.ENCODER, *, device: str | None = None,

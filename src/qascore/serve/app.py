@@ -3,7 +3,9 @@
 Why a server: a training loop that uses a metric as a reward calls it
 thousands of times a minute; loading models per call, or per process, would
 cost more than the scoring. The app loads each metric once and micro-batches
-concurrent requests (qascore.serve.batcher).
+concurrent requests (qascore.serve.batcher) on two workers: one for metrics that
+run a model, one for those that do not, so a slow model call (a long passage)
+never holds up a request for lexical metrics alone (issue 64).
 
 `POST /score` takes `{"records": [...], "metrics": [optional subset]}` (or a
 bare list of records) and answers `{"records": [...], "corpus": {...}}`: the
@@ -52,6 +54,7 @@ from qascore.stream import ExactMean, refuse_corpus_level, scored_objects
 SOURCE = "request"
 
 Job = tuple[list[Record], list[str]]  # a request's records and the labels it asked for
+MODELS, LEXICAL = "models", "lexical"  # the two workers (Scorer.lane)
 
 
 class ApiError(Exception):
@@ -101,8 +104,8 @@ class Scorer:
             except InputError as err:
                 raise ApiError(422, str(err)) from None
 
-    def __call__(self, jobs: Sequence[Job]) -> list[dict[str, Any]]:
-        # One call per metric over the records of the jobs that asked for it, then each job's slice.
+    def __call__(self, jobs: Sequence[Job]) -> list[dict[str, MetricResult]]:
+        """Each job's results by label: one call per metric over the records of the jobs that asked for it."""
         where: dict[tuple[int, str], tuple[MetricResult, int]] = {}
         for label, metric in self.metrics.items():
             mine = [j for j, (_, labels) in enumerate(jobs) if label in labels]
@@ -113,22 +116,29 @@ class Scorer:
             for j in mine:
                 where[j, label] = (result, start)
                 start += len(jobs[j][0])
-        out = []
-        for j, (recs, labels) in enumerate(jobs):
-            parts = []
-            for label in labels:
-                result, start = where[j, label]
-                parts.append((label, _slice(result, start, start + len(recs))))
-            corpus = {}
-            for label, r in parts:
-                mean = ExactMean()
-                mean.extend(r.scores)
-                corpus[label] = {"corpus": mean.value, "n": len(r.scores), "signature": r.signature}
-            out.append({"records": scored_objects(recs, parts), "corpus": corpus})
-        return out
+        return [{label: _slice(*where[j, label], len(recs)) for label in labels}
+                for j, (recs, labels) in enumerate(jobs)]
+
+    def lane(self, label: str) -> str:
+        """MODELS for a metric that runs a model (it has a `device` option), else LEXICAL: the two run on
+        separate workers, so a slow model call never holds up a request for lexical metrics alone."""
+        return MODELS if "device" in self.metrics[label].option_specs() else LEXICAL
+
+    @staticmethod
+    def assemble(job: Job, results: dict[str, MetricResult]) -> dict[str, Any]:
+        """The answer to one request: its records with their scores, and each metric's corpus figures."""
+        recs, labels = job
+        parts = [(label, results[label]) for label in labels]
+        corpus = {}
+        for label, r in parts:
+            mean = ExactMean()
+            mean.extend(r.scores)
+            corpus[label] = {"corpus": mean.value, "n": len(r.scores), "signature": r.signature}
+        return {"records": scored_objects(recs, parts), "corpus": corpus}
 
 
-def _slice(result: MetricResult, start: int, stop: int) -> MetricResult:
+def _slice(result: MetricResult, start: int, n: int) -> MetricResult:
+    stop = start + n
     return MetricResult(result.name, result.scores[start:stop], 0.0, result.signature,
                         {k: v[start:stop] for k, v in result.details.items()}, result.empty[start:stop],
                         result.scored_empty)
@@ -149,18 +159,30 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
     `request_timeout_s` (<= 0: none): a request not scored by then gets 504."""
     scorer = Scorer(metrics)
     labels = list(scorer.metrics)
-    batcher: MicroBatcher[Job, dict[str, Any]] = MicroBatcher(scorer, lambda job: len(job[0]), max_batch=max_batch,
-                                                              max_wait_s=max_wait_s)
+    lanes: dict[str, MicroBatcher[Job, dict[str, MetricResult]]] = {
+        lane: MicroBatcher(scorer, lambda job: len(job[0]), max_batch=max_batch, max_wait_s=max_wait_s)
+        for lane in (MODELS, LEXICAL)}
+    served = [0]  # requests scored or scoring
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        batcher.start()
+        for b in lanes.values():
+            b.start()
         yield
-        await batcher.stop()
+        for b in lanes.values():
+            await b.stop()
+
+    async def submit(job: Job) -> dict[str, Any]:
+        """The job's labels split by worker, each part queued on its own, the results put back together."""
+        served[0] += 1
+        records, wanted = job
+        parts = [(lane, [x for x in wanted if scorer.lane(x) == lane]) for lane in lanes]
+        got = await asyncio.gather(*(lanes[lane].submit((records, mine)) for lane, mine in parts if mine))
+        return Scorer.assemble(job, {k: v for part in got for k, v in part.items()})
 
     app = FastAPI(title="qascore", lifespan=lifespan, docs_url="/docs" if docs else None,
                   redoc_url="/redoc" if docs else None, openapi_url="/openapi.json" if docs else None)
-    app.state.batcher = batcher
+    app.state.batchers = lanes
     started = time.time()
 
     @app.exception_handler(ApiError)
@@ -221,7 +243,7 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
         job = parse_body(bytes(body), labels)
         scorer.validate(job)
         try:
-            out = await _while_connected(asyncio.ensure_future(batcher.submit(job)), request, request_timeout_s)
+            out = await _while_connected(asyncio.ensure_future(submit(job)), request, request_timeout_s)
             return JSONResponse(jsonio.finite(out))  # NaN as null, as `score -o` writes
         except InputError as err:
             raise ApiError(422, str(err)) from None
@@ -236,8 +258,9 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
     @app.get("/health")
     async def health() -> dict[str, Any]:
         return {"status": "ok", "metrics": labels, "uptime_s": round(time.time() - started, 1),
-                "batching": {"enabled": batcher.enabled, "max_batch": max_batch, "max_wait_s": max_wait_s},
-                "requests": batcher.requests, "model_calls": batcher.batches, "max_body_bytes": max_body_bytes}
+                "batching": {"enabled": lanes[MODELS].enabled, "max_batch": max_batch, "max_wait_s": max_wait_s},
+                "requests": served[0], "model_calls": sum(b.batches for b in lanes.values()),
+                "max_body_bytes": max_body_bytes}
 
     return app
 

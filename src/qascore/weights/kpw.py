@@ -73,6 +73,8 @@ class Tagger:
     def __init__(self, delta: str | Path, device: str | None = None) -> None:
         from transformers import AutoTokenizer
 
+        from qascore.runtime.encoder import quiet_tokenizer
+
         from qascore.runtime.delta import apply_delta
 
         self.delta = Path(delta)
@@ -82,7 +84,7 @@ class Tagger:
         self.encoder_spec = str(self.meta.get("encoder", defaults.ENCODER))
         base = defaults.resolve(self.encoder_spec)
         self.device = pick_device(device)
-        self.tokenizer = AutoTokenizer.from_pretrained(base)
+        self.tokenizer = quiet_tokenizer(AutoTokenizer.from_pretrained(base))
         model = KeyphraseTagger(load_encoder(base))
         rank = int(self.meta.get("lora_rank", 0) or 0)
         if rank:  # adapters first (their names are the delta's), then folded into the weights

@@ -1,6 +1,7 @@
 """Raw (unrescaled) LRM and GRG for lists of (question, context) pairs: tokenising, chunking, de-duplication, batching.
 
-Long contexts are never truncated: a context that does not fit the model's
+A context is read up to its first `MAX_CONTEXT` tokens (the rest is cut, and
+`Engine.cut` says so; docs/long-inputs.md); one that does not fit the model's
 limit together with the question is cut into the fewest chunks that fit (of
 near-equal size), each chunk is scored with the question, and the chunk scores
 are averaged (paper section 3). Identical (question, chunk) inputs and
@@ -28,6 +29,7 @@ from qascore.runtime import defaults
 BASE_MEMO = 65536          # context-only confidences kept per process (LRU; ~100 bytes each)
 CPU_LM_TOKENS = 1600       # padded tokens per LM batch on a CPU (measured: docs/qrelscore.md)
 GPU_LM_TOKENS = 2048
+MAX_CONTEXT = 1024         # tokens of a passage read (each model's own), in chunks; the rest is cut and flagged
 
 
 class QuestionTooLong(ValueError):
@@ -37,6 +39,13 @@ class QuestionTooLong(ValueError):
         self.index = index
         super().__init__(f"question has {n_tokens} tokens; the model limit is {limit}, "
                          f"which leaves too little room for the context")
+
+
+def head_words(text: str, n: int) -> str:
+    """The first `n` whitespace-separated words of `text`: every word is at least one token of either model,
+    so they hold its first `n` tokens, and a 100,000-word passage is not tokenised whole."""
+    words = text.split(maxsplit=n)
+    return text if len(words) <= n else " ".join(words[:n])
 
 
 def chunk(ids: Sequence[int], room: int) -> list[tuple[int, ...]]:
@@ -73,7 +82,14 @@ class Engine:
     dtype: str | None = None        # None/fp32 (default, exact); bf16: both models under autocast
     lrm_attention: str = "rows"     # rows: sdpa + question-row attention maps; full: eager, every map (reference)
     lm_full_logits: bool = False    # True: logits at every position, as the authors' scorer (reference)
+    max_context: int = MAX_CONTEXT  # passage tokens read per example (the rest is cut; `cut` says where)
     stats: dict[str, int] = field(default_factory=dict)
+    cut: list[bool] = field(default_factory=list)  # per example of the last call: passage longer than read
+
+    def _context(self, ids: tuple[int, ...], text: str) -> tuple[int, ...]:
+        """The passage tokens read: the first `max_context`, and whether more followed, in `cut`."""
+        self.cut.append(len(ids) > self.max_context or len(text.split(maxsplit=self.max_context)) > self.max_context)
+        return ids[:self.max_context]
 
     # ---------------------------------------------------------------- LRM
     def lrm_limit(self, tokenizer: Any, model: Any) -> int:
@@ -98,8 +114,9 @@ class Engine:
         per_example: list[list[int]] = []
         unique: dict[tuple, int] = {}
         pairs: list[lrm_mod.Pair] = []
+        self.cut = []
         for i, (q, c) in enumerate(zip(questions, contexts)):
-            q_ids, c_ids = enc(q), enc(c)
+            q_ids, c_ids = enc(q), self._context(enc(head_words(c, self.max_context)), c)
             room = limit - special - len(q_ids)
             if room < max(16, limit // 4):
                 raise QuestionTooLong(i, len(q_ids), limit)
@@ -148,8 +165,9 @@ class Engine:
         known: dict[int, float] = {}  # base slot -> confidence from the memo (-(slot+1) marks it)
         digests: dict[int, bytes] = {}
         plan: list[list[tuple[int, int, int]]] = []  # per example: (base slot, prompted slot, n context tokens)
+        self.cut = []
         for i, (q, c) in enumerate(zip(questions, contexts)):
-            q_ids, c_ids = enc_q(q), enc_c(c)
+            q_ids, c_ids = enc_q(q), self._context(enc_c(head_words(c, self.max_context)), c)
             room = limit - 1 - len(q_ids)
             if room < max(16, limit // 4):
                 raise QuestionTooLong(i, len(q_ids), limit)

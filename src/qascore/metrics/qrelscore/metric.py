@@ -17,7 +17,7 @@ from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric, blank
 from qascore.metrics.qrelscore import rescale
 from qascore.metrics.device_options import device_option
-from qascore.metrics.options import Option, OptionError
+from qascore.metrics.options import Option, OptionError, max_references_option
 from qascore.metrics.qrelscore.engine import Engine, QuestionTooLong
 from qascore.metrics.qrelscore.grg import GAINS
 from qascore.metrics.qrelscore.lrm import AGGS, WEIGHTINGS, check_layers, select_layers
@@ -137,30 +137,42 @@ class _QRel(Metric):
         n = len(questions)
         live = [i for i, q in enumerate(questions) if not blank(q)]
         out: dict[str, np.ndarray] = {}
+        cut = np.zeros(n, dtype=bool)
         for part in self.parts:
             vals = np.zeros(n)
             raw = np.zeros(n)
             if live:
                 fn = self.engine.lrm_raw if part == "lrm" else self.engine.grg_raw
+                self.engine.cut = []
                 try:
                     got = fn([questions[i] for i in live], [contexts[i] for i in live])
                 except QuestionTooLong as err:
                     rec = records[live[err.index]]
                     raise InputError(str(err), source=rec.source, line=rec.line, field=field) from None
                 raw[live] = got
+                if self.engine.cut:  # the engine's flags for this call (an engine that cuts nothing leaves none)
+                    cut[live] |= np.array(self.engine.cut, dtype=bool)
                 b = self.baseline(part)
                 vals[live] = [rescale.apply(x, b) for x in got]
             out[part] = vals
             out[f"{part}_raw"] = raw
         if len(self.parts) == 2:
             out["qrelscore"] = np.array([harmonic_mean(a, b) for a, b in zip(out["lrm"], out["grg"])])
+        out[long_inputs.TRUNCATED] = cut
         return out
+
+    def _flag(self, records: Sequence[Record], cut: np.ndarray) -> list[bool]:
+        flags = long_inputs.flags_detail(cut.tolist())
+        long_inputs.report(self.name, records, flags, f"the first {self.engine.max_context} tokens of each passage"
+                           + (" and reference" if isinstance(self, RefQRelScore) else "") + ", in chunks")
+        return flags
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[float]]]:
         parts = self.pair_parts(records, [r.candidate for r in records], [r.context for r in records])
         main_key = "qrelscore" if len(self.parts) == 2 else self.parts[0]
+        cut = parts.pop(long_inputs.TRUNCATED)
         details: dict[str, Any] = {k: v.tolist() for k, v in parts.items()}
-        details[long_inputs.TRUNCATED] = [False] * len(records)  # passages are read whole, in chunks
+        details[long_inputs.TRUNCATED] = self._flag(records, cut)
         return parts[main_key].tolist(), details
 
 
@@ -186,6 +198,11 @@ class RefQRelScore(_QRel):
     description = ("QRelScore with references: mean of QRelScore(candidate, context) and max over references of "
                    "QRelScore(candidate, reference)")
     requires = ("candidate", "context", "references")
+    refuses_many_references = True  # each reference is a pass of both models (`max_references`)
+
+    @classmethod
+    def option_specs(cls) -> dict[str, Option]:
+        return {**super().option_specs(), "max_references": max_references_option(16)}
 
     def validate(self, records: Sequence[Record]) -> None:
         super().validate(records)
@@ -204,5 +221,8 @@ class RefQRelScore(_QRel):
         main = 0.5 * (ctx["qrelscore"] + best)
         # its two halves only: the parts of each half are `qrelscore`'s details (score with it to see them)
         details: dict[str, Any] = {"qrelscore": ctx["qrelscore"].tolist(), "qrelscore_ref": best.tolist()}
-        details[long_inputs.TRUNCATED] = [False] * len(records)  # passages and references are read whole, in chunks
+        cut = ctx[long_inputs.TRUNCATED].copy()
+        for j, i in enumerate(owner):
+            cut[i] |= by_ref[long_inputs.TRUNCATED][j]
+        details[long_inputs.TRUNCATED] = self._flag(records, cut)
         return main.tolist(), details
