@@ -17,7 +17,7 @@ PACKAGE = SRC / "qascore"
 LAYERS: dict[str, int] = {
     # leaf utilities: they import nothing of qascore above them
     "qascore.version": 0, "qascore.errors": 0, "qascore.messages": 0, "qascore.progress": 0,
-    "qascore.jsonio": 0, "qascore.record_checks": 0,
+    "qascore.jsonio": 0, "qascore.record_checks": 0, "qascore.output_claim": 0,
     "qascore.records": 1,
     "qascore.runtime": 2, "qascore.weights": 2, "qascore.text": 2,
     "qascore.metrics": 3, "qascore.meta": 3,
