@@ -260,3 +260,91 @@ def test_the_server_answers_lexical_requests_while_a_model_request_is_slow() -> 
     assert quick.status_code == 200 and quick.json()["records"][0]["scores"] == {"f1": 1.0}
     assert took < 1.0, took
     assert both.status_code == 504  # it waits for its slow part, within the timeout
+
+
+# -- MEDIUM 6: bad model and baseline paths are named, at once ------------------------------------------------
+def _option_error(name: str, options: dict) -> str:
+    from qascore.errors import UsageError
+    from qascore.metrics.registry import load_named
+
+    try:
+        load_named(name, options)
+    except UsageError as err:
+        return str(err)
+    raise AssertionError(f"{name}:{options} was accepted")
+
+
+def test_a_bad_baseline_file_is_named_when_the_metric_is_built(tmp_path: Path) -> None:
+    binary, nan, one = tmp_path / "b.csv", tmp_path / "nan.csv", tmp_path / "one.csv"
+    binary.write_bytes(b"\x98\x99\x00binary")
+    nan.write_text("LAYER,P,R,F\n6,nan,0.2,0.3\n")
+    one.write_text("LAYER,P,R,F\n6,0.1,1.0,0.3\n")
+    assert "byte 0x98 is not UTF-8 text" in _option_error("bertscore", {"rescale": "true", "baseline": str(binary)})
+    text = _option_error("bertscore", {"rescale": "true", "baseline": "/etc/passwd"})
+    assert "/etc/passwd: not a BERTScore baseline (expected a CSV header LAYER,P,R,F" in text  # was "error: P"
+    assert f"{nan}:2: P is nan; a baseline b is a finite number below 1" in _option_error(
+        "bertscore", {"rescale": "true", "baseline": str(nan)})  # was "this is a bug, please report"
+    assert f"{one}:2: R is 1.0" in _option_error("bertscore", {"rescale": "true", "baseline": str(one)})
+
+
+def test_a_pkg_spec_outside_a_package_and_a_hub_id_not_here_are_refused_at_once() -> None:
+    start = time.monotonic()
+    text = _option_error("bertscore", {"model": "pkg:../../etc"})
+    assert "pkg:../../etc: is not a pkg: spec" in text  # was "an optional dependency is missing"
+    text = _option_error("bertscore", {"model": "some-user/some-model-not-here"})
+    assert "no Hugging Face model in this machine's cache; qascore does not download models" in text
+    assert time.monotonic() - start < 5  # the hub was tried: 5 retries, 46 s
+
+
+# -- MEDIUM 7: the values a model file stores ---------------------------------------------------------------
+def _shipped_ava_copy(tmp_path: Path, name: str) -> Path:
+    import shutil
+
+    from qascore.runtime.defaults import RESOURCES
+
+    path = tmp_path / name
+    shutil.copy(RESOURCES / "ava" / "ava.safetensors", path)
+    return path
+
+
+def test_verifier_values_out_of_range_are_refused_naming_the_field(tmp_path: Path) -> None:
+    from qascore.runtime.delta import read_meta, update_meta
+
+    cases = {"temperature": (0, "expected a number > 0"), "threshold": (5, "expected a probability in [0, 1]")}
+    for field, (value, said) in cases.items():
+        path = _shipped_ava_copy(tmp_path, f"{field}.safetensors")
+        update_meta(path, {field: value})
+        assert said in _option_error("ava", {"model": str(path)})
+    path = _shipped_ava_copy(tmp_path, "max_len.safetensors")
+    update_meta(path, {"spec": {**read_meta(path)["spec"], "max_len": 0}})
+    assert "its max_len is 0" in _option_error("ava", {"model": str(path)})
+    nan = _shipped_ava_copy(tmp_path, "nan.safetensors")
+    update_meta(nan, {"threshold": float("nan")})
+    assert "its threshold is nan" in _option_error("ava", {"model": str(nan)})
+
+
+def test_a_delta_without_its_head_bias_or_with_nan_weights_does_not_load(tmp_path: Path) -> None:
+    import json as json_
+
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    from qascore.runtime.ava_layouts import make_layout
+    from qascore.runtime.delta import read_meta
+    from qascore.runtime.verifier import Verifier
+
+    source = _shipped_ava_copy(tmp_path, "ava.safetensors")
+    meta = {"qascore": json_.dumps(read_meta(source), sort_keys=True)}
+    tensors = load_file(str(source))
+    cut, broken = tmp_path / "cut.safetensors", tmp_path / "broken.safetensors"
+    save_file({k: v for k, v in tensors.items() if k != "head.bias"}, str(cut), metadata=meta)
+    save_file({**tensors, "head.weight": torch.full_like(tensors["head.weight"], float("nan"))}, str(broken),
+              metadata=meta)
+    layout = make_layout(read_meta(source)["spec"]["layout"])
+    for path, said in ((cut, "holds no head.bias"), (broken, "tensor head.weight holds NaN")):
+        try:
+            Verifier.load(path, layout)
+        except ValueError as err:
+            assert str(err).startswith(f"{path}: {said}"), err
+        else:
+            raise AssertionError(f"{path} loaded")

@@ -18,7 +18,9 @@ the references as given (one per candidate-reference pair); rescaling is
 from __future__ import annotations
 
 import csv
+import math
 import json
+import os
 import warnings
 from itertools import islice
 from pathlib import Path
@@ -88,6 +90,17 @@ class BertScore(Metric):
                                                               f"{layers} layers)")
         self._encoder: Encoder | None = None
         self._baseline: dict[int, np.ndarray] | None = None
+        if o["baseline"]:  # a file that is not a baseline: said now, naming it, before any input is read
+            if os.path.exists(o["baseline"]) and not os.path.isfile(o["baseline"]):  # a FIFO would block
+                raise OptionError(self.name, "baseline", o["baseline"], f"{o['baseline']}: is not a regular file; "
+                                                                        f"expected a CSV LAYER,P,R,F")
+            try:
+                self._baseline = read_baseline(o["baseline"])
+            except OSError as err:
+                raise OptionError(self.name, "baseline", o["baseline"],
+                                  f"{o['baseline']}: cannot be read ({err.strerror or err})") from None
+            except ValueError as err:
+                raise OptionError(self.name, "baseline", o["baseline"], str(err)) from None
         self._corpus_idf: IdfWeighter | None = None  # two-pass scoring: IDF fitted on the whole file
 
     # -- model ----------------------------------------------------------
@@ -372,12 +385,49 @@ def _weighted_mean(best: torch.Tensor, w: torch.Tensor, content: torch.Tensor) -
 # ---------------------------------------------------------------------------
 
 def read_baseline(path: str | Path) -> dict[int, np.ndarray]:
-    """A baseline file: CSV with header LAYER,P,R,F (bert_score's layout), one row per layer."""
+    """A baseline file: CSV with header LAYER,P,R,F (bert_score's layout), one row per layer.
+
+    A file that is not one is a ValueError naming it and the line: not UTF-8 text, no such columns, a value
+    that is not a number, or b that is not finite or not below 1 (rescaling divides by 1 - b)."""
     out: dict[int, np.ndarray] = {}
-    with open(path, newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
-            out[int(row["LAYER"])] = np.array([float(row[k]) for k in PARTS])
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            header = reader.fieldnames or []
+            if not {"LAYER", *PARTS} <= set(header):
+                raise ValueError(f"{path}: not a BERTScore baseline (expected a CSV header LAYER,P,R,F; got "
+                                 f"{','.join(header)[:80] or 'nothing'})")
+            for row in reader:
+                out[_layer_row(path, reader.line_num, row)] = _b_row(path, reader.line_num, row)
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not a BERTScore baseline (byte 0x{err.object[err.start]:02x} is not UTF-8 "
+                         f"text; expected a CSV LAYER,P,R,F)") from None
+    except csv.Error as err:
+        raise ValueError(f"{path}: not a BERTScore baseline ({err})") from None
+    if not out:
+        raise ValueError(f"{path}: a BERTScore baseline with no rows (expected LAYER,P,R,F, one row per layer)")
     return out
+
+
+def _layer_row(path: str | Path, line: int, row: dict[str, Any]) -> int:
+    try:
+        return int(row["LAYER"])
+    except (TypeError, ValueError):
+        raise ValueError(f"{path}:{line}: LAYER is {row['LAYER']!r}, not a whole number") from None
+
+
+def _b_row(path: str | Path, line: int, row: dict[str, Any]) -> np.ndarray:
+    values = []
+    for k in PARTS:
+        try:
+            b = float(row[k])
+        except (TypeError, ValueError):
+            raise ValueError(f"{path}:{line}: {k} is {row[k]!r}, not a number") from None
+        if not math.isfinite(b) or b >= 1:
+            raise ValueError(f"{path}:{line}: {k} is {row[k]}; a baseline b is a finite number below 1 "
+                             f"(rescaling divides by 1 - b)")
+        values.append(b)
+    return np.array(values)
 
 
 def write_baseline(path: str | Path, table: dict[int, Sequence[float]], meta: dict[str, Any]) -> None:

@@ -13,12 +13,14 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from qascore.metrics.options import Option, OptionError
+from qascore.runtime.model_values import probability_problem, verifier_problem
 
 VERIFIER, JUDGE, TAGGER, ENCODER, CAUSAL_LM, READER = "verifier", "judge", "tagger", "encoder", "causal-lm", "reader"
 WHAT = {VERIFIER: "a verifier delta (.safetensors written by `qascore-lab train ava` / `train square`)",
@@ -58,9 +60,9 @@ def check_model_options(metric: str, specs: Mapping[str, Option], options: Mappi
         if not value.strip():
             raise OptionError(metric, key, value, f"is empty; expected {WHAT[kind]} (leave the option out for "
                                                   f"the shipped model)")
-        if value == specs[key].default or value.startswith("pkg:") or (kind == TAGGER and value in shipped_taggers()):
+        if value == specs[key].default or (kind == TAGGER and value in shipped_taggers()):
             continue
-        problem = _problem(kind, value)
+        problem = _pkg_problem(value) if value.startswith("pkg:") else _problem(kind, value)
         if problem:
             raise OptionError(metric, key, value, f"{value}: {problem}; expected {WHAT[kind]}")
 
@@ -94,6 +96,37 @@ def _special(path: Path) -> str | None:
     return f"is {kind}, not a regular file" if kind else None
 
 
+_PKG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _pkg_problem(value: str) -> str | None:
+    """A `pkg:PACKAGE/PATH` spec: a package name and a path inside it (no `..`), resolvable here."""
+    pkg, _, inner = value[4:].partition("/")
+    if not _PKG.fullmatch(pkg) or ".." in Path(inner).parts or inner.startswith("/"):
+        return "is not a pkg: spec (pkg:PACKAGE/PATH, a Python package and a path inside it)"
+    from qascore.runtime.defaults import resolve
+
+    try:
+        resolve(value)
+    except (FileNotFoundError, ValueError, ImportError) as err:
+        return str(err)
+    return None
+
+
+def _hub_problem(value: str) -> str | None:
+    """A Hugging Face id: usable only when this machine's cache holds it (qascore never downloads)."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        found = try_to_load_from_cache(value, "config.json")
+    except (ImportError, ValueError):  # no hub library, or not a valid repo id
+        found = None
+    if isinstance(found, str):
+        return None
+    return ("is no local file or folder, and no Hugging Face model in this machine's cache; qascore does not "
+            "download models (give a local folder, or put the model in the cache first)")
+
+
 def _problem(kind: str, value: str) -> str | None:
     path = Path(value).expanduser()
     special = _special(path)
@@ -102,7 +135,7 @@ def _problem(kind: str, value: str) -> str | None:
     if kind in (ENCODER, CAUSAL_LM):
         if not path.exists():
             looks_local = value.startswith(("/", "./", "../", "~")) or os.sep in value and path.parent.exists()
-            return "no such file or folder" if looks_local else None  # else a Hugging Face id
+            return "no such file or folder" if looks_local else _hub_problem(value)
         if path.is_file():
             return None if kind == CAUSAL_LM and path.suffix == ".gguf" else "is a file, not a model folder"
         if not (path / "config.json").is_file():
@@ -127,7 +160,9 @@ def _problem(kind: str, value: str) -> str | None:
             return "is not JSON"
         except OSError as err:  # /proc/self/mem and the like: say which file, and why
             return f"cannot be read ({err.strerror or err})"
-        return None if isinstance(card, dict) else "is JSON but not an object"
+        if not isinstance(card, dict):
+            return "is JSON but not an object"
+        return probability_problem("threshold", card["threshold"]) if "threshold" in card else None
     try:
         meta = _safetensors_meta(path)
     except OSError as err:
@@ -138,7 +173,7 @@ def _problem(kind: str, value: str) -> str | None:
         spec = meta.get("spec")
         if not isinstance(spec, dict) or "layout" not in spec or "encoder" not in spec:
             return f"is a safetensors file without verifier metadata ({_what_it_is(meta)})"
-        return _base_problem(meta, str(spec["encoder"]))
+        return verifier_problem(meta) or _base_problem(meta, str(spec["encoder"]))
     if kind == READER:
         spec = meta.get("spec")
         if not isinstance(spec, dict) or "stride" not in spec or "encoder" not in spec:

@@ -57,8 +57,12 @@ def update_meta(path: str | Path, updates: Mapping[str, object]) -> None:
     save_file(tensors, str(path), metadata={"qascore": json.dumps(meta, sort_keys=True)})
 
 
-def apply_delta(model: torch.nn.Module, path: str | Path, *, expect_base: str | None = None) -> dict:
-    """Load a delta into `model` in place; returns its metadata."""
+def apply_delta(model: torch.nn.Module, path: str | Path, *, expect_base: str | None = None,
+                required: Iterable[str] = ()) -> dict:
+    """Load a delta into `model` in place; returns its metadata.
+
+    Refused, naming the file: tensors the model lacks, `required` names the delta lacks (a head without its
+    bias would keep the base's random one), and NaN or infinite values (every score would be NaN)."""
     meta = read_meta(path)
     if expect_base and meta.get("base_hash") not in (None, expect_base):
         raise ValueError(f"{path} was trained on base {meta.get('base_hash')}, not {expect_base}")
@@ -67,6 +71,13 @@ def apply_delta(model: torch.nn.Module, path: str | Path, *, expect_base: str | 
     missing = [n for n in tensors if n not in own]
     if missing:
         raise ValueError(f"{path}: tensors {missing[:3]} do not exist in the model")
+    absent = [n for n in required if n not in tensors]
+    if absent:
+        raise ValueError(f"{path}: holds no {', '.join(absent[:3])}{', ...' if len(absent) > 3 else ''}; a delta "
+                         f"holds every weight that was trained (the file is damaged or cut short)")
+    bad = next((n for n, t in tensors.items() if t.is_floating_point() and not bool(torch.isfinite(t).all())), None)
+    if bad is not None:
+        raise ValueError(f"{path}: tensor {bad} holds NaN or infinite values (the file is damaged)")
     with torch.no_grad():
         for n, t in tensors.items():
             own[n].copy_(t.to(own[n].dtype))

@@ -544,7 +544,7 @@ class Reader:
         meta = read_meta(path)
         spec = ReaderSpec.from_dict(meta["spec"])
         model = ReaderModel(spec, load_base(spec))
-        apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
+        apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)), required=model.trained_names())
         merge_lora(model)
         model.eval()
         return cls(spec, model, info=meta.get("info", {}), rule=str(meta.get("rule", "expected_f1")),

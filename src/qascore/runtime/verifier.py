@@ -54,6 +54,7 @@ from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.encoder import autocast, load_tokenizer, pick_dtype
 from qascore.runtime.lora import add_lora, merge_lora
+from qascore.runtime.model_values import verifier_problem
 from qascore.runtime.windows import read_words
 from qascore.runtime.partial import (LowerStack, StateCache, Tokens, lower_states, pad_states, position_bias_of,
                                      run_stack)
@@ -352,8 +353,11 @@ class Verifier:
         spec = VerifierSpec.from_dict(meta["spec"])
         if layout_name is not None and layout_name != spec.layout:
             raise ValueError(f"{path} holds layout '{spec.layout}', not '{layout_name}'")
+        problem = verifier_problem(meta)
+        if problem:
+            raise ValueError(f"{path}: {problem}")
         model = VerifierModel(spec, load_base(spec))
-        apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)))
+        apply_delta(model, path, expect_base=base_hash(defaults.resolve(spec.encoder)), required=model.trained_names())
         merge_lora(model.top)
         return cls(spec, layout, model, threshold=float(meta.get("threshold", 0.5)), info=meta.get("info", {}),
                    temperature=float(meta.get("temperature", 1.0)))
