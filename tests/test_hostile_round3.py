@@ -348,3 +348,11 @@ def test_a_delta_without_its_head_bias_or_with_nan_weights_does_not_load(tmp_pat
             assert str(err).startswith(f"{path}: {said}"), err
         else:
             raise AssertionError(f"{path} loaded")
+
+
+# -- MEDIUM 8: a comparison that cannot be made is refused, not skipped -------------------------------------
+def test_meta_williams_with_kendall_is_refused(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "rated.jsonl", 6)
+    line = one_error(*run_cli(["meta", str(src), "--human", "human", "-m", "f1", "-m", "rougeL", "--test",
+                               "williams", "--compare-method", "kendall", "--compare", "f1", "rougeL"])[::2])
+    assert "--test williams compares Pearson or Spearman correlations" in line  # was: nothing, exit 0

@@ -158,6 +158,9 @@ def _cell(c: Correlation, ci: bool) -> str:
 
 
 def _check_compare(args: argparse.Namespace, names: Sequence[str]) -> None:
+    if args.compare and args.test == "williams" and args.compare_method == "kendall":  # else it prints nothing
+        raise UsageError("--test williams compares Pearson or Spearman correlations, not Kendall's tau; with "
+                         "--compare-method kendall use --test bootstrap")
     for name in (n for pair in args.compare or () for n in pair):
         if name not in names:
             raise ValueError(f"--compare: '{name}' is not one of the metrics: {', '.join(names)}")
