@@ -356,3 +356,61 @@ def test_meta_williams_with_kendall_is_refused(tmp_path: Path) -> None:
     line = one_error(*run_cli(["meta", str(src), "--human", "human", "-m", "f1", "-m", "rougeL", "--test",
                                "williams", "--compare-method", "kendall", "--compare", "f1", "rougeL"])[::2])
     assert "--test williams compares Pearson or Spearman correlations" in line  # was: nothing, exit 0
+
+
+# -- MEDIUM 5: idle and half-sent connections are not held without limit ------------------------------------
+def _closed_by_peer(s: object) -> bool:
+    try:
+        return s.recv(1) == b""  # type: ignore[attr-defined]
+    except ConnectionResetError:  # closed with our bytes unread: a reset
+        return True
+    except OSError:  # the 5 s timeout: still held
+        return False
+
+
+def test_the_server_closes_slow_connections_and_caps_open_ones(monkeypatch) -> None:
+    """A bounded loopback test: 8 sockets that send half a request line; 3,000 such were all held."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    import qascore
+    from qascore.serve.app import create_app
+    from qascore.serve.guard import GuardedH11, server_config
+
+    monkeypatch.setattr(GuardedH11, "header_timeout_s", 0.5)
+    monkeypatch.setattr(GuardedH11, "max_connections", 4)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(server_config(create_app([("f1", qascore.load("f1"))])))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        slow = []
+        for _ in range(8):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"POST /sco")  # half a request line, then nothing
+            slow.append(s)
+            time.sleep(0.02)
+        start = time.monotonic()
+        closed = [_closed_by_peer(s) for s in slow]  # each waits until the server closes it (or 5 s)
+        took = time.monotonic() - start
+        assert all(closed) and took < 3, (closed, took)
+        body = b'{"records": [{"candidate": "a b", "references": ["a b"]}]}'
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:  # a whole request is still served
+            s.sendall(b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                      + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200") and b'"f1":1.0' in answer.replace(b" ", b""), answer[:200]
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        for s in slow:
+            s.close()

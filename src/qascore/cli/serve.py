@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from qascore.serve.app import create_app
+        from qascore.serve.guard import server_config
     except ImportError:
         print(f"qascore: error: {INSTALL_HINT}", file=sys.stderr)
         return 2
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"qascore serve: {', '.join(label for label, _ in metrics)} on http://{host}:{sock.getsockname()[1]} "
           f"(POST /score, GET /metrics, GET /health{'; token required' if token else ''}); Ctrl-C stops",
           file=sys.stderr, flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(server_config(app))
     server.run(sockets=[sock])
     return 0
 
