@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from test_hostile_inputs import run_cli
 from test_hostile_round2 import one_error, write_rows
 
@@ -414,3 +415,100 @@ def test_the_server_closes_slow_connections_and_caps_open_ones(monkeypatch) -> N
         thread.join(10)
         for s in slow:
             s.close()
+
+
+# -- LOW ------------------------------------------------------------------------------------------------------
+def test_a_key_twice_in_one_record_is_refused_naming_it(tmp_path: Path) -> None:
+    src = tmp_path / "dup.jsonl"
+    src.write_text('{"candidate": "a", "references": ["a"]}\n{"candidate": "a", "candidate": "b", "references": ["a"]}\n')
+    line = one_error(*run_cli(["score", str(src), "-m", "f1"])[::2])
+    assert line.startswith(f"qascore: error: {src}:2: the key 'candidate' appears twice in one object"), line
+
+
+def test_a_huge_integer_is_named_without_python_advice(tmp_path: Path) -> None:
+    src = tmp_path / "big.jsonl"
+    src.write_text('{"candidate": "a", "references": ["a"], "n": ' + "9" * 5000 + "}\n")
+    line = one_error(*run_cli(["score", str(src), "-m", "f1"])[::2])
+    assert "a number of more than 4,300 digits" in line and "set_int_max_str_digits" not in line, line
+
+
+def test_a_tuple_of_references_is_accepted_in_a_dict_as_in_a_record() -> None:
+    from qascore.records import Record
+
+    assert Record.from_dict({"candidate": "a", "references": ("a", "b")}).references == ["a", "b"]
+
+
+def test_an_option_number_with_an_underscore_is_refused() -> None:
+    assert "expected a number" in _option_error("rougeL", {"beta": "1_0"})  # was read as 10
+    assert "expected an integer" in _option_error("bertscore", {"layer": "1_0"})
+
+
+def test_pearson_of_huge_or_tiny_scores_is_the_scale_free_value() -> None:
+    import numpy as np
+
+    from qascore.meta.correlation import pearson
+
+    human, metric = [1, 5, 2, 4, 3, 6, 2], [0.3, 0.1, 0.5, 0.2, 0.4, 0.3, 0.9]
+    want = float(np.corrcoef(human, metric)[0, 1])  # -0.5223
+    for scale in (1e300, 1e-200):
+        assert pearson(np.array(human) * scale, metric)[0] == pytest.approx(want, abs=1e-12)  # was -0.000
+
+
+def test_resume_refuses_an_output_written_with_more_metrics_and_says_what_differs(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "in.jsonl", 4)
+    out = tmp_path / "o.jsonl"
+    assert run_cli(["score", str(src), "-m", "f1", "-m", "em", "-o", str(out), "--chunk-size", "2"])[0] == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:3]))
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", str(out), "--chunk-size", "2", "--resume"])[::2])
+    assert "this line has scores for 'em' too, which this run does not score" in line, line
+    changed = json.loads(lines[0])
+    changed["candidate"] = "another answer"
+    out.write_text(json.dumps(changed) + "\n")
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-m", "em", "-o", str(out), "--chunk-size", "2",
+                               "--resume"])[::2])
+    assert "this line is record '0' with another candidate than the input's record '0'" in line, line
+
+
+def test_an_empty_output_name_is_refused_as_such(tmp_path: Path) -> None:
+    src = write_rows(tmp_path / "in.jsonl", 2)
+    line = one_error(*run_cli(["score", str(src), "-m", "f1", "-o", ""])[::2])
+    assert "-o '': an empty file name" in line  # was "is a directory"
+
+
+def test_standard_output_over_a_file_size_limit_is_named(tmp_path: Path) -> None:
+    import resource
+
+    import qascore
+
+    src = write_rows(tmp_path / "in.jsonl", 200)
+    env = {**os.environ, "PYTHONPATH": str(Path(qascore.__file__).parents[1]), "OMP_NUM_THREADS": "1"}
+    with (tmp_path / "out").open("wb") as sink:
+        done = subprocess.run([sys.executable, "-m", "qascore.cli", "score", str(src), "-m", "f1", "-o", "-"],
+                              stdout=sink, stderr=subprocess.PIPE, text=True, env=env, timeout=120, check=False,
+                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024)))
+    assert done.returncode == 2 and "qascore: error: standard output: File too large" in done.stderr, done.stderr
+
+
+def test_a_blank_token_is_refused(monkeypatch) -> None:
+    import argparse
+
+    from qascore.cli.serve import TOKEN_ENV, read_token
+    from qascore.errors import UsageError
+
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    for token, env in (("", None), (None, "  ")):
+        if env is not None:
+            monkeypatch.setenv(TOKEN_ENV, env)
+        with pytest.raises(UsageError, match="empty|blank"):
+            read_token(argparse.Namespace(token=token, token_file=None))
+
+
+def test_no_transformers_sequence_length_line_when_a_long_text_is_tokenised(caplog) -> None:
+    import logging
+
+    from qascore.runtime.encoder import load_tokenizer
+
+    with caplog.at_level(logging.WARNING):
+        load_tokenizer()("word " * 2000)
+    assert "Token indices sequence length" not in caplog.text

@@ -130,7 +130,7 @@ class Record:
                 if isinstance(value, str):
                     raise InputError("must be a list of strings, got a string (wrap it in [...])",
                                      source=source, line=line, field=name)
-                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
                     raise InputError("must be a list of strings", source=source, line=line, field=name)
                 kw[name] = list(value)
             elif name == "id":
@@ -344,15 +344,39 @@ def _csv_errors_located(src: str, reader: Any) -> Iterator[None]:
         csv.field_size_limit(old)
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: JSON readers disagree on which of two equal keys wins (Python's
+    keeps the last), so a record holding both is refused, as a CSV header naming a column twice is."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
 def json_value(text: str, source: str, lineno: int | None = None) -> Any:
     """json.loads with the CLI's error text (also the server's, for a request body)."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
         at = "" if err.msg.endswith(" at") else " at"  # "Unterminated string starting at" has its own
         raise InputError(f"malformed JSON ({err.msg}{at} column {err.colno})", source=source, line=lineno) from None
+    except _DuplicateKey as err:
+        raise InputError(f"the key {printable(err.key)!r} appears twice in one object (JSON readers disagree on "
+                         f"which one counts); keep one", source=source, line=lineno) from None
     except (ValueError, RecursionError) as err:  # e.g. an integer of 5000 digits, [[[[... nested too deep
         msg = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+        if "integer string conversion" in msg:  # Python's text advises sys.set_int_max_str_digits()
+            msg = f"a number of more than {sys.get_int_max_str_digits():,} digits"
         raise InputError(f"malformed JSON ({msg})", source=source, line=lineno) from None
 
 

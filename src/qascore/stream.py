@@ -254,6 +254,7 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
         return 0
     _drop_partial_line(output)
     src = iter(records)
+    labels = {s.label for s in summaries}
     done, kept_bytes, offset = 0, 0, 0
     pending: list[dict[str, Any]] = []  # scores of the chunk being read, added once it is whole
     with output.open("rb") as fh:
@@ -275,14 +276,17 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
             mine = (str(obj["id"]) if obj.get("id") is not None else None, obj.get("candidate"))
             theirs = (rec.id if "id" in rec.present else None, rec.candidate)
             if mine != theirs:
-                raise InputError(f"--resume: this line is record {mine[0] or mine[1]!r} but the input has "
-                                 f"{theirs[0] or theirs[1]!r} at that position (written from another input?)",
-                                 source=str(output), line=lineno)
+                raise InputError(_not_the_same(mine, theirs), source=str(output), line=lineno)
             scores = obj.get("scores", {})
             for s in summaries:
                 if s.label not in scores:
                     raise InputError(f"--resume: no score for '{s.label}' (written with other metrics?)",
                                      source=str(output), line=lineno)
+            extra = [k for k in scores if k not in labels] if isinstance(scores, dict) else []
+            if extra:  # its lines would hold scores the lines scored now do not
+                raise InputError(f"--resume: this line has scores for {', '.join(map(repr, extra))} too, which this "
+                                 f"run does not score (written with other metrics: give the same -m options, or "
+                                 f"start afresh without --resume)", source=str(output), line=lineno)
             pending.append(scores)
             if len(pending) == chunk_size:
                 for s in summaries:
@@ -296,6 +300,16 @@ def resume(output: Path, records: Iterable[Record], summaries: Sequence[Summary]
         with output.open("rb+") as fh:
             fh.truncate(kept_bytes)
     return done
+
+
+def _not_the_same(mine: tuple[str | None, Any], theirs: tuple[str | None, Any]) -> str:
+    """Why a line of the output is not the input record at its position: another id, or the same id with
+    another candidate."""
+    if mine[0] is not None and mine[0] == theirs[0]:
+        return (f"--resume: this line is record {mine[0]!r} with another candidate than the input's record "
+                f"{theirs[0]!r} at that position (the input changed since it was written?)")
+    return (f"--resume: this line is record {mine[0] or mine[1]!r} but the input has {theirs[0] or theirs[1]!r} "
+            f"at that position (written from another input?)")
 
 
 RESUME_JSONL_ONLY = ("--resume continues JSONL output only (it checks each line written against the input); "
@@ -441,7 +455,7 @@ def score_file(path: str | Path, metrics: Labelled, *, output: str | Path | None
                 fh = _open_partial(fd, None if like == part else like, append=bool(skip))
         for lines, scores in engine(skip, states):
             if fh is not None:
-                with naming(part):
+                with naming(part if part is not None else "standard output"):
                     fh.write(render(lines))
                     fh.flush()
             for s in summaries:

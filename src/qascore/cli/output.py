@@ -49,6 +49,8 @@ def check_writable(path: str | None, flag: str = "-o") -> str | None:
     """
     if path is None or path == STDOUT:
         return path
+    if not path.strip():  # '' would name the current folder ("is a directory")
+        raise UsageError(f"{flag} {path!r}: an empty file name; give a file name, or - for standard output")
     if path.endswith(("/", os.sep)) and not os.path.isdir(path):  # `-o new.jsonl/` names a folder, not a file
         raise UsageError(f"{flag} {path}: ends with '/', so it names a folder, and there is none; give a file name")
     try:
@@ -160,8 +162,9 @@ def refuse_overwriting_input(inputs: Iterable[str | None], output: str | None, *
 def write_whole(path: str, write: Callable[[IO[str]], object]) -> None:
     """Call `write(fh)` on standard output for '-', else on a temporary file renamed into place at the end."""
     if path == STDOUT:
-        write(sys.stdout)
-        sys.stdout.flush()
+        with naming("standard output"):  # a full disk or `ulimit -f` says where it could not write
+            write(sys.stdout)
+            sys.stdout.flush()
         return
     target = real_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)

@@ -87,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
 def read_token(args: argparse.Namespace) -> str | None:
     """--token, else --token-file's first line, else $QASCORE_TOKEN; a token on the command line is visible to
     every user of the machine (`ps`), so it draws a warning (issue 42)."""
-    if args.token and args.token_file:
+    if args.token is not None and args.token_file:
         raise UsageError("give --token or --token-file, not both")
+    if args.token is not None and not args.token.strip():  # '' would serve with no token and no warning
+        raise UsageError("--token is empty; give a token, or leave the option out")
     if args.token_file:
         try:
             with open(args.token_file, encoding="utf-8") as fh:
@@ -105,7 +107,10 @@ def read_token(args: argparse.Namespace) -> str | None:
         warn(f"--token on the command line can be read by other users of this machine (ps); set ${TOKEN_ENV} or "
              f"use --token-file FILE instead")
         return args.token
-    return os.environ.get(TOKEN_ENV) or None
+    env = os.environ.get(TOKEN_ENV)
+    if env is not None and not env.strip():  # no client could send a blank token: everyone would get 401
+        raise UsageError(f"${TOKEN_ENV} is set but blank; give it a token, or unset it to serve without one")
+    return env or None
 
 
 MAX_WAIT_MS = 10_000  # a batch that waits longer than this for company answers nobody in time

@@ -66,13 +66,22 @@ def paired(x: Floats, y: Floats) -> tuple[np.ndarray, np.ndarray]:
 # -- point estimates, row-wise over a 2-D batch -------------------------------
 def pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Pearson r of each row of x with the same row of y; NaN where a row is constant."""
-    x = np.atleast_2d(x) - np.atleast_2d(x).mean(axis=-1, keepdims=True)
-    y = np.atleast_2d(y) - np.atleast_2d(y).mean(axis=-1, keepdims=True)
+    x, y = _in_range(np.atleast_2d(x)), _in_range(np.atleast_2d(y))
+    x = x - x.mean(axis=-1, keepdims=True)
+    y = y - y.mean(axis=-1, keepdims=True)
     num = (x * y).sum(axis=-1)
     den = np.sqrt((x * x).sum(axis=-1) * (y * y).sum(axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
         r = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
     return np.clip(r, -1.0, 1.0)
+
+
+def _in_range(a: np.ndarray) -> np.ndarray:
+    """Rows whose values are so large (1e300) or small (1e-200) that their squares overflow or underflow,
+    divided by their largest magnitude (r does not change with scale); other rows as they are, bit for bit."""
+    m = np.abs(a).max(axis=-1, keepdims=True)
+    extreme = (m > 1e100) | ((m > 0) & (m < 1e-100))
+    return np.where(extreme, a / np.where(m > 0, m, 1.0), a) if extreme.any() else a
 
 
 def rank_rows(x: np.ndarray) -> np.ndarray:

@@ -100,12 +100,14 @@ class Option:
             raise ValueError("expected a boolean (true/false)")
         if self.type == "int":
             try:
+                if "_" in text:  # Python reads 1_0 as 10; nobody writing an option means that
+                    raise ValueError(text)
                 return int(text)
             except ValueError:
                 raise ValueError(f"expected an integer{_range_text(self.min, self.max)}") from None
         if self.type == "float":
             try:
-                value = float(text)
+                value = float(text) if "_" not in text else math.nan  # 1_0 is not 10 here
             except ValueError:
                 value = math.nan
             if not math.isfinite(value):
