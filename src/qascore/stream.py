@@ -16,7 +16,9 @@ path's (`metrics.base.exact_mean`: the whole file is one chunk).
 
 Output: `-o FILE` is written to FILE.part and renamed to FILE when the last
 chunk is in, so FILE only ever holds a complete result (issue 13); a killed
-run leaves FILE.part, an in-order prefix. `-o -` streams the lines to
+run leaves FILE.part, an in-order prefix. A run holds FILE.part under an
+exclusive lock until FILE is in place (`output_claim`), so a second run on the
+same FILE stops before writing anything. `-o -` streams the lines to
 standard output chunk by chunk (the corpus table goes to stderr).
 
 Resume: the output is always an in-order prefix of the input, so `--resume`
