@@ -18,7 +18,7 @@ from qascore.metrics.base import Metric, blank
 from qascore.metrics.qrelscore import rescale
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option, OptionError, max_references_option
-from qascore.metrics.qrelscore.engine import Engine, QuestionTooLong
+from qascore.metrics.qrelscore.engine import MAX_CONTEXT, Engine, QuestionTooLong
 from qascore.metrics.qrelscore.grg import GAINS
 from qascore.metrics.qrelscore.lrm import AGGS, WEIGHTINGS, check_layers, select_layers
 from qascore.records import InputError, Record
@@ -60,6 +60,8 @@ class _QRel(Metric):
             "device": device_option(),
             "lrm_max_length": Option("int", None, "LRM input limit in tokens", min=32, none="auto"),
             "grg_max_length": Option("int", None, "GRG input limit in tokens", min=32, none="auto"),
+            "max_context": Option("int", MAX_CONTEXT, "passage tokens each model reads, in chunks (the rest is cut "
+                                  "and flagged in details.truncated)", min=32, max=8192),
             "batch_tokens": Option("int", None, "LM batch size in padded tokens (auto: one sequence on CPU, "
                                    "2048 on GPU)", min=1, none="auto"),
             "dtype": Option("choice", None, "precision of both models (bf16: autocast)", choices=DTYPES,
@@ -73,7 +75,7 @@ class _QRel(Metric):
                              weighting=o["weighting"], p=float(o["p"]), gain=o["gain"], device=o["device"],
                              lrm_max_length=o["lrm_max_length"], grg_max_length=o["grg_max_length"],
                              lm_max_tokens=None if o["batch_tokens"] is None else int(o["batch_tokens"]),
-                             dtype=o["dtype"])
+                             dtype=o["dtype"], max_context=int(o["max_context"]))
         self._b: dict[str, float | None] = {}
         layers = defaults.config_layers(o["encoder"])
         if layers is not None:  # a layer the encoder lacks: said now, before any input is read (issue 42)
