@@ -22,7 +22,8 @@ Safety (issue 27): `POST /score` takes only `Content-Type: application/json`
 (415 otherwise, so a web page cannot make a browser post to it); with a token
 every request needs `Authorization: Bearer TOKEN` (401 otherwise); `/docs` and
 `/openapi.json` exist only when asked; every error, 404 and 405 included, is
-`{"error": TEXT}`; a request still scoring after `request_timeout_s` gets 504;
+`{"error": TEXT}`; a request still scoring after `request_timeout_s` gets 504, and
+one whose body has not arrived whole `body_timeout_s` after its head gets 408 and a closed connection;
 a client's fault (a disconnect, a bad body) is one log line, never a traceback.
 A request that timed out or whose client went away before its batch started is
 not scored; a record with more references than a metric's `max_references` is
@@ -47,7 +48,7 @@ from qascore.metrics.base import Metric, MetricResult
 from qascore import jsonio
 from qascore.record_checks import printable, terminal_safe
 from qascore.records import InputError, Record, decode_text, json_value
-from qascore.serve import DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S
+from qascore.serve import BODY_TIMEOUT_S, DEFAULT_MAX_BATCH, DEFAULT_MAX_BODY, DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S
 from qascore.serve.batcher import MicroBatcher
 from qascore.stream import ExactMean, refuse_corpus_level, scored_objects
 
@@ -152,11 +153,13 @@ def log_line(message: str) -> None:
 def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAULT_MAX_BATCH,
                max_wait_s: float = DEFAULT_MAX_WAIT_S, max_body_bytes: int = DEFAULT_MAX_BODY,
                token: str | None = None, docs: bool = False,
-               request_timeout_s: float = DEFAULT_TIMEOUT_S) -> FastAPI:
+               request_timeout_s: float = DEFAULT_TIMEOUT_S, body_timeout_s: float = BODY_TIMEOUT_S) -> FastAPI:
     """The app over already-loaded metrics; max_batch <= 1 or max_wait_s <= 0 turns batching off.
 
     `token`: every request needs `Authorization: Bearer TOKEN`. `docs`: serve /docs and /openapi.json.
-    `request_timeout_s` (<= 0: none): a request not scored by then gets 504."""
+    `request_timeout_s` (<= 0: none): a request not scored by then gets 504. `body_timeout_s`: a body not
+    received whole by then gets 408 (neither the head deadline, serve.guard, nor `request_timeout_s` covers
+    a body that trickles in a byte at a time)."""
     scorer = Scorer(metrics)
     labels = list(scorer.metrics)
     lanes: dict[str, MicroBatcher[Job, dict[str, MetricResult]]] = {
@@ -187,7 +190,9 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, err: ApiError) -> JSONResponse:
-        return JSONResponse({"error": printable(err.message)}, status_code=err.status)  # echoed text may hold surrogates
+        close = {"connection": "close"} if err.status == 408 else None  # the rest of its body is not read
+        return JSONResponse({"error": printable(err.message)}, status_code=err.status,  # echoed text may hold surrogates
+                            headers=close)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
@@ -235,7 +240,17 @@ def create_app(metrics: Sequence[tuple[str, Metric]], *, max_batch: int = DEFAUL
             raise ApiError(413, f"request body of {declared} bytes is over this server's limit of "
                                 f"{max_body_bytes} bytes (--max-body); send fewer records per request")
         body = bytearray()
-        async for part in request.stream():
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + body_timeout_s
+        parts = request.stream().__aiter__()
+        while True:
+            try:
+                part = await asyncio.wait_for(parts.__anext__(), max(0.0, deadline - loop.time()))
+            except StopAsyncIteration:
+                break
+            except asyncio.TimeoutError:
+                raise ApiError(408, f"request body not received whole within {body_timeout_s:g} s "
+                                    f"({len(body)} bytes came); send it at once") from None
             body += part
             if len(body) > max_body_bytes:
                 raise ApiError(413, f"request body is over this server's limit of {max_body_bytes} bytes "
