@@ -7,10 +7,11 @@ answerable questions of its split: 1,000 own questions and their look-alikes) an
 `train.reader.qg_figures` (the `logistic` rule cross-fitted by article; `choose` picks). The shipped reader
 reads every row (fp32, every window), the shipped `ava` verifier and the shipped `judge` judge each window's
 top 5 spans against the answer (`runtime.reader.verify`). Each stage is cached in OUT (readings, the two
-judges' judgments, in chunks), so a stopped run resumes. Besides the shipped rules, one reported-only
-candidate: a logistic regression on log-odds of P(answerable) and `judge_expected` (cross-fitted as the
-`logistic` rule is; the shipped `Logistic` takes no judged signal). QGEval: Pearson with the annotators' mean
-over all 1,500 rows.
+judges' judgments, in chunks), so a stopped run resumes; `report` leaves out the verifier's rules where its
+cache is not complete. Reported only: `judge_expected` on each window's top 1, 2 or 3 spans (fewer judge
+calls), P(answerable) x the judge's P of the best span, and a logistic regression on log-odds of P(answerable)
+and `judge_expected` (cross-fitted as the `logistic` rule is; the shipped `Logistic` takes no judged signal).
+QGEval: Pearson with the annotators' mean over all 1,500 rows.
 
 Usage, from the repo root (CPU, one thread):
     PYTHONPATH=src:lab/src python lab/scripts/answerability_judge.py dev|qgeval|report [OUT (default runs/h66)]
@@ -31,7 +32,7 @@ from scipy.stats import pearsonr
 
 from qascore.metrics.answerability import span_judge, verifier_path
 from qascore.runtime.ava_layouts import load_verifier
-from qascore.runtime.reader import Reading, load_shared, log_odds, verify
+from qascore.runtime.reader import RULES, VERIFIED, Reading, load_shared, log_odds, rule_score, verify
 from qascore_lab.datasets import qgeval
 from qascore_lab.meta.qgeval_benchmarks import TABLE_DIMENSIONS
 from qascore_lab.train import qg_corruptions as qc
@@ -80,15 +81,26 @@ def judged(path: Path, predict: Callable[[list[Any]], Any], qs: list[str], reads
     return done
 
 
-def stage(which: str, out: Path) -> dict[str, list[float]]:
+def stage(which: str, out: Path, ava_cached_only: bool = False) -> dict[str, list[float]]:
+    """Every rule's scores of one set; the judge's judgments before the verifier's. With `ava_cached_only`,
+    the verifier's rules only where its cache is complete (left out otherwise)."""
     qs, cs, ans = triples(which)
     reads = readings(out / f"readings_{which}.json", qs, cs)
-    ver = load_verifier(verifier_path(), "cpu")
-    ava = judged(out / f"ava_{which}.jsonl", lambda recs: ver.predict(recs, batch_size=16), qs, reads, ans)
     judge = judged(out / f"judge_{which}.jsonl", span_judge("cpu", None), qs, reads, ans)
-    scores = scores_of(reads, ans, ava, judge)
+    cache = out / f"ava_{which}.jsonl"
+    if ava_cached_only and (not cache.exists() or len(cache.read_text().splitlines()) < len(qs)):
+        matches = [rd.match(a, None, g) for rd, a, g in zip(reads, ans, judge)]
+        scores = {rule: [rule_score(rd, m, rule) for rd, m in zip(reads, matches)] for rule in RULES
+                  if rule not in VERIFIED}
+    else:
+        ver = load_verifier(verifier_path(), "cpu")
+        ava = judged(cache, lambda recs: ver.predict(recs, batch_size=16), qs, reads, ans)
+        scores = scores_of(reads, ans, ava, judge)
     scores["p_answer_x_judge"] = [p * g.get(r.best[0], 0.0) for p, g, r in
                                   zip(scores["p_answer"], judge, reads)]
+    for k in (1, 2, 3):   # the judge on fewer spans (faster): each window's top k
+        scores[f"judge_expected_top{k}"] = [max((sum(p * g[t] for t, p in sp[:k]) for _, sp in r.windows), default=0.0)
+                                            for g, r in zip(judge, reads)]
     return scores
 
 
@@ -104,9 +116,10 @@ def crossed_logistic(x: np.ndarray, y: np.ndarray, use: np.ndarray, half: np.nda
 
 def report(out: Path) -> None:
     rows = dev_rows()
-    dev = stage("dev", out)
-    test = stage("qgeval", out)
-    extra = {r: dev.pop(r) for r in ("p_answer_x_judge",)}
+    dev = stage("dev", out, ava_cached_only=True)
+    test = stage("qgeval", out, ava_cached_only=True)
+    extra = {r: dev.pop(r) for r in ("p_answer_x_judge", "judge_expected_top1", "judge_expected_top2",
+                                     "judge_expected_top3")}
     figures = qg_figures(rows, dev)
     kinds = np.array([r.kind for r in rows])
     titles = sorted({r.title for r in rows})
