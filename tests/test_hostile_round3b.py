@@ -88,3 +88,75 @@ def test_the_server_answers_408_to_a_body_that_trickles_in() -> None:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+# -- a word over 100 characters: bertscore, kpqa-*, the answerability reader -----------------------------------
+def test_split_long_words_cuts_as_the_verifiers_read_and_maps_spans_back() -> None:
+    from qascore.runtime.encoder import load_tokenizer
+    from qascore.runtime.windows import original_span, read_words, split_long_words
+
+    tok = load_tokenizer()
+    text = f"the  {DNA}.\nend"
+    read, added = split_long_words(tok, text)
+    assert read == f"the  {DNA[:100]} {DNA[100:]}.\nend" and added == [105]
+    assert read.split() == read_words(tok, text, 10)[0]  # the verifiers' cut (read_words), not a second rule
+    assert split_long_words(tok, "short words only") == ("short words only", [])
+    start = read.index(DNA[100:])
+    assert text[slice(*original_span(start, start + 20, added))] == DNA[100:]  # the piece after the space
+
+
+def test_bertscore_reads_a_long_word_instead_of_matching_unk_to_unk() -> None:
+    """Two different 120-letter sequences scored F1 1.000 (one [UNK] each, matched to one another); the same
+    one scores 1.0 and another 0.164 now (MiniLM-L6, layer 6)."""
+    from qascore.metrics.registry import load
+    from qascore.records import Record
+
+    q = "What is the sequence?"
+    same = Record(question=q, candidate=DNA, references=[DNA])
+    other = Record(question=q, candidate=OTHER, references=[DNA])
+    for name in ("bertscore", "kpqa-bertscore"):
+        res = load(name).score([same, other])
+        assert res.scores[0] == pytest.approx(1.0, abs=1e-5), name
+        assert res.scores[1] < 0.5, (name, res.scores)  # 0.164 / 0.169; was 1.000 / 1.000
+    enc = load("bertscore").encoder
+    tokens = enc.tokenize([DNA])[0].tokens
+    assert "[UNK]" not in tokens and tokens[1:4] == ["ac", "##gt", "##ac"] and enc.tokenize([DNA])[0].text == DNA
+
+
+def test_the_kpqa_tagger_weighs_a_long_word_by_its_pieces() -> None:
+    """kpqa-bleu1 / kpqa-rougeL hand the tagger words: a 120-letter one was one [UNK], so every long word weighed
+    the same (and a long word in the question was [UNK] beside the answer)."""
+    from qascore.weights.kpw import KpwWeighter, question_pieces
+
+    kpw = KpwWeighter()
+    tagger = kpw.tagger
+    unk = tagger.tokenizer.unk_token_id
+    pieces = tagger.pieces(["the", DNA, OTHER])
+    assert unk not in pieces[1] and len(pieces[1]) == 60 and pieces[1] != pieces[2]  # 'ac', '##gt', ... 10 more
+    assert unk not in question_pieces(tagger.tokenizer, f"Which gene has {DNA}?")
+    q = "What is the sequence?"
+    w_dna, w_other = kpw.weigh(q, ["the", "sequence", DNA]), kpw.weigh(q, ["the", "sequence", OTHER])
+    assert w_dna[2] != pytest.approx(w_other[2], abs=1e-3)  # was one [UNK]'s weight for both
+
+
+def test_the_answerability_reader_reads_a_long_word_and_answers_with_all_of_it() -> None:
+    """The reader read a 120-letter sequence in the question and in the passage as one [UNK] each: 'Which gene
+    has the sequence A?' could not tell A from B (0.241). Now it reads the pieces, and a span over any of them
+    is the whole sequence, so an answer that is the sequence is still found whole (its spans are at most
+    30 WordPieces; the sequence is 60)."""
+    from qascore.metrics.registry import load
+    from qascore.records import Record
+    from qascore.runtime.encoder import load_tokenizer
+    from qascore.runtime.reader import ReaderSpec, make_windows
+
+    tok = load_tokenizer()
+    ctx = f"The first gene, named Alpha, has the sequence {DNA}. The second gene, named Beta, has {OTHER}."
+    win = make_windows(tok, [f"Which gene has the sequence {DNA}?"], [ctx], ReaderSpec(encoder="x"))
+    assert tok.unk_token_id not in win.input_ids[0]
+    spans = {ctx[s:e] for s, e in win.offsets[0] if s >= 0}
+    assert DNA in spans and OTHER in spans and f"{DNA}." not in spans  # each piece stands for its whole run
+    res = load("answerability").score([
+        Record(candidate=f"Which gene has the sequence {DNA}?", context=ctx, answer="Alpha"),
+        Record(candidate="What is the sequence of the gene named Alpha?", context=ctx, answer=DNA)])
+    assert res.details["span"] == ["Alpha", DNA] and res.details["answer_f1"] == [1.0, 1.0]
+    assert res.scores[0] > 0.5  # 0.972; was 0.241 with [UNK]

@@ -25,6 +25,7 @@ from qascore.runtime import defaults
 from qascore.runtime.batching import dedup, length_batches, token_cap
 from qascore.runtime.cache import shared
 from qascore.runtime.delta import base_hash
+from qascore.runtime.windows import split_long_words
 
 
 class TruncationWarning(UserWarning):
@@ -238,8 +239,12 @@ class Encoder:
         if not firsts:
             self.last_truncated = 0
             return []
+        # A word over the tokenizer's 100 characters (a DNA string, a hash) is read in pieces it knows, not as
+        # one [UNK] that matches any other unknown word; texts without one are tokenised as they are.
+        read_a = [split_long_words(tok, t)[0] for t in firsts]
+        read_b = None if seconds is None else [split_long_words(tok, t)[0] for t in seconds]
         with _quiet_transformers():
-            args = (firsts,) if seconds is None else (firsts, seconds)
+            args = (read_a,) if read_b is None else (read_a, read_b)
             enc = tok(*args, add_special_tokens=True, truncation=False, return_attention_mask=False,
                       return_token_type_ids=True)
             out: list[Tokenized] = []
@@ -250,7 +255,7 @@ class Encoder:
                 truncated = length > self.max_length
                 if truncated:
                     cut += 1
-                    ids, segs = self._cut(firsts[i], None if seconds is None else seconds[i], ids, segs)
+                    ids, segs = self._cut(read_a[i], None if read_b is None else read_b[i], ids, segs)
                 text: str | tuple[str, str] = firsts[i] if seconds is None else (firsts[i], seconds[i])
                 out.append(Tokenized(text, list(ids), tok.convert_ids_to_tokens(list(ids)),
                                      [t in self._special_ids for t in ids], list(segs), truncated, length))

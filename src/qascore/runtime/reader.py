@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_right
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
 from qascore.runtime.lora import add_lora, merge_lora
+from qascore.runtime.windows import long_words, original_span, split_long_words
 from qascore.text.squad import normalize_answer, squad_f1
 
 DELTA = defaults.RESOURCES / "reader" / "reader.safetensors"
@@ -104,15 +106,24 @@ def make_windows(tokenizer: Any, questions: Sequence[str], contexts: Sequence[st
     out = Windows()
     step = spec.max_len - spec.stride
     for start in range(0, len(questions), chunk):
-        qs = [q.strip() for q in questions[start:start + chunk]]
-        cs, cut = [], []
+        # A word over the tokenizer's 100 characters is read in pieces it knows, not as one [UNK] (issue 64);
+        # `added` maps the passage's offsets back to the text as given, so a span is still its own text.
+        qs = [split_long_words(tokenizer, q.strip())[0] for q in questions[start:start + chunk]]
+        cs: list[str] = []
+        cut: list[bool] = []
+        added: list[list[int]] = []
+        words: list[list[tuple[int, int]]] = []
         for c in contexts[start:start + chunk]:
             if max_windows is not None:
                 c, was_cut = _cut_words(c, spec.max_len + step * max_windows)
             else:
                 was_cut = False
-            cs.append(c)
+            pieces, spaces = split_long_words(tokenizer, c)
+            cs.append(pieces)
             cut.append(was_cut)
+            added.append(spaces)
+            words.append([m.span() for b, e in long_words(tokenizer, c) for m in _RUN.finditer(c, b, e)]
+                         if spaces else [])
         read = _cut_questions(tokenizer, qs, question_cap(spec))
         cut = [c or q != r for c, q, r in zip(cut, qs, read)]  # a question cut is text left unread too
         enc = tokenizer(read, cs, truncation="only_second", max_length=spec.max_len, stride=spec.stride,
@@ -126,6 +137,8 @@ def make_windows(tokenizer: Any, questions: Sequence[str], contexts: Sequence[st
                 continue
             seq = enc.sequence_ids(w)
             offs = [(int(o[0]), int(o[1])) if s == 1 else (-1, -1) for o, s in zip(enc["offset_mapping"][w], seq)]
+            if added[ex]:  # a piece of a long word stands for the whole word in a span
+                offs = [o if o[0] < 0 else _whole_word(original_span(*o, added[ex]), words[ex]) for o in offs]
             out.input_ids.append(list(enc["input_ids"][w]))
             types = enc["token_type_ids"][w] if "token_type_ids" in enc else [int(s == 1) for s in seq]
             out.token_type_ids.append(list(types))
@@ -133,6 +146,16 @@ def make_windows(tokenizer: Any, questions: Sequence[str], contexts: Sequence[st
             out.example.append(start + int(ex))
         out.truncated.extend(cut)
     return out
+
+
+_RUN = re.compile(r"\w+")
+
+
+def _whole_word(span: tuple[int, int], words: list[tuple[int, int]]) -> tuple[int, int]:
+    """`span`, or the run of letters and digits in a long word (of `words`, ascending spans) that holds it:
+    the reader's spans are at most `max_answer_len` pieces, and a 120-letter DNA string is 60 of them."""
+    k = bisect_right(words, (span[0], math.inf)) - 1
+    return words[k] if k >= 0 and words[k][0] <= span[0] and span[1] <= words[k][1] else span
 
 
 def question_cap(spec: ReaderSpec) -> int:

@@ -10,6 +10,8 @@ record; what lies beyond them is reported as truncated.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from typing import Any
 
 MAX_WINDOWS = 16
@@ -43,6 +45,39 @@ def read_words(tokenizer: Any, text: str, cap: int) -> tuple[list[str], bool]:
                 return out, True
             out.append(word[start:start + limit])
     return out, False
+
+
+def split_long_words(tokenizer: Any, text: str) -> tuple[str, list[int]]:
+    """(`text` with its words over the tokenizer's limit cut as `read_words` cuts them, by a space every
+    `max_word_chars` characters; where those spaces stand in the new text, ascending). A text without
+    such a word comes back as it is, so every other text tokenises exactly as before. For models that read a
+    whole text (BERTScore, the KPQA tagger, the answerability reader): the same long word in two texts then
+    reads the same, where one [UNK] each would match any other unknown word (issue 64)."""
+    limit = max_word_chars(tokenizer)
+    if len(text) <= limit:
+        return text, []
+    parts: list[str] = []
+    added: list[int] = []
+    last = 0
+    for begin, end in long_words(tokenizer, text):
+        for cut in range(begin + limit, end, limit):
+            parts.append(text[last:cut])
+            added.append(cut + len(added))
+            last = cut
+    if not added:
+        return text, []
+    parts.append(text[last:])
+    return " ".join(parts), added
+
+
+def long_words(tokenizer: Any, text: str) -> list[tuple[int, int]]:
+    """The [start, end) spans of `text`'s words that `split_long_words` cuts."""
+    return [m.span() for m in re.finditer(rf"\S{{{max_word_chars(tokenizer) + 1},}}", text)]
+
+
+def original_span(start: int, end: int, added: list[int]) -> tuple[int, int]:
+    """A character span [start, end) of `split_long_words`'s text as a span of the text it was given."""
+    return start - bisect_left(added, start), end - bisect_left(added, end)
 
 
 def candidate_windows(tokenizer: Any, question: str, reference: str, candidate: str, max_len: int,

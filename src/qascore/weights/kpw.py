@@ -42,6 +42,7 @@ from qascore.runtime.batching import dedup, length_batches, token_cap
 from qascore.runtime.cache import shared
 from qascore.runtime.devices import pick_device
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
+from qascore.runtime.windows import read_words, split_long_words
 from qascore.weights.base import TokenWeighter
 from qascore.weights.kpw_model import MAX_QUESTION, KeyphraseTagger, answer_room, layout, load_encoder, pad
 
@@ -116,8 +117,9 @@ class Tagger:
             else:
                 words.append(t)
                 where.append(i)
-        if words:
-            ids = self.tokenizer(words, add_special_tokens=False)["input_ids"]
+        if words:  # a word over 100 characters in pieces the tokenizer reads, not one [UNK] (issue 64)
+            ids = self.tokenizer([split_long_words(self.tokenizer, w)[0] for w in words],
+                                 add_special_tokens=False)["input_ids"]
             for i, w in zip(where, ids):
                 out[i] = list(w)
         return out
@@ -155,8 +157,8 @@ class Tagger:
 def question_pieces(tokenizer: Any, question: str) -> list[int]:
     """The question's WordPieces as far as the tagger can read them (`MAX_QUESTION`, and one more to tell
     that it was cut): a word is at least one piece, so its first MAX_QUESTION + 1 words hold them, and a
-    3,500-word question costs what a short one does."""
-    words = question.split()[:MAX_QUESTION + 1]
+    3,500-word question costs what a short one does. A word over 100 characters is read in pieces (`read_words`)."""
+    words = read_words(tokenizer, question, MAX_QUESTION + 1)[0]
     return list(tokenizer(" ".join(words), add_special_tokens=False)["input_ids"])[:MAX_QUESTION + 1]
 
 
@@ -245,7 +247,8 @@ class KpwWeighter(TokenWeighter):
 
     def piece_weights(self, question: str, text: str) -> tuple[list[str], np.ndarray]:
         """The tagger's own view: WordPieces of `text` and their P(K) (for `qascore explain`)."""
-        ids = tuple(self.tagger.tokenizer(text, add_special_tokens=False)["input_ids"])
+        tok = self.tagger.tokenizer
+        ids = tuple(tok(split_long_words(tok, text)[0], add_special_tokens=False)["input_ids"])
         key = (question if self.use_question else "", ids)
         if key not in self._cache:
             self._cache[key] = self.tagger.probabilities([key], self.batch_size, self.max_len, **self._dtype_kw())[0]
