@@ -141,6 +141,16 @@ def test_train_smoke_cpu(tmp_path):
     assert tr.run(checks) == 0
     ev2 = json.loads((tmp_path / "ev2" / "evaluation.json").read_text())["metrics"]
     assert ev2["squad11_heldout"] == ev["squad11_heldout"] and ev2["qg_check"] == ev["qg_check"]
+    # --no-judge-rules: the same checks without the rules that run the judge on every span
+    assert "judge_expected" in ev["qg_check"] and "judge_expected" in ev["rule_check"]
+    lean = _args(tmp_path / "data", tmp_path / "ev3", "--evaluate", str(out / "reader.safetensors"), "--device",
+                 "cpu", "--check-questions", "8", "--threads", "1", "--rule-checks-only", "--no-judge-rules")
+    assert tr.run(lean) == 0
+    ev3 = json.loads((tmp_path / "ev3" / "evaluation.json").read_text())["metrics"]
+    for check in ("qg_check", "rule_check"):
+        assert "judge_expected" not in ev3[check]
+        assert {k: v for k, v in ev[check].items() if k not in ("judge_expected", "chosen")} == \
+            {k: v for k, v in ev3[check].items() if k != "chosen"}
 
 
 @pytest.mark.parametrize("means, chosen", [

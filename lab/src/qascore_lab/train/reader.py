@@ -89,6 +89,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="held-out questions in the rule check (each with two negatives; default 2000)")
     p.add_argument("--qg-questions", type=int, default=1000,
                    help="held-out questions in the bad-question check that chooses the rule (default 1000)")
+    p.add_argument("--no-judge-rules", action="store_true",
+                   help="leave the rules that run the `judge` on every span (judge_expected) out of the checks: they "
+                        "take longer than the rest of the evaluation (a GPU round's time limit)")
     p.add_argument("--rule-checks-only", action="store_true",
                    help="with --evaluate: only the two rule checks (the delta's other stored figures kept)")
     p.add_argument("--device", default="cpu", help="cpu (default) or cuda")
@@ -562,16 +565,19 @@ def rule_scores(reader: Reader, rows: Sequence[tuple[str, str, str]], args: argp
     ver = load_verifier(verifier_path(), args.device)
     judged = verify(lambda recs: ver.predict(recs, batch_size=kw["batch_size"], dtype=kw["dtype"]), questions, reads,
                     answers)
-    judge = verify(span_judge(args.device, kw["dtype"]), questions, reads, answers)
+    judge = None if getattr(args, "no_judge_rules", False) else verify(span_judge(args.device, kw["dtype"]),
+                                                                       questions, reads, answers)
     return scores_of(reads, answers, judged, judge)
 
 
-def scores_of(reads: Sequence[Any], answers: Sequence[str], judged: Sequence[Any], judge: Sequence[Any]
+def scores_of(reads: Sequence[Any], answers: Sequence[str], judged: Sequence[Any], judge: Sequence[Any] | None
               ) -> dict[str, list[float]]:
     """Every rule's score from readings, answers and the span judgments (`verify`'s, for the verifier and the
-    judge)."""
-    matches = [rd.match(a, j, g) for rd, a, j, g in zip(reads, answers, judged, judge)]  # read by every rule
-    return {rule: [rule_score(rd, m, rule) for rd, m in zip(reads, matches)] for rule in RULES}
+    judge; without the judge's, the JUDGED rules are left out)."""
+    judges = [None] * len(reads) if judge is None else judge
+    matches = [rd.match(a, j, g) for rd, a, j, g in zip(reads, answers, judged, judges)]  # read by every rule
+    return {rule: [rule_score(rd, m, rule) for rd, m in zip(reads, matches)] for rule in RULES
+            if judge is not None or rule not in JUDGED}
 
 
 def qg_check(reader: Reader, examples: Sequence[Example], args: argparse.Namespace,
