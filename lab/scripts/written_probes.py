@@ -1,15 +1,34 @@
-"""lab/scripts/written_probes.py IN OUT: the helper-written training answers as a probe folder (train: 80% of
-questions, dev: 20%, by a salted hash of the question; test empty), for `train judge --unseen-probes OUT=N`."""
+"""lab/scripts/written_probes.py IN [IN ...] OUT [--drop-near BLIND]: helper-written training answers as a probe
+folder (train: 80% of questions, dev: 20%, by a salted hash of the question; test empty), for `train judge
+--unseen-probes OUT=N`. `--drop-near` leaves out every question that matches one of BLIND's (difflib ratio >= 0.75
+on lower-cased words), so a fit on OUT never sees a blind question."""
+import argparse
+import difflib
 import hashlib
 import json
-import sys
+import re
 from pathlib import Path
 
-rows = [json.loads(line) for line in open(sys.argv[1])]
-out = Path(sys.argv[2])
+
+def words(q: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", q.lower()))
+
+
+p = argparse.ArgumentParser()
+p.add_argument("paths", nargs="+", help="written JSONL files, then the output folder")
+p.add_argument("--drop-near", default=None, help="a JSONL set whose questions must stay out (the blind set)")
+args = p.parse_args()
+*inputs, out_dir = args.paths
+rows = [json.loads(line) for path in inputs for line in open(path, encoding="utf-8")]
+if args.drop_near:
+    blind = sorted({words(json.loads(line)["question"]) for line in open(args.drop_near, encoding="utf-8")})
+    near = {q for q in {r["question"] for r in rows} if difflib.get_close_matches(words(q), blind, n=1, cutoff=0.75)}
+    print(f"left out {len(near)} questions near one of {args.drop_near}")
+    rows = [r for r in rows if r["question"] not in near]
+out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
-qid = {}
-splits = {"train": [], "dev": [], "test": []}
+qid: dict[str, str] = {}
+splits: dict[str, list[dict]] = {"train": [], "dev": [], "test": []}
 for r in rows:
     q = qid.setdefault(r["question"], f"written-q{len(qid)}")
     h = int(hashlib.sha1(f"written:{r['question']}".encode()).hexdigest()[:8], 16) / 2**32
@@ -19,7 +38,7 @@ for r in rows:
                           "kind": f"written-{r['kind']}", "family": f"written-{r['kind']}", "pair": q,
                           "member": "right" if r["label"] else "wrong"})
 for s, rs in splits.items():
-    with open(out / f"{s}.jsonl", "w") as fh:
+    with open(out / f"{s}.jsonl", "w", encoding="utf-8") as fh:
         for r in rs:
             fh.write(json.dumps(r) + "\n")
 print({s: len(v) for s, v in splits.items()})
