@@ -32,3 +32,37 @@ def test_dev_only_paired_comparison(tmp_path, capsys):
     assert d["difference"] == pytest.approx(expect, abs=1e-12) and d["n_groups"] == 12
     assert d["ci_low"] <= d["difference"] <= d["ci_high"]
     assert "dev AUROC contains - f1" in capsys.readouterr().out
+
+
+def test_square_negatives_are_blind_to_the_target_label():
+    """SQuArE's negatives in the triple sets: the question's wrong candidates other than the target, the same
+    count for a right and a wrong target (min(n, N - 1)), so the count cannot give the label away."""
+    from qascore_lab.bench.verifier_eval import question_negatives
+    from qascore_lab.datasets.as2 import AS2Question
+
+    q = AS2Question("q1", "who?", candidates=["R1", "R2", "W1", "W2", "W3"], labels=[1, 1, 0, 0, 0],
+                    cand_ids=["a", "b", "c", "d", "e"])
+    assert question_negatives(q, "R1", n=4) == ["W1", "W2"]        # N - 1 = 2, though 3 exist
+    assert question_negatives(q, "W2", n=4) == ["W1", "W3"]        # the target itself never
+    assert question_negatives(q, "R2", n=1) == ["W1"]
+    assert question_negatives(AS2Question("q2", "who?", ["R"], [1], ["a"]), "R") == []
+
+
+def test_square_refs_configurations_read_what_they_name():
+    """`bench square-refs`: each configuration draws only the kinds it names, blind (the same counts for every
+    target of a question) and never the target."""
+    from qascore_lab.bench.square_refs import CONFIGS
+    from qascore_lab.datasets.as2 import AS2Question
+    from qascore_lab.train.square_data import build_examples
+
+    q = AS2Question("q1", "who?", candidates=["R1", "R2", "R3", "W1", "W2", "W3", "W4"],
+                    labels=[1, 1, 1, 0, 0, 0, 0], cand_ids=list("abcdefg"))
+    for name, (_, spec) in CONFIGS.items():
+        examples = build_examples([q], spec, seed=1)
+        assert len(examples) == 7
+        for e in examples:
+            assert e.target not in e.positives + e.negatives
+            assert not e.negatives if name.startswith("pos") else True
+            assert not e.positives if name.startswith("neg") else True
+    counts = {(len(e.positives), len(e.negatives)) for e in build_examples([q], CONFIGS["both5"][1], seed=1)}
+    assert counts == {(2, 3)}   # 5 split 3/2, positives capped at P - 1 = 2, the rest from negatives

@@ -3,7 +3,7 @@
 Sets (reporting only; nothing is chosen on them):
 - `corpus-dev-<source>`: the verification corpus dev split (`qascore-lab train verifier-data`) per source;
   AUROC, and accuracy at each judge's threshold tuned on that whole dev split.
-- `wikiqa-test`: WikiQA test AVA triples (q, r, t), with blind negatives for SQuArE.
+- `wikiqa-test`: WikiQA test AVA triples (q, r, t), with the question's other wrong candidates as SQuArE's negatives.
 - `trec-clean-dev`: TREC-QA clean-dev AVA triples (at most 1,500, seeded), the same way.
 - `kpqa-<set>`: the KPQA human correctness judgments; Pearson r with the human score.
 A judge is a verifier (`ava`, `square`, `judge`) or any qascore metric name (`f1`, `rougeL`,
@@ -25,6 +25,7 @@ from qascore.records import Record
 
 KPQA_SETS = ("marco", "avsd", "narrativeqa", "semeval")
 TREC_CAP = 1500
+SQUARE_NEGATIVES = 4   # with the one positive reference, the five references of the SQuArE paper's runs
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -40,8 +41,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "bootstrap CI over questions (is a candidate's dev gain larger than the split's noise?)")
 
 
+def question_negatives(question: Any, target: str, n: int = SQUARE_NEGATIVES) -> list[str]:
+    """The question's wrong candidates other than the target, as SQuArE's negative references.
+
+    Blind: every target of a question gets min(n, N - 1) of them (N = its wrong candidates), so how
+    many negatives a record holds does not tell whether the target is one."""
+    wrong = [question.candidates[j] for j in question.negatives]
+    k = min(n, len(wrong) - 1)
+    return [c for c in wrong if c.strip() != target.strip()][:max(k, 0)]
+
+
 def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], list[int]]]:
-    """WikiQA test and TREC-QA clean-dev AVA triples as records (blind negatives for SQuArE)."""
+    """WikiQA test and TREC-QA clean-dev AVA triples as records: (q, r, t) with, for SQuArE, the question's
+    other wrong candidates as negatives (`question_negatives`; `ava` and the judge do not read them)."""
     from qascore_lab.datasets.as2 import read_trecqa, read_wikiqa
     from qascore_lab.train.verifier_corpus import as2_rows
     from qascore_lab.train.verifier_rows import to_records
@@ -49,7 +61,9 @@ def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], lis
     out = {}
     for name, qs in (("wikiqa-test", read_wikiqa(data / "wikiqa", "test")),
                      ("trec-clean-dev", read_trecqa(data / "trecqa" / "clean-dev"))):
-        rows = as2_rows(name, qs, None, seed)
+        by_qid = {f"{name}:{q.qid}": q for q in qs}
+        rows = [dict(r, negatives=question_negatives(by_qid[r["qid"]], r["candidate"]))
+                for r in as2_rows(name, qs, None, seed)]
         if len(rows) > TREC_CAP:
             keep = sorted(np.random.default_rng(seed).choice(len(rows), TREC_CAP, replace=False).tolist())
             rows = [rows[k] for k in keep]

@@ -16,6 +16,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "verifier": ("qascore_lab.bench.verifier", "AVA verifier scoring throughput (pairs/s) vs a plain encoder pass"),
     "verifier-eval": ("qascore_lab.bench.verifier_eval", "answer-correctness judges (verifiers, F1, ...) on the corpus dev "
                                                          "split, WikiQA/TREC-QA triples, KPQA sets"),
+    "square-refs": ("qascore_lab.bench.square_refs", "the SQuArE paper's Table 5 on WikiQA test with one model: 1/3/5 "
+                                                     "positive, negative or mixed references (accuracy, AUROC)"),
     "probes": ("qascore_lab.bench.probes", "answer judges on the behavioural probe suite, per family (right member higher, "
                                            "wrong member accepted, right member accepted)"),
     "blind": ("qascore_lab.bench.blind", "answer judges on the blind hand-written set (lab/blind/), per kind: wrong "
