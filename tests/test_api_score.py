@@ -194,7 +194,6 @@ def test_em_and_f1_flag_an_empty_candidate_beside_squads_score(tmp_path, capsys)
 def test_square_names_the_threshold_its_decisions_use():
     """square decides at the threshold stored with its verifier, so `qascore.score`'s `threshold`, the table's
     `correct.square` column and `meta --label` find it, though square's signature does not name it."""
-    from qascore.metrics.square import DEFAULT_MODEL
-    from qascore.runtime.delta import read_meta
+    from qascore.metrics.square import DEFAULT_MODEL, read_card
 
-    assert qascore.load("square").decision_threshold() == float(read_meta(DEFAULT_MODEL)["threshold"])
+    assert qascore.load("square").decision_threshold() == float(read_card(str(DEFAULT_MODEL))["threshold"])

@@ -1,4 +1,4 @@
-"""The `square` metric (shipped delta) and the SQuArE data builder on the real WikiQA files."""
+"""The `square` metric (the shipped pooled head over the `ava` reads, or a single-input delta) and its inputs."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_square_ranks_the_right_answer_first():
     res = metric.score(recs)
     assert len(res.scores) == 3 and all(0.0 <= s <= 1.0 for s in res.scores)
     assert res.scores[0] > res.scores[1]
-    assert "square@" in res.signature and "layout:square" in res.signature
+    assert "square@" in res.signature and "layout:pooled" in res.signature and "ava:ava@" in res.signature
     # the same input gives the same number (batching and de-duplication do not change it)
     again = metric.score(recs[:1])
     assert again.scores[0] == pytest.approx(res.scores[0], abs=1e-6)
@@ -100,9 +100,89 @@ def test_an_alias_list_is_cut_to_the_best_matching_references():
     rec = {"question": QUESTION, "candidate": "The capital of France is Paris.", "references": aliases}
     # "Paris" (recall 1), "City of Paris" (2/3), then the first two zero-recall aliases; kept in file order
     best = ["alias number 0", "alias number 1", "Paris", "City of Paris"]
-    with pytest.warns(UserWarning, match="at most 4 positive references"):
+    with pytest.warns(UserWarning, match="at most 4 positive and 4 negative references"):
         res = qascore.load("square").score([rec, {**rec, "references": best}])
     assert res.scores[0] == pytest.approx(res.scores[1], abs=1e-6)
     assert res.details["truncated"] == [True, False] and "refs:4" in res.signature
     full = qascore.load("square:max_references=12").score([rec])
     assert full.scores[0] != pytest.approx(res.scores[0], abs=1e-4)
+
+
+@pytest.mark.parametrize("positive, negative, expected", [
+    ([], [], [0.0, 0.0, 0.0, 0.0, 0.0]),
+    ([2.0, -1.0], [], [0.5, 1.0, 0.0, 0.0, 0.0]),
+    ([1.0], [-3.0, 0.5, -1.0], [1.0, 1.0, 0.5, 0.0, 1.0]),
+    ([], [4.0, -2.0], [0.0, 0.0, 0.0, 4.0, 1.0]),
+])
+def test_pooled_features_by_hand(positive, negative, expected):
+    """The head's inputs: mean positive log-odds, has a positive, the largest negative log-odds beside a positive
+    or alone, has a negative."""
+    from qascore.metrics.square import pooled_features
+
+    assert pooled_features(positive, negative) == pytest.approx(expected)
+
+
+def test_pooled_probability_by_hand():
+    """sigmoid(bias + w . x): 1 / (1 + e^-(0.5 + 2*1 - 1*3)) = 1 / (1 + e^0.5) = 0.3775406688; stable for a large
+    negative sum (no overflow)."""
+    from qascore.metrics.square import pooled_probability
+
+    card = {"weights": [2.0, 0.0, -1.0, 7.0, 0.0], "bias": 0.5}
+    assert pooled_probability(card, [1.0, 1.0, 3.0, 0.0, 1.0]) == pytest.approx(0.3775406688, abs=1e-9)
+    assert pooled_probability(card, [-1000.0, 0.0, 0.0, 0.0, 0.0]) == pytest.approx(0.0, abs=1e-300)
+
+
+def test_a_card_with_other_features_or_a_nan_weight_is_refused(tmp_path):
+    import json
+
+    from qascore.metrics.square import POOLED_FEATURES, read_card
+
+    good = {"features": list(POOLED_FEATURES), "weights": [1.0, 0.0, -0.1, 0.2, -0.5], "bias": 0.0, "threshold": 0.5,
+            "ava_model": "ava@000000000000"}
+    for name, card in (("other.json", {**good, "features": ["mean_positive"]}),
+                       ("nan.json", {**good, "weights": [float("nan"), 0.0, 0.0, 0.0, 0.0]}),
+                       ("thr.json", {**good, "threshold": 5})):
+        (tmp_path / name).write_text(json.dumps(card))
+        with pytest.raises(ValueError, match=name):
+            read_card(str(tmp_path / name))
+
+
+@needs_model
+def test_a_card_fitted_on_another_ava_is_refused(tmp_path):
+    import json
+
+    import qascore
+    from qascore.metrics.square import DEFAULT_MODEL
+
+    card = json.loads(DEFAULT_MODEL.read_text())
+    path = tmp_path / "square.json"
+    path.write_text(json.dumps({**card, "ava_model": "ava@000000000000"}))
+    with pytest.raises(ValueError, match="refit it"):
+        qascore.load("square", model=str(path)).score([{"question": QUESTION, "candidate": "Paris.",
+                                                        "references": REFS}])
+
+
+@needs_model
+@pytest.mark.slow
+def test_the_pooled_score_is_the_head_over_avas_own_reads():
+    """Independent path: `ava` scores each (question, reference, candidate) alone; the head applied by hand to
+    the log-odds of those scores gives the `square` probability, negatives included."""
+    import json
+    import math
+
+    import qascore
+    from qascore.metrics.square import DEFAULT_MODEL
+
+    card = json.loads(DEFAULT_MODEL.read_text())
+    cand = "The capital of France is Paris."
+    ava = qascore.load("ava")
+    pos = [ava.score([{"question": QUESTION, "candidate": cand, "references": [r]}]).scores[0] for r in REFS]
+    neg = [ava.score([{"question": QUESTION, "candidate": cand, "references": [n]}]).scores[0] for n in NEGS]
+    lo = [math.log(p / (1 - p)) for p in pos]
+    ln = [math.log(p / (1 - p)) for p in neg]
+    x = [sum(lo) / len(lo), 1.0, max(ln), 0.0, 1.0]
+    z = card["bias"] + sum(w * f for w, f in zip(card["weights"], x))
+    res = qascore.load("square").score([{"question": QUESTION, "candidate": cand, "references": REFS,
+                                         "negatives": NEGS}])
+    assert res.scores[0] == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-6)
+    assert res.details["correct"][0] == (res.scores[0] >= card["threshold"])

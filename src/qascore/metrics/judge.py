@@ -71,6 +71,7 @@ from qascore.metrics.options import Option
 from qascore.metrics.verifiers import dtype_field, dtype_option
 from qascore.records import Record
 from qascore.runtime import defaults
+from qascore.runtime.ava_layouts import installed_ava  # noqa: F401  (re-exported: cards and the lab read it here)
 from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 from qascore.text.names import name_clash
@@ -243,13 +244,6 @@ def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
             return value[node]
         go_left = x[rows, np.where(inner, feature[node], 0)] <= threshold[node]
         node = np.where(inner, np.where(go_left, left[node], right[node]), node)
-
-
-@lru_cache(maxsize=1)
-def installed_ava() -> str:
-    """The shipped verifier's name@hash, as a card's `ava_model` records it (hashed once per process:
-    every `score` call checks the card against it)."""
-    return f"ava@{file_sha256(defaults.RESOURCES / 'ava' / 'ava.safetensors')}"
 
 
 @lru_cache(maxsize=1)

@@ -23,7 +23,10 @@ from qascore.metrics.options import Option, OptionError
 from qascore.runtime.model_values import probability_problem, verifier_problem
 
 VERIFIER, JUDGE, TAGGER, ENCODER, CAUSAL_LM, READER = "verifier", "judge", "tagger", "encoder", "causal-lm", "reader"
+SQUARE = "square"
 WHAT = {VERIFIER: "a verifier delta (.safetensors written by `qascore-lab train ava` / `train square`)",
+        SQUARE: "a pooled-head card (JSON written by `qascore-lab train square-head`) or a single-input delta "
+                "(.safetensors written by `qascore-lab train verifier --model square`)",
         JUDGE: "a judge card (JSON written by `qascore-lab train judge`)",
         TAGGER: "a keyphrase tagger delta (.safetensors written by `qascore-lab train kpqa`) or a folder holding one",
         ENCODER: "a model folder (config.json and weights), a Hugging Face id or a pkg: spec",
@@ -36,7 +39,9 @@ def kind_of(metric: str, option: str) -> str | None:
     if option == "tagger":
         return TAGGER
     if option == "model":
-        if metric in ("ava", "square") or metric.startswith("ava-"):
+        if metric == "square":
+            return SQUARE
+        if metric == "ava" or metric.startswith("ava-"):
             return VERIFIER
         if metric == "judge":
             return JUDGE
@@ -153,6 +158,8 @@ def _problem(kind: str, value: str) -> str | None:
             return f"holds {path.name}, which {special}"
     if path.is_dir():
         return "is a folder, not a file"
+    if kind == SQUARE:
+        kind = JUDGE if path.suffix == ".json" else VERIFIER
     if kind == JUDGE:
         try:
             card = json.loads(path.read_text(encoding="utf-8"))

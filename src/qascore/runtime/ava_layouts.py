@@ -14,6 +14,7 @@ The question is kept whole on truncation; r and t are trimmed evenly.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -22,6 +23,15 @@ from qascore.runtime import defaults
 from qascore.runtime.verifier import Part, Verifier, View, load_shared
 
 AVA_DIR = defaults.RESOURCES / "ava"   # shipped deltas (ava.safetensors = the `ava` metric) and configs/
+
+
+@lru_cache(maxsize=1)
+def installed_ava() -> str:
+    """The shipped verifier's name@hash, as the cards fitted on its outputs (`judge`, `square`) record it
+    (hashed once per process: every `score` call checks a card against it)."""
+    from qascore.runtime.delta import file_sha256
+
+    return f"ava@{file_sha256(AVA_DIR / 'ava.safetensors')}"
 
 MEMBERS = {"q": "question", "r": "reference", "t": "target"}
 

@@ -26,6 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="AVA delta (default: the shipped `ava` model)")
     p.add_argument("--old", default=None, metavar="PATH",
                    help="a retired AVA delta timed beside the shipped one, e.g. ava-wikiqa.safetensors (module docstring)")
+    p.add_argument("--square", default=None, metavar="PATH",
+                   help="also time a single-input SQuArE delta (`qascore-lab train verifier --model square`)")
     p.add_argument("--data", default=None, help="folder with wikiqa/ (default: $QASCORE_DATA or ../shared/data; synthetic text if absent)")
     p.add_argument("-n", "--n", type=int, default=256, help="number of (q, r, t) triples")
     p.add_argument("--batch-size", type=int, default=defaults.VERIFIER_BATCH,
@@ -93,14 +95,14 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     from qascore.metrics.verifiers import AVA_DIR, load_verifier
-    from qascore.metrics.square import DEFAULT_MODEL as SQUARE_MODEL, load_verifier as load_square
+    from qascore.metrics.square import load_verifier as load_square
     from qascore.runtime.partial import pad_tokens
     from qascore.runtime.verifier import load_base
 
     torch.set_num_threads(args.threads)
     models = {"ava": load_verifier(Path(args.model) if args.model else AVA_DIR / "ava.safetensors"),
               **({"ava (old)": load_verifier(Path(args.old))} if args.old else {}),
-              "square": load_square(SQUARE_MODEL)}
+              **({"square": load_square(Path(args.square))} if args.square else {})}
     data = _data(args.data)
     workloads = {"short": _short(data, args.n, args.seed), "sentence": _triples(data, args.n, args.seed)}
     print(f"device cpu, threads {args.threads}, batch size {args.batch_size}")
@@ -112,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n{wname} answers: {len(recs)} records from {source}; ava input length mean {np.mean(lengths):.1f}, "
               f"max {max(lengths)} tokens")
         runs = [(name, model, None) for name, model in models.items()]
-        runs += [(f"{name} ({args.dtype})", models[name], args.dtype) for name in ("ava", "square") if args.dtype]
+        runs += [(f"{name} ({args.dtype})", models[name], args.dtype) for name in ("ava", "square") if args.dtype and name in models]
         for name, model, dtype in runs:
             rates[wname, name] = _rate(lambda rs: model.predict(rs, batch_size=args.batch_size, dtype=dtype), recs,
                                        args.batch_size)

@@ -11,6 +11,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "ava-system": ("qascore_lab.train.ava_system", "AVA system-wise P@1/MAP/MRR estimation on WikiQA (trains a reranker)"),
     "square": ("qascore_lab.train.square", "SQuArE and its AVA baselines on WikiQA (multi-reference verifier)"),
     "verifier-data": ("qascore_lab.train.verifier_corpus", "answer-verification corpus (AE, SQuAD v2, WikiQA/TREC-QA) for the verifiers"),
+    "square-head": ("qascore_lab.train.square_head", "the shipped `square`: a head pooling `ava`'s reads of each positive "
+                                                   "and negative reference, fitted on dev rows"),
     "verifier": ("qascore_lab.train.verifier_run", "the shipped `ava` / `square` verifiers on the verification corpus (all layers, LoRA)"),
     "probes": ("qascore_lab.train.probes", "behavioural probe suite for answer judges (assertion, negation, hedges, "
                                            "numbers, swaps, refusals, distractors, aliases, restated questions)"),

@@ -38,7 +38,6 @@ from qascore_lab.datasets.as2 import (
 )
 from qascore.meta.classification import auroc, binary_scores, tune_threshold
 from qascore.meta.correlation import pearson
-from qascore.runtime import defaults
 from qascore.runtime.square_layouts import layout_func
 from qascore_lab.train.square_data import (
     CONFIGS,
@@ -51,8 +50,7 @@ from qascore_lab.train.square_data import (
     with_composition,
 )
 
-RESOURCE_DIR = defaults.RESOURCES / "square"
-DEFAULT_DELTA = RESOURCE_DIR / "square.safetensors"
+DEFAULT_DELTA = Path("runs") / "square" / "square.safetensors"
 
 # Held-out sets: name -> (benchmark folder, reader, split). Targets are subsampled with EVAL_SEED
 # (independent of the training seed) so every configuration is scored on the same targets.
