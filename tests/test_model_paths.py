@@ -26,9 +26,10 @@ def paths(tmp_path: Path) -> dict[str, str]:
     text.write_text("not a model\n")
     folder = tmp_path / "folder"
     folder.mkdir()
+    (tmp_path / "list.json").write_text("[1, 2]\n")
     other_base = fake_delta(tmp_path / "other.safetensors", {
         "base_hash": "000000000000", "spec": {"encoder": ENCODER, "layout": "A1((r,q+t))", "max_len": 128}})
-    return {"text": str(text), "folder": str(folder), "missing": str(tmp_path / "nope.safetensors"),
+    return {"text": str(text), "folder": str(folder), "json": str(tmp_path / "list.json"), "missing": str(tmp_path / "nope.safetensors"),
             "tagger": str(RESOURCES / "kpqa" / "kpqa.safetensors"), "ava": str(RESOURCES / "ava" / "ava.safetensors"),
             "other": str(other_base)}
 
@@ -40,7 +41,8 @@ CASES = [
     ("ava:model=", "is empty; expected a verifier delta"),
     ("ava:model={tagger}", "{tagger}: is a safetensors file without verifier metadata (it is a keyphrase tagger)"),
     ("ava:model={other}", "{other}: was trained on base model 000000000000, but " + ENCODER + " here is "),
-    ("square:model={text}", "{text}: is not a safetensors file; expected a verifier delta"),
+    ("square:model={text}", "{text}: is not a safetensors file; expected a pooled-head card"),
+    ("square:model={json}", "{json}: is JSON but not an object; expected a pooled-head card"),
     ("judge:model={text}", "{text}: is not JSON; expected a judge card"),
     ("judge:model=", "is empty; expected a judge card"),
     ("kpqa-rougeL:tagger={ava}", "{ava}: is a safetensors file without keyphrase-tagger metadata (it is a verifier"),
