@@ -67,7 +67,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also report the evaluation sets: all (WikiQA test, TREC-QA clean-dev, KPQA human sets) "
                         "or triples (the first two)")
     p.add_argument("--data", default=None, help="data root for --evaluate (default: $QASCORE_DATA or ../shared/data)")
-    p.add_argument("--ship", action="store_true", help="copy the delta into the package as the default model")
+    p.add_argument("--ship", action="store_true", help="copy the delta into the package as the default `ava` (the "
+                   "shipped `square` is a pooled head: `train square-head`; a single-input delta is read with "
+                   "`-m square:model=FILE`)")
     p.add_argument("--calibrate", default=None, metavar="DELTA",
                    help="no training: fit the temperature of an existing --model delta on the corpus dev split and "
                         "write it (with the moved threshold) into that delta's metadata, and its .check.json beside it")
@@ -176,6 +178,9 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
+    if args.ship and args.model == "square":
+        raise SystemExit("train verifier: --ship is for ava; the shipped square is a pooled head over ava "
+                         "(`qascore-lab train square-head --ship`); read this delta with -m square:model=FILE")
     if args.calibrate:
         return recalibrate(args)
 
