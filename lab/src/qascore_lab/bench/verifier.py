@@ -1,6 +1,7 @@
 """`qascore-lab bench verifier`: verifier scoring throughput on CPU, short answers and sentence answers.
 
-In one run, on the same records: the shipped `ava` and `square`, optionally a
+In one run, on the same records: the shipped `ava`, optionally a single-input SQuArE delta (`--square
+PATH`; the shipped `square` reads through `ava`, see `bench models`) and a
 retired AVA delta (`--old PATH`, e.g. the WikiQA-only `ava-wikiqa`, no longer
 shipped: `git show 102ad41:src/qascore/resources/ava/ava-wikiqa.safetensors > ava-wikiqa.safetensors`),
 and a reference that does what a naive
@@ -139,5 +140,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"  ratio {old}ava / reference: {rates[wname, 'ava'] / rates[wname, 'reference']:.2f}x")
         if args.dtype:
             print("  ratio " + "; ".join(f"{n} {args.dtype} / fp32: {rates[wname, f'{n} ({args.dtype})'] / rates[wname, n]:.2f}x"
-                                         for n in ("ava", "square")))
+                                         for n in ("ava", "square") if n in models))
     return 0
