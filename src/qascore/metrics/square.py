@@ -68,25 +68,25 @@ def log_odds(p: float) -> float:
 def verifier_reads(records: Sequence[Record], max_references: int, max_negatives: int, ava: Metric
                    ) -> tuple[list[tuple[list[float], list[float]]], list[int], list[bool]]:
     """`ava`'s log-odds for each record's kept positive and negative references, each read on its own with
-    the question and the candidate; also the windows read and whether some text stayed unread. The head's
-    input, for the metric and for `qascore-lab train square-head` alike."""
+    the question and the candidate; also the windows read and whether `ava` left some text unread (its own
+    warning names the records). The head's input, for the metric and for `qascore-lab train square-head`."""
     flat: list[Record] = []
     owner: list[tuple[int, bool]] = []   # (record, is positive) of each read
     for i, r in enumerate(records):
         for positive, texts in ((True, best_references(r.candidate, r.references, max_references)),
                                 (False, r.negatives[:max_negatives])):
-            flat.extend(Record(id=f"{i}", question=r.question, candidate=r.candidate, references=[t]) for t in texts)
+            flat.extend(Record(id=r.id, question=r.question, candidate=r.candidate, references=[t]) for t in texts)
             owner.extend([(i, positive)] * len(texts))
     reads: list[tuple[list[float], list[float]]] = [([], []) for _ in records]
     windows = [0] * len(records)
-    cut = [len(r.references) > max_references or len(r.negatives) > max_negatives for r in records]
+    unread = [False] * len(records)
     if flat:
         res = ava.score(flat)
         for j, (i, positive) in enumerate(owner):
             reads[i][0 if positive else 1].append(log_odds(float(res.scores[j])))
             windows[i] = max(windows[i], int(res.details["windows"][j]))
-            cut[i] = cut[i] or bool(res.details[long_inputs.TRUNCATED][j])
-    return reads, windows, cut
+            unread[i] = unread[i] or bool(res.details[long_inputs.TRUNCATED][j])
+    return reads, windows, unread
 
 
 @lru_cache(maxsize=4)
@@ -171,15 +171,16 @@ class Square(Metric):
             raise ValueError(f"square: the card {self._model()} was fitted on {card.get('ava_model')}, but the "
                              f"installed verifier is {installed_ava()}; refit it with `qascore-lab train square-head`")
         k, m = int(self.options["max_references"]), int(self.options["max_negatives"])
-        reads, windows, cut = verifier_reads(records, k, m, self._ava())
+        reads, windows, unread = verifier_reads(records, k, m, self._ava())
+        capped = [len(r.references) > k or len(r.negatives) > m for r in records]
         probs = [pooled_probability(card, pooled_features(*r)) for r in reads]
         thr = float(card["threshold"])
         details: dict[str, Any] = {"correct": [p >= thr for p in probs], "windows": windows,
                                    "positive": [round(1 / (1 + math.exp(-np.mean(p))), 4) if p else None
                                                 for p, _ in reads],
                                    "negative": [round(1 / (1 + math.exp(-max(n))), 4) if n else None for _, n in reads],
-                                   long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
-        long_inputs.report(self.name, records, cut, f"at most {k} positive and {m} negative references, each read "
+                                   long_inputs.TRUNCATED: long_inputs.flags_detail([a or b for a, b in zip(capped, unread)])}
+        long_inputs.report(self.name, records, capped, f"at most {k} positive and {m} negative references, each read "
                            f"by ava")
         return probs, details
 
