@@ -50,11 +50,7 @@ def claim(part: Path) -> tuple[int, bool]:
             except FileNotFoundError:
                 continue
         try:
-            if fcntl is not None:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    raise _busy(part) from None
+            _lock(fd, part)
             if _same_file(fd, part):
                 return fd, created
         except BaseException:
@@ -62,6 +58,15 @@ def claim(part: Path) -> tuple[int, bool]:
             raise
         os.close(fd)  # renamed away (a run that finished) or replaced while we took it: take the new one
     raise _busy(part)
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Take this run's exclusive lock on `fd` (the file at `path`), or refuse at once if another run holds it."""
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise _busy(path) from None
 
 
 def adopt(fd: int, source: Path, part: Path) -> int:
@@ -72,11 +77,7 @@ def adopt(fd: int, source: Path, part: Path) -> int:
     """
     new = os.open(source, _FLAGS)
     try:
-        if fcntl is not None:
-            try:
-                fcntl.flock(new, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise _busy(source) from None
+        _lock(new, source)
         os.replace(source, part)
     except BaseException:
         os.close(new)

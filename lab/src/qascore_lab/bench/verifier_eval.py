@@ -17,7 +17,7 @@ import json
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -51,19 +51,25 @@ def question_negatives(question: Any, target: str, n: int = SQUARE_NEGATIVES) ->
     return [c for c in wrong if c.strip() != target.strip()][:max(k, 0)]
 
 
+def triples_with_negatives(name: str, questions: Sequence[Any], seed: int) -> list[dict[str, Any]]:
+    """Every AVA triple of AS2 `questions` as a corpus row, with `question_negatives` as SQuArE's negatives."""
+    from qascore_lab.train.verifier_corpus import as2_rows
+
+    by_qid = {f"{name}:{q.qid}": q for q in questions}
+    return [dict(r, negatives=question_negatives(by_qid[r["qid"]], r["candidate"]))
+            for r in as2_rows(name, questions, None, seed)]
+
+
 def triple_sets(data: Path, seed: int = 13) -> dict[str, tuple[list[Record], list[int]]]:
     """WikiQA test and TREC-QA clean-dev AVA triples as records: (q, r, t) with, for SQuArE, the question's
     other wrong candidates as negatives (`question_negatives`; `ava` and the judge do not read them)."""
     from qascore_lab.datasets.as2 import read_trecqa, read_wikiqa
-    from qascore_lab.train.verifier_corpus import as2_rows
     from qascore_lab.train.verifier_rows import to_records
 
     out = {}
     for name, qs in (("wikiqa-test", read_wikiqa(data / "wikiqa", "test")),
                      ("trec-clean-dev", read_trecqa(data / "trecqa" / "clean-dev"))):
-        by_qid = {f"{name}:{q.qid}": q for q in qs}
-        rows = [dict(r, negatives=question_negatives(by_qid[r["qid"]], r["candidate"]))
-                for r in as2_rows(name, qs, None, seed)]
+        rows = triples_with_negatives(name, qs, seed)
         if len(rows) > TREC_CAP:
             keep = sorted(np.random.default_rng(seed).choice(len(rows), TREC_CAP, replace=False).tolist())
             rows = [rows[k] for k in keep]

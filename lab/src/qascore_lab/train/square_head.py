@@ -36,15 +36,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def fit_rows(corpus: str, data: str | None, n: int, seed: int) -> list[dict[str, Any]]:
     """WikiQA dev triples with their negatives, the same triples with their negatives alone (the head's
     negatives-only branch), then n seeded corpus dev rows of DEV_SOURCES."""
-    from qascore_lab.bench.verifier_eval import question_negatives
+    from qascore_lab.bench.verifier_eval import triples_with_negatives
     from qascore_lab.datasets import data_root
     from qascore_lab.datasets.as2 import read_wikiqa
-    from qascore_lab.train.verifier_corpus import as2_rows, read_split
+    from qascore_lab.train.verifier_corpus import read_split
 
     qs = read_wikiqa(data_root(data) / "wikiqa", "dev")
-    by_qid = {f"wikiqa-dev:{q.qid}": q for q in qs}
-    rows = [dict(r, id=f"wikiqa-dev-{i}", negatives=question_negatives(by_qid[r["qid"]], r["candidate"]))
-            for i, r in enumerate(as2_rows("wikiqa-dev", qs, None, seed))]
+    rows = [dict(r, id=f"wikiqa-dev-{i}") for i, r in enumerate(triples_with_negatives("wikiqa-dev", qs, seed))]
     alone = [dict(r, id=f"{r['id']}-negatives", references=[], source="wikiqa-dev-negatives")
              for r in rows if r["negatives"]]
     dev = [r for r in read_split(corpus, "dev") if r["source"] in DEV_SOURCES]
