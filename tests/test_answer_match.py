@@ -3,6 +3,7 @@
 import pytest
 
 from qascore.text import answer_match as am
+from qascore.text.reading import Reading
 
 
 @pytest.mark.parametrize("text, folded", [
@@ -34,7 +35,7 @@ def test_contains(candidate, refs, expected):
     ("x", [], 0.0),
 ])
 def test_token_recall(candidate, refs, expected):
-    assert am.token_recall(candidate, refs) == pytest.approx(expected)
+    assert am.token_recall(Reading("", candidate, refs)) == pytest.approx(expected)
 
 
 # Each row: two folded words and whether they are spellings of one name (hand-labelled).
@@ -61,7 +62,7 @@ def test_near(a, b, expected):
     ("x", [], 0.0),
 ])
 def test_near_recall(candidate, refs, expected):
-    assert am.near_recall(candidate, refs) == expected
+    assert am.near_recall(Reading("", candidate, refs)) == expected
 
 
 @pytest.mark.parametrize("candidate, expected", [
@@ -92,7 +93,7 @@ def test_hedges(candidate, expected):
     ("Is Paris located in France or Italy?", "Italy", ["France"], 1.0),                # a choice it names
 ])
 def test_adds_nothing(question, candidate, references, expected):
-    assert am.adds_nothing(question, candidate, references) == expected
+    assert am.adds_nothing(Reading(question, candidate, references)) == expected
 
 
 @pytest.mark.parametrize("question, number, person", [
@@ -150,7 +151,7 @@ def test_numbers(text, expected):
      ["The death of James Dean in a car crash in 1955 turned the 24-year-old star into a legend."], 0.0),  # a sentence
 ])
 def test_number_miss(question, candidate, references, expected):
-    assert am.number_miss(question, candidate, references) == expected
+    assert am.number_miss(Reading(question, candidate, references)) == expected
 
 
 @pytest.mark.parametrize("candidate, references, expected", [
@@ -178,7 +179,7 @@ def test_number_miss(question, candidate, references, expected):
     ("On May 8; the war had ended in 1945.", ["1945"], 1.0),        # a date stating no year is not at odds
 ])
 def test_date_agrees(candidate, references, expected):
-    assert am.date_agrees(candidate, references) == expected
+    assert am.date_agrees(Reading("", candidate, references)) == expected
 
 
 @pytest.mark.parametrize("question, expected", [
@@ -384,7 +385,7 @@ def test_settled(candidate, references, expected):
     ("", ["Canberra"], 0.0),
 ])
 def test_disowned(candidate, references, expected):
-    assert am.disowned(candidate, references) == expected
+    assert am.disowned(Reading("", candidate, references)) == expected
 
 
 @pytest.mark.parametrize("question, candidate, references, expected", [
@@ -396,7 +397,7 @@ def test_disowned(candidate, references, expected):
     ("What does not happen in a reversible process?", "Dissipation does not happen.", ["Dissipation"], 0.0),  # asked
 ])
 def test_disowned_reads_the_question_verb(question, candidate, references, expected):
-    assert am.disowned(candidate, references, question) == expected
+    assert am.disowned(Reading(question, candidate, references)) == expected
 
 
 
@@ -449,7 +450,7 @@ def test_alternatives(candidate, expected):
     ("Probably Einstein, or maybe Max Planck.", ["Albert Einstein", "Einstein"], 1.0),  # a hedge word per item
 ])
 def test_bare_list(candidate, references, expected):
-    assert am.bare_list(candidate, references) == expected
+    assert am.bare_list(Reading("", candidate, references)) == expected
 
 
 @pytest.mark.parametrize("candidate, items", [
@@ -489,4 +490,4 @@ def test_listed_hedged(candidate, items):
     ("How long do cicadas live?", "They emerge after 7, 13 or 17 years.", ["17 years"], 0.0),  # a longer list
 ])
 def test_number_choice(question, candidate, references, expected):
-    assert am.number_choice(question, candidate, references) == expected
+    assert am.number_choice(Reading(question, candidate, references)) == expected

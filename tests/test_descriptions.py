@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from qascore.text.descriptions import describes
+from qascore.text.reading import Reading
 
 MOON = "Who was the first person to walk on the Moon?"
 
@@ -32,4 +33,4 @@ MOON = "Who was the first person to walk on the Moon?"
     (MOON, "An astronaut.", [], 0.0),
 ])
 def test_describes(question, candidate, references, expected):
-    assert describes(question, candidate, references) == expected
+    assert describes(Reading(question, candidate, references)) == expected

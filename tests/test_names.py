@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from qascore.text.names import name_clash, same_word, sounds
+from qascore.text.reading import Reading
 
 CLASHES = [  # (question, candidate, references, clash)
     ("Who was the first US president?", "George Bush", ["George Washington"], 1),
@@ -43,7 +44,7 @@ CLASHES = [  # (question, candidate, references, clash)
 
 @pytest.mark.parametrize("question,candidate,references,clash", CLASHES)
 def test_name_clash(question, candidate, references, clash):
-    assert name_clash(question, candidate, references) == clash
+    assert name_clash(Reading(question, candidate, references)) == clash
 
 
 @pytest.mark.parametrize("a,b,same", [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from qascore.text.reading import Reading
 from qascore.text.roles import lesser_role, misattributed
 
 PLANET = "What is the largest planet in the Solar System?"
@@ -58,7 +59,7 @@ RELATIVITY = "Who developed the theory of general relativity?"
     ("Where is the Empire State Building?", "In Manhattan, a borough of New York City.", ["New York City"], 0.0),
 ])
 def test_lesser_role(question, candidate, references, expected):
-    assert lesser_role(question, candidate, references) == expected
+    assert lesser_role(Reading(question, candidate, references)) == expected
 
 
 CAPITAL, MOON = "What is the capital of Australia?", "Who was the first person to walk on the Moon?"
@@ -101,4 +102,4 @@ CAPITAL, MOON = "What is the capital of Australia?", "Who was the first person t
      0.0),                                                          # "know" in a filler clause is not "known"
 ])
 def test_misattributed(question, candidate, references, expected):
-    assert misattributed(question, candidate, references) == expected
+    assert misattributed(Reading(question, candidate, references)) == expected

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from qascore.text.descriptions import describes
+from qascore.text.reading import Reading
 from qascore.text.roles import lesser_role, misattributed
 from qascore_lab.train import probe_comparisons, probe_described, probe_descriptions, probe_relations, probe_roles
 from qascore_lab.train.probe_plain import TEMPLATES
@@ -49,8 +50,8 @@ def test_relation_templates_put_the_asserted_answer_where_a_reader_finds_it(temp
 @pytest.mark.parametrize("template", probe_comparisons.TEMPLATES)
 def test_comparison_templates_put_the_gold_in_a_lesser_role_only_in_the_wrong_member(template):
     question, refs = "What is the capital of Australia?", ["Canberra"]
-    assert lesser_role(question, template.format(A="Sydney", B="Canberra"), refs) == 1.0
-    assert lesser_role(question, template.format(A="Canberra", B="Sydney"), refs) == 0.0
+    assert lesser_role(Reading(question, template.format(A="Sydney", B="Canberra"), refs)) == 1.0
+    assert lesser_role(Reading(question, template.format(A="Canberra", B="Sydney"), refs)) == 0.0
 
 
 def test_described_pair_names_the_kind_in_new_words(tmp_path):
@@ -88,8 +89,8 @@ def test_roles_restate_the_question_after_its_question_words(question, expected)
 def test_role_templates_give_the_role_to_the_wrong_answer_only_in_the_wrong_member(template):
     question, refs = "Which city is known as Auld Reekie?", ["Edinburgh"]
     that, rest = probe_roles.restated(question)
-    assert misattributed(question, template.format(A="Glasgow", B="Edinburgh", that=that, rest=rest), refs) == 1.0
-    assert misattributed(question, template.format(A="Edinburgh", B="Glasgow", that=that, rest=rest), refs) == 0.0
+    assert misattributed(Reading(question, template.format(A="Glasgow", B="Edinburgh", that=that, rest=rest), refs)) == 1.0
+    assert misattributed(Reading(question, template.format(A="Edinburgh", B="Glasgow", that=that, rest=rest), refs)) == 0.0
 
 
 def test_role_pair_exchanges_the_two_answers(tmp_path):
@@ -122,5 +123,5 @@ def test_description_pair_is_read_by_describes(tmp_path):
                                          ["Edinburgh"])])
     r, w = probe_descriptions.build(suite, seed=13)["dev"]
     assert (r["family"], r["label"], w["label"]) == ("description", 1, 0)
-    assert describes(r["question"], w["candidate"], r["references"]) == 1.0
-    assert describes(r["question"], r["candidate"], r["references"]) == 0.0
+    assert describes(Reading(r["question"], w["candidate"], r["references"])) == 1.0
+    assert describes(Reading(r["question"], r["candidate"], r["references"])) == 0.0

@@ -76,6 +76,7 @@ from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 from qascore.text.names import name_clash
 from qascore.text.descriptions import describes
+from qascore.text.reading import Reading
 from qascore.text.roles import lesser_role, misattributed
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
@@ -103,26 +104,23 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
                      names: Sequence[str] = FEATURES, whole: str | None = None) -> dict[str, float]:
     """The features that need no model, for one record (the clause-reading ones only when named: they cost
     more than the others together). `whole` is the full answer where `candidate` is what it settles on
-    (`answer_match.settled`): `disowned` reads it, since an answer that marks the gold wrong disowns it."""
+    (`answer_match.settled`): `disowned` reads it, since an answer that marks the gold wrong disowns it.
+    Every rule reads one `Reading` of the record (of `whole`, a second one)."""
+    r = Reading(question, candidate, references)
     words = len(candidate.split())
-    shortest = min((len(r.split()) for r in references), default=0)
-    out = {"recall": am.token_recall(candidate, references), "near_recall": am.near_recall(candidate, references),
-           "contains": am.contains(candidate, references),
+    shortest = min((len(ref.split()) for ref in references), default=0)
+    out = {"recall": am.token_recall(r), "near_recall": am.near_recall(r), "contains": r.contains,
            "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
            "n_refs": math.log(max(1, len(references))),
            "hedge": am.hedges(candidate),
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
-           "number_miss": am.number_miss(question, candidate, references),
-           "date_agrees": am.date_agrees(candidate, references),
-           "bare_list": max(am.bare_list(candidate, references), am.number_choice(question, candidate, references)),
-           "name_clash": name_clash(question, candidate, references),
-           "adds_nothing": am.adds_nothing(question, candidate, references),
-           "lesser_role": lesser_role(question, candidate, references),
-           "misattributed": misattributed(question, candidate, references),
-           "describes": describes(question, candidate, references)}
+           "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
+           "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
+           "adds_nothing": am.adds_nothing(r), "lesser_role": lesser_role(r), "misattributed": misattributed(r),
+           "describes": describes(r)}
     if "disowned" in names:
-        out["disowned"] = am.disowned(candidate if whole is None else whole, references, question)
+        out["disowned"] = am.disowned(r if whole is None else Reading(question, whole, references))
     if "alternatives" in names:
         out["alternatives"] = am.alternatives(candidate)
     return out

@@ -1,63 +1,50 @@
 """Cheap answer-matching signals for the `judge` metric: alias-aware containment, token recall, hedges,
 and the question-type / answer-type agreement that makes lexical judges work on long LLM answers.
 
-All functions are pure and work on plain strings, so their tests are tables of inputs and outputs.
+The rules that compare a candidate with its references or question read a `Reading` of the record; the
+others are pure functions of plain strings. Their tests are tables of inputs and outputs.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from typing import Callable, Sequence
 
-from qascore.text.squad import normalize_answer
-
-# typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
-QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
-                         "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
-POSSESSIVE = re.compile(r"(\w)'s\b")
-
-
-def fold(text: str) -> str:
-    """SQuAD normalisation after folding accents, typographic quotes and possessives.
-
-    "Château d’If" and "Chateau d'If" both become "chateau dif"; "Turner's works" becomes "turner works",
-    so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works".
-    """
-    text = unicodedata.normalize("NFKD", text.translate(QUOTES))
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return normalize_answer(POSSESSIVE.sub(r"\1", text))
+from qascore.text.reading import QUOTES, Reading, fold, mentions, numbers, within
 
 
 def contains(candidate: str, references: Sequence[str]) -> float:
-    """1.0 if some folded reference occurs as whole words inside the folded candidate."""
-    c = f" {fold(candidate)} "
-    return float(any(f" {r} " in c for r in (fold(x) for x in references) if r))
+    """1.0 if some folded reference occurs as whole words inside the folded candidate (`Reading.contains`)."""
+    return Reading("", candidate, references).contains
 
 
-def token_recall(candidate: str, references: Sequence[str]) -> float:
+def token_recall(r: Reading) -> float:
     """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds."""
-    return _best_share(candidate, references, lambda have, word: have[word])
+    have, wants = r.counts
+    return max([0.0] + [_share(have, want, _held) for want in wants if want])
 
 
-def near_recall(candidate: str, references: Sequence[str]) -> float:
+def near_recall(r: Reading) -> float:
     """`token_recall` where a reference word also counts as held when the candidate holds a `near` spelling of
     it: an alias spelled differently from the gold ("Collarbones" for "Collar-bone", "Keven" for "Kevin")
     is otherwise only the verifier's to vouch for."""
-    return _best_share(candidate, references, lambda have, word: sum(n for w, n in have.items() if near(w, word)))
+    have, wants = r.counts
+    return max([0.0] + [_share(have, want, _held_near) for want in wants if want])
 
 
-def _best_share(candidate: str, references: Sequence[str], held: Callable[[Counter[str], str], int]) -> float:
-    """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds, a token
-    held as often as `held(candidate's token counts, token)` says, at most as often as the reference has it."""
-    have = Counter(fold(candidate).split())
-    best = 0.0
-    for ref in references:
-        want = Counter(fold(ref).split())
-        if want:
-            best = max(best, sum(min(n, held(have, word)) for word, n in want.items()) / sum(want.values()))
-    return best
+def _held(have: Counter[str], word: str) -> int:
+    return have[word]
+
+
+def _held_near(have: Counter[str], word: str) -> int:
+    return sum(n for w, n in have.items() if near(w, word))
+
+
+def _share(have: Counter[str], want: Counter[str], held: Callable[[Counter[str], str], int]) -> float:
+    """The share of a reference's tokens `want` (with multiplicity) that the candidate's tokens `have` hold, a
+    token held as often as `held(have, token)` says, at most as often as the reference has it."""
+    return sum(min(n, held(have, word)) for word, n in want.items()) / sum(want.values())
 
 
 NEAR_LETTERS = 5  # shorter words must match exactly: "Iran" and "Iraq" are one letter apart
@@ -89,7 +76,9 @@ def best_references(candidate: str, references: Sequence[str], k: int) -> list[s
     order). For cross-encoders whose fixed input cannot hold a long list of aliases."""
     if len(references) <= k:
         return list(references)
-    ranked = sorted(range(len(references)), key=lambda i: -token_recall(candidate, [references[i]]))
+    have, wants = Reading("", candidate, references).counts
+    share = [_share(have, want, _held) if want else 0.0 for want in wants]
+    ranked = sorted(range(len(references)), key=lambda i: -share[i])
     return [references[i] for i in sorted(ranked[:k])]
 
 
@@ -126,7 +115,8 @@ def settled(candidate: str, references: Sequence[str]) -> str:
     item = committed(candidate) or picked(candidate)
     if item is None and (parts := _self_correction(candidate)) is not None:
         head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
-        if not contains(head, references) and (contains(taken, references) or not contains(head + taken, references)):
+        r = Reading("", candidate, references)
+        if not r.holds(head) and (r.holds(taken) or not r.holds(head + taken)):
             item = rest
     return item or candidate
 
@@ -325,18 +315,17 @@ _YES_NO = re.compile(r"^\W*(is|are|am|was|were|do|does|did|can|could|will|would|
                      r"had)\b", re.IGNORECASE)
 
 
-def adds_nothing(question: str, candidate: str, references: Sequence[str]) -> float:
+def adds_nothing(r: Reading) -> float:
     """1.0 if the candidate says nothing the question did not: every word of it is the question's or filler, and it
     shares no word with a reference ("It is a city." for "Which city is known as Auld Reekie?", "A famous person."
     for "Who painted the Mona Lisa?"; "Italy" for "Is Paris in France or Italy?"). A verifier reads such a
     type-only answer as fitting the question. Not for a yes/no question, which a right answer may restate ("Is
     the Earth round?" "The Earth is round."); a choice between options it names is no yes/no question."""
-    said = fold(candidate).split()
-    yes_no = _YES_NO.match(question) and " or " not in f" {question.lower()} "
-    if not said or yes_no or token_recall(candidate, references) > 0:
+    yes_no = _YES_NO.match(r.question) and " or " not in f" {r.question.lower()} "
+    if not r.words or yes_no or token_recall(r) > 0:
         return 0.0
-    asked = {_stem(w) for w in fold(question).split()}
-    return float(all(w in _WRAPPING or _stem(w) in asked for w in said))
+    asked = {_stem(w) for w in r.question_words}
+    return float(all(w in _WRAPPING or _stem(w) in asked for w in r.words))
 
 
 _WANTS_NUMBER = re.compile(r"^\s*(how (many|much|old|long|far|tall|high|big|often|fast|deep|large)|"
@@ -366,22 +355,6 @@ def has_number(candidate: str) -> float:
 def has_name(candidate: str) -> float:
     """1.0 if the candidate holds a capitalised word that does not start a sentence (a name, roughly)."""
     return float(bool(_NAME.search(candidate.strip())))
-
-
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def numbers(text: str) -> set[str]:
-    """The numbers written in digits in `text`, as plain strings: thousands commas dropped ("1,100" -> "1100"),
-    leading zeros dropped, a decimal kept ("3.50" -> "3.5"); "1960s" and "19th" give "1960" and "19". Number
-    words are not read: "one" is too often not a number."""
-    out = set()
-    for m in _DIGITS.findall(text.translate(QUOTES)):
-        m = m.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+", m) else m.replace(",", ".")
-        whole, _, frac = m.partition(".")
-        frac = frac.rstrip("0").replace(".", "")
-        out.add((whole.lstrip("0") or "0") + (f".{frac}" if frac else ""))
-    return out
 
 
 _RANGE = re.compile(r"(\d[\d.,]*)\s*(?:-|to|and)\s*(\d[\d.,]*)")
@@ -414,7 +387,7 @@ def _close(said: str, gold: str) -> bool:
 ANSWER_WORDS = 10  # a longer reference is a sentence that holds the answer, its other numbers not the gold's
 
 
-def number_miss(question: str, candidate: str, references: Sequence[str]) -> float:
+def number_miss(r: Reading) -> float:
     """How far the candidate's numbers miss the gold ones: 0.0 when the candidate holds a reference, or states
     no number (digits) that the question, the references' numbers (as written or rounded, `_close`) and their
     ranges do not account for; else the share of the best reference's numbers it lacks (a reference's range
@@ -422,11 +395,12 @@ def number_miss(question: str, candidate: str, references: Sequence[str]) -> flo
     without digits or longer than ANSWER_WORDS are not read, 0.0 if none is left). "Apollo 11 landed in
     1968" against ["1969", "July 20, 1969"] gives 1.0, "12-15 degrees" against ["12-18 degrees"] 0.5, "about
     300,000 km/s" against ["299,792 km/s"] and "15 years" against ["13 to 17 years"] 0.0."""
-    said = numbers(candidate) - numbers(question)
-    gold = [(n, _ranges(r)) for n, r in ((numbers(r), r) for r in references if len(r.split()) <= ANSWER_WORDS) if n]
-    if not said or not gold or contains(candidate, references):
+    stated, asked, refs = r.numbers
+    said = stated - asked
+    gold = [(n, _ranges(ref)) for n, ref in zip(refs, r.references) if n and len(ref.split()) <= ANSWER_WORDS]
+    if not said or not gold or r.contains:
         return 0.0
-    spans = _ranges(candidate)
+    spans = _ranges(r.text)
     ends = {x for span in spans for x in span}  # a stated range is matched end by end, not held in a gold range
 
     def known(c: str) -> bool:
@@ -476,10 +450,9 @@ def _parts(m: re.Match[str]) -> dict[str, int]:
 
 
 def _dates(text: str) -> list[dict[str, int]]:
-    """The dates written in `text`, each as the parts it states, the longer form read where two overlap:
-    "December 7, 1941" is one date (year, month, day), not a month, a day and a year."""
-    found = sorted(((m.start(), -m.end(), m) for pattern in _DATES for m in pattern.finditer(text.translate(QUOTES))),
-                   key=lambda t: t[:2])
+    """The dates written in `text` (read through `QUOTES`), each as the parts it states, the longer form read
+    where two overlap: "December 7, 1941" is one date (year, month, day), not a month, a day and a year."""
+    found = sorted(((m.start(), -m.end(), m) for pattern in _DATES for m in pattern.finditer(text)), key=lambda t: t[:2])
     out, end = [], -1
     for start, neg_end, m in found:
         if start >= end:
@@ -499,7 +472,7 @@ def _as_date(reference: str) -> dict[str, int] | None:
     return None
 
 
-def date_agrees(candidate: str, references: Sequence[str]) -> float:
+def date_agrees(r: Reading) -> float:
     """1.0 if the candidate states a date that agrees with a date reference in every part the reference
     states, written in any form and possibly more precise: "December 7, 1941" for "December", "1941" or
     "7 December 1941"; "September 2, 1945" for "1945". 0.0 otherwise, and where no reference is a date.
@@ -507,10 +480,10 @@ def date_agrees(candidate: str, references: Sequence[str]) -> float:
     answer that names the year beside a wrong claim; the judge reads this beside `disowned`. An answer that
     also states a date at odds with every date reference ("Sometime in 1969 or 1970.", "In 1968, a year before
     Apollo 12 in 1969.") gets 0.0: which date it asserts is the verifier's to read."""
-    gold = [d for d in (_as_date(r) for r in references) if d]
+    gold = [d for d in map(_as_date, r.references) if d]
     if not gold:
         return 0.0
-    said = _dates(candidate)
+    said = _dates(r.text)
     agrees = [any(all(s.get(k) == v for k, v in g.items()) for g in gold) for s in said]
     # at odds: a part the reference states, stated otherwise (a bare "May" is not at odds with "1941")
     at_odds = [not any(all(s.get(k, v) == v for k, v in g.items()) for g in gold) for s in said]
@@ -575,12 +548,6 @@ _LEADING_FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\s*[,.;:!-]+\s*)+", re.IG
 # a word that leaves "A or B" open: a modal, or an estimate ("around 1989 or 1990", "sometime in 1969 or 1970")
 _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
                     r"can'?t say|cannot say|not certain|uncertain|around|roughly|approximately|circa|some ?time)\b")
-
-
-def mentions(tokens: list[str], ref: list[str]) -> list[int]:
-    """Where the token sequence `ref` starts inside `tokens`."""
-    n = len(ref)
-    return [i for i in range(len(tokens) - n + 1) if tokens[i:i + n] == ref]
 
 
 def _disowned_at(tokens: list[str], i: int, n: int, asked: frozenset[str] = frozenset()) -> bool:
@@ -656,9 +623,9 @@ def _stresses(clauses: list[str], k: int) -> bool:
     return n < len(clauses) and bool(_NEGATES.match(clauses[n])) and not _takes_back(clauses[n])
 
 
-def disowned(candidate: str, references: Sequence[str], question: str = "") -> float:
+def disowned(r: Reading) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
-    "A is not the answer", "Incorrect: A"; with `question`, also "A did not discover it" for "Who discovered
+    "A is not the answer", "Incorrect: A"; with a question, also "A did not discover it" for "Who discovered
     ...?", `_denied_verb`), sits in a clause that attributes it to others or calls it a mistake
     ("Many people think it is A, but ...", "A is a frequent wrong guess"; not where the next clause agrees:
     "..., and they'd be right"), or is taken back by the clause after it ("A? No, ...", "A? Actually, no.", "I
@@ -666,14 +633,14 @@ def disowned(candidate: str, references: Sequence[str], question: str = "") -> f
     ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none
     is found clause by clause (a line is a clause). Rules over folded words, written for the probe families
     (docs/probes.md) and LLM-style phrasings; English only."""
-    text = _WRONG_LABEL.sub(" not ", candidate.translate(QUOTES).lower())
-    for low in (r.translate(QUOTES).lower() for r in references):
+    text = _WRONG_LABEL.sub(" not ", r.text.lower())
+    for low in (ref.translate(QUOTES).lower() for ref in r.references):
         if _INNER.search(low):
             text = text.replace(low, _INNER.sub(" ", low))
     clauses = [text[a:b] for a, b in _clause_spans(text)]
-    refs = [r.split() for r in (fold(x) for x in references) if r]
+    refs = [words for words in r.ref_words if words]
     # the question's verbs, unless it asks about a negation itself ("What does not happen ...?")
-    words = fold(question).split()
+    words = r.question_words
     asked = frozenset() if _NEGATORS.intersection(words) else frozenset(w[:5] for w in words if len(w) > 3)
     found = False
     for k, clause in enumerate(clauses):
@@ -762,16 +729,17 @@ def _as_number(word: str) -> str:
     return _NUMBER_WORDS.get(low) or next(iter(numbers(low)), "")
 
 
-def number_choice(question: str, candidate: str, references: Sequence[str]) -> float:
+def number_choice(r: Reading) -> float:
     """1.0 if the candidate offers the gold number or another, anywhere in it ("There are 8 or 9 planets,
     depending on Pluto." for 8; "It sank in 1912 or 1913."): a hedge between two numbers, one of them gold (a
     reference of at most ANSWER_WORDS words, in digits or as a number word up to "ninety"). Not where the
     question itself offers both ("Was it 1969 or 1970?"), the pair is negated ("Not 2000 or 1999: it is 1998.")
     or ends a longer list ("after 7, 13 or 17 years")."""
-    gold = {n for r in references if len(r.split()) <= ANSWER_WORDS
-            for n in (numbers(r) | ({_NUMBER_WORDS[fold(r)]} if fold(r) in _NUMBER_WORDS else set()))}
-    asked = numbers(question) | {_NUMBER_WORDS[w] for w in fold(question).split() if w in _NUMBER_WORDS}
-    for m in _NUMBER_OR.finditer(candidate.translate(QUOTES)):
+    _, asked, refs = r.numbers
+    gold = {n for ref, folded, said in zip(r.references, r.refs, refs) if len(ref.split()) <= ANSWER_WORDS
+            for n in (said | ({_NUMBER_WORDS[folded]} if folded in _NUMBER_WORDS else set()))}
+    asked = asked | {_NUMBER_WORDS[w] for w in r.question_words if w in _NUMBER_WORDS}
+    for m in _NUMBER_OR.finditer(r.text):
         pair = [_as_number(g) for g in m.groups()]
         if "" in pair or set(pair) <= asked or pair[0] == pair[1]:
             continue
@@ -781,16 +749,16 @@ def number_choice(question: str, candidate: str, references: Sequence[str]) -> f
     return 0.0
 
 
-def bare_list(candidate: str, references: Sequence[str]) -> float:
+def bare_list(r: Reading) -> float:
     """1.0 if the candidate is only a short list ("A or B", "A / B", "A (or B)"; `listed`, plain or hedged) where
     one item is a reference (or part of a gold name: "Vivaldi or Corelli." for "Antonio Vivaldi") and another
     names none: a hedge between the gold answer and another.
     A list whose every item names a reference is a list of aliases ("Myanmar (or Burma)" where both are
     gold), not a hedge; an alias the references lack reads as a hedge."""
-    if contains(candidate, [r for r in references if _LIST_SEP.search(r)]):
+    if within(r.folded, [folded for ref, folded in zip(r.references, r.refs) if _LIST_SEP.search(ref)]):
         return 0.0  # a reference that is itself "A or B" / "A/B" is named whole
-    gold = [fold(r).split() for r in references]
-    names = [fold(r).split() for r in references if _is_name(r)]
+    gold = r.ref_words
+    names = [words for ref, words in zip(r.references, gold) if _is_name(ref)]
 
     def is_gold(item: str) -> bool:
         """The item is a gold answer itself (not a phrase around one: "A hygrometer measures humidity") or, in
@@ -800,5 +768,5 @@ def bare_list(candidate: str, references: Sequence[str]) -> float:
                                and any(mentions(g, said) for g in names))
 
     # one item is a gold answer, another names none; read plainly, or after hedge words with a note
-    return float(any(any(is_gold(p) for p in items) and not all(contains(p, references) for p in items)
-                     for items in (listed(candidate), listed(candidate, hedged=True))))
+    return float(any(any(is_gold(p) for p in items) and not all(r.holds(p) for p in items)
+                     for items in (listed(r.candidate), listed(r.candidate, hedged=True))))

@@ -9,15 +9,13 @@ reference, and the references are names (a few capitalised words, not a sentence
 number ("a dozen" for 12) is not read. A question that asks for a kind ("What kind of animal ...?", "What is a
 koala?") is left alone: there a description is the answer.
 
-A pure function on plain strings; its tests are a table.
+A pure function of a `Reading` of the record; its tests are a table.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
-
-from qascore.text.answer_match import QUOTES, contains
+from qascore.text.reading import Reading
 
 _LEAD = re.compile(r"^\s*(?:(?:it|this|that|he|she|they|the answer)(?:'s|\s+is|\s+was|\s+were|\s+are|\s+would be)\s+"
                    r"|(?:probably|maybe|perhaps|possibly|likely)\s+)*", re.IGNORECASE)
@@ -39,15 +37,15 @@ def _named(reference: str) -> bool:
     return bool(ref) and ref[0].isupper() and not _INDEFINITE.match(ref) and len(ref.split()) <= NAME_WORDS
 
 
-def describes(question: str, candidate: str, references: Sequence[str]) -> float:
+def describes(r: Reading) -> float:
     """1.0 if the candidate is only an indefinite description ("An English playwright.", "A city in Europe.")
     where the question asks for a name: the noun phrase after "a"/"an" ends in a lower-case word, the candidate
     holds no reference, has at most MAX_WORDS words and one sentence, every non-blank reference is a name, and
     the question does not ask for a kind. 0.0 otherwise."""
-    text = candidate.translate(QUOTES).strip().rstrip(".!")
-    refs = [r for r in references if r.strip()]
+    text = r.text.strip().rstrip(".!")
+    refs = [ref for ref in r.references if ref.strip()]
     if (not refs or not text or len(text.split()) > MAX_WORDS or re.search(r"[.!?;]\s", text)
-            or _ASKS_KIND.search(question) or contains(candidate, refs) or not all(_named(r) for r in refs)):
+            or _ASKS_KIND.search(r.question) or r.contains or not all(map(_named, refs))):
         return 0.0
     body = _LEAD.sub("", text)
     if not _INDEFINITE.match(body):

@@ -6,7 +6,7 @@ substitution inside the name: the candidate's name holds a word the gold lacks, 
 candidate lacks. Leaving a word out ("Washington", "John Kennedy" for "John F. Kennedy") or adding one the
 gold does not contradict ("Sir Alexander Fleming", "Berlin, Germany") is no clash.
 
-Pure functions on plain strings; their tests are tables.
+Pure functions (of plain strings, and of a `Reading` of the record); their tests are tables.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qascore.text.answer_match import contains, fold, near
+from qascore.text.answer_match import near
+from qascore.text.reading import Reading, fold
 
 # words that sit inside a name in lower case ("Leonardo da Vinci", "Bureau of Investigation")
 _CONNECTORS = frozenset({"of", "de", "da", "di", "del", "della", "van", "von", "der", "den", "du", "la", "le", "y",
@@ -144,29 +145,29 @@ def _name_words(reference: str) -> list[str]:
     return [w for w in words if w not in _CONNECTORS]
 
 
-def name_clash(question: str, candidate: str, references: Sequence[str]) -> float:
+def name_clash(r: Reading) -> float:
     """1.0 if the candidate names something that shares a word with a reference but puts another word where that
     reference has its own, for every reference it shares a name word with, and holds no reference whole:
     "George Bush" for "George Washington", "Louis Armstrong" for "Neil Armstrong", "Red Ensign" for "Red Duster",
     "Henry VII" for "Henry VIII". Words of the question are context, not substitutes ("The Merchant Navy's flag
     is ..."); titles may come and go ("President Obama" / "Barack Obama")."""
-    if not references or contains(candidate, references):
+    if not r.references or r.contains:
         return 0.0
-    asked = set(fold(question).split())
-    runs = _runs(candidate)
+    asked = set(r.question_words)
+    runs = _runs(r.candidate)
     named = set().union(*runs)
-    said = set(fold(candidate).split())
-    refs = [_name_words(r) for r in references]
+    said = set(r.words)
+    refs = [_name_words(ref) for ref in r.references]
     every = {w for ws in refs for w in ws}
     clashed = False
     for run in runs:
         for want in refs:
-            if not any(same_word(w, r) for w in run for r in want):
+            if not any(same_word(w, g) for w in run for g in want):
                 continue
             extra = [w for w in run if len(w) > 1 and w not in asked and w not in _TITLES and w not in _HEADS
-                     and not any(same_word(w, r) for r in every) and w != "".join(r[0] for r in want)]
-            lacking = [r for r in want if r not in _TITLES and r not in _HEADS and r not in said
-                       and not any(same_word(w, r) for w in named)]
+                     and not any(same_word(w, g) for g in every) and w != "".join(g[0] for g in want)]
+            lacking = [g for g in want if g not in _TITLES and g not in _HEADS and g not in said
+                       and not any(same_word(w, g) for w in named)]
             if not (extra and lacking):
                 return 0.0
             clashed = True

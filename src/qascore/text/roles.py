@@ -19,15 +19,14 @@ and containment read that as agreement; the answer asserts Saturn and Ganymede. 
 ("Sydney is the capital; Canberra is the largest city." for the capital of Australia), the gold in a clause
 that says something else.
 
-Pure functions on plain strings; their tests are tables.
+Pure functions of a `Reading` of the record; their tests are tables.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
-
-from qascore.text.answer_match import COPULAS, POSSESSIVE, QUOTES, fold, mentions
+from qascore.text.answer_match import COPULAS
+from qascore.text.reading import POSSESSIVE, QUOTES, Reading, fold, mentions
 
 _MARK = "zzpossessive"  # stands for "'s" in the folded tokens (fold drops possessives)
 _NAMED = "zznamepossessive"  # ... before a capitalised word: part of a name ("Halley's Comet"), not a possessor
@@ -66,11 +65,10 @@ _APPOSITION = re.compile(rf"\b(?P<name>[A-Z][\w'.-]*(?:\s+(?:[A-Z][\w'.-]*|da|de
                          rf"(?:a|an|the|his|her|their|one of the)\s+(?:[a-z-]+\s+)?(?:{_RELATIONS})\s+(?P<prep>of|to)\b")
 
 
-def _appositions(text: str, question: str) -> str:
-    """`text` with the preposition of each apposition that gives a name other than the question's a relation to
-    someone ("Niels Bohr, a contemporary of Einstein") written as `_RELATION`: what follows is that relation's
-    standard, not the answer."""
-    asked = set(fold(question).split())
+def _appositions(text: str, asked: set[str]) -> str:
+    """`text` with the preposition of each apposition that gives a name other than the question's (`asked`: its
+    folded words) a relation to someone ("Niels Bohr, a contemporary of Einstein") written as `_RELATION`: what
+    follows is that relation's standard, not the answer."""
 
     def mark(m: re.Match[str]) -> str:
         if set(fold(m.group("name")).split()) & asked:
@@ -117,19 +115,19 @@ def _marked(text: str) -> list[str]:
     return fold(POSSESSIVE.sub(rf"\1 {_MARK}", _IN_NAME.sub(rf"\1 {_NAMED}", text))).split()
 
 
-def lesser_role(question: str, candidate: str, references: Sequence[str]) -> float:
+def lesser_role(r: Reading) -> float:
     """1.0 if the candidate names a reference and every mention of every reference is in a lesser role (a
     comparison's or a time's standard, or the possessor of something the question does not ask about); 0.0 otherwise,
     and where no reference is named. A mention inside a longer one ("Peru" in "Lower Peru") is read as the
     longer one. A word of a name of two or three words in the possessive counts as a mention ("Obama's
     predecessor" for "Barack Obama", "Marie's husband" for "Marie Curie"). A reference that itself holds "'s"
     ("McDonald's") is never read as a possessor."""
-    tokens = _marked(_appositions(candidate.translate(QUOTES), question))
+    tokens = _marked(_appositions(r.text, set(r.question_words)))
     plain = [_MARK if t == _NAMED else t for t in tokens]  # what a reference is matched against
-    asked = {_stem(w) for w in fold(question).split()}
+    asked = {_stem(w) for w in r.question_words}
     spans: list[tuple[int, int, bool]] = []  # (start, words, may be a possessor)
     names: list[int] = []  # starts of a name's word in the possessive
-    for ref in references:
+    for ref in r.references:
         own = ref.translate(QUOTES)
         words = [_MARK if t == _NAMED else t for t in _marked(own)]
         possessor = not POSSESSIVE.search(own)
@@ -187,11 +185,7 @@ def _content(word: str) -> str:
     return "" if word in _FUNCTION or len(word) < 3 else _stem(_IRREGULAR.get(word, word))
 
 
-def _clauses(candidate: str) -> list[str]:
-    return [c for c in _SENTENCE_END.split(candidate.translate(QUOTES)) if c and re.search(r"\w", c)]
-
-
-def misattributed(question: str, candidate: str, references: Sequence[str]) -> float:
+def misattributed(r: Reading) -> float:
     """1.0 if the clause that restates the question most ("Sydney is the capital" for "What is the capital of
     Australia?") names no reference and gives the role to something else, while another clause names a
     reference: the answer gives the asked role to another and the gold a different one ("Canberra is the largest
@@ -204,17 +198,17 @@ def misattributed(question: str, candidate: str, references: Sequence[str]) -> f
     clause of up to four words and no copula that names a reference (the answer itself, the rest elaboration:
     "Neil Armstrong. Buzz Aldrin was the second ..."), a clause that names a reference and states it as the
     answer ("..., but the answer is A")."""
-    clauses = _clauses(candidate)
-    if len(clauses) < 2 or len(candidate.split()) > MAX_WORDS:
+    clauses = [c for c in _SENTENCE_END.split(r.text) if c and re.search(r"\w", c)]
+    if len(clauses) < 2 or len(r.candidate.split()) > MAX_WORDS:
         return 0.0
-    question_words = set(fold(question).split())
+    question_words = set(r.question_words)
     asked = {_content(w) for w in question_words} - {""}
-    refs = [fold(r).split() for r in references if fold(r)]
-    ref_words = {w for r in refs for w in r}
+    refs = [words for words in r.ref_words if words]
+    ref_words = {w for words in refs for w in words}
     # a word of a longer name counts ("Obama" for "Barack Obama"); a short reference ("Au") must occur whole
     parts = {w for w in ref_words if len(w) >= _PART and w not in _FUNCTION}
     folded = [fold(c).split() for c in clauses]
-    holds = [any(mentions(t, r) for r in refs) or bool(parts.intersection(t)) for t in folded]
+    holds = [any(mentions(t, ref) for ref in refs) or bool(parts.intersection(t)) for t in folded]
     bare = len(folded[0]) <= _BARE and not COPULAS.intersection(folded[0])
     if not any(holds) or holds[0] and bare:
         return 0.0

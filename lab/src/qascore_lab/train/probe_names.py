@@ -25,6 +25,7 @@ from typing import Any
 
 from qascore.text.answer_match import fold
 from qascore.text.names import GENERIC, name_clash
+from qascore.text.reading import Reading
 from qascore_lab.train.probe_plain import TEMPLATES
 from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
 
@@ -57,7 +58,7 @@ def build(probes: Path, seed: int) -> dict[str, list[dict[str, Any]]]:
         done.add(r["qid"])
         refs = r["references"]  # a namesake that is a reference is held whole: no clash
         namesakes = sorted({name for word in distinctive(a) for qid, name in by_word.get(word, ()) if qid != r["qid"]})
-        others = [n for n in namesakes if name_clash(r["question"], n, refs)]
+        others = [n for n in namesakes if name_clash(Reading(r["question"], n, refs))]
         if not others:
             continue
         rng = b.rng(r["qid"], FAMILY)
