@@ -3,7 +3,7 @@
 import pytest
 
 from qascore.text import answer_match as am
-from qascore.text.reading import Reading
+from qascore.text.answer_match import Reading
 
 
 @pytest.mark.parametrize("text, folded", [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from qascore.text.answer_match import Reading
 from qascore.text.descriptions import describes
-from qascore.text.reading import Reading
 
 MOON = "Who was the first person to walk on the Moon?"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from qascore.text.answer_match import Reading
 from qascore.text.names import name_clash, same_word, sounds
-from qascore.text.reading import Reading
 
 CLASHES = [  # (question, candidate, references, clash)
     ("Who was the first US president?", "George Bush", ["George Washington"], 1),

@@ -6,8 +6,7 @@ from collections import Counter
 
 import pytest
 
-from qascore.text.answer_match import contains
-from qascore.text.reading import Reading, mentions, numbers
+from qascore.text.answer_match import Reading, contains, mentions, numbers
 
 RECORD = Reading("Who painted it?", "It was J.M.W. Turner’s work, in 1,100 days (or 3.50 years).",
                  ["J.M.W. Turner", "Château d’If", "  ", "The 1960s"])
@@ -15,8 +14,7 @@ RECORD = Reading("Who painted it?", "It was J.M.W. Turner’s work, in 1,100 day
 
 @pytest.mark.parametrize("part, expected", [
     ("text", "It was J.M.W. Turner's work, in 1,100 days (or 3.50 years)."),  # typographic quote as ASCII
-    ("folded", "it was jmw turner work in 1100 days or 350 years"),  # possessive, punctuation and case folded
-    ("words", ["it", "was", "jmw", "turner", "work", "in", "1100", "days", "or", "350", "years"]),
+    ("words", ["it", "was", "jmw", "turner", "work", "in", "1100", "days", "or", "350", "years"]),  # possessive, punctuation folded
     ("refs", ["jmw turner", "chateau dif", "", "1960s"]),  # accents off, article dropped, a blank one kept as ""
     ("ref_words", [["jmw", "turner"], ["chateau", "dif"], [], ["1960s"]]),
     ("question_words", ["who", "painted", "it"]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from qascore.text.reading import Reading
+from qascore.text.answer_match import Reading
 from qascore.text.roles import lesser_role, misattributed
 
 PLANET = "What is the largest planet in the Solar System?"

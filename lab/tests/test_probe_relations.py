@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from qascore.text.answer_match import Reading
 from qascore.text.descriptions import describes
-from qascore.text.reading import Reading
 from qascore.text.roles import lesser_role, misattributed
 from qascore_lab.train import probe_comparisons, probe_described, probe_descriptions, probe_relations, probe_roles
 from qascore_lab.train.probe_plain import TEMPLATES

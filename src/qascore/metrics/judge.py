@@ -76,7 +76,6 @@ from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 from qascore.text.names import name_clash
 from qascore.text.descriptions import describes
-from qascore.text.reading import Reading
 from qascore.text.roles import lesser_role, misattributed
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
@@ -106,7 +105,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
     more than the others together). `whole` is the full answer where `candidate` is what it settles on
     (`answer_match.settled`): `disowned` reads it, since an answer that marks the gold wrong disowns it.
     Every rule reads one `Reading` of the record (of `whole`, a second one)."""
-    r = Reading(question, candidate, references)
+    r = am.Reading(question, candidate, references)
     words = len(candidate.split())
     shortest = min((len(ref.split()) for ref in references), default=0)
     out = {"recall": am.token_recall(r), "near_recall": am.near_recall(r), "contains": r.contains,
@@ -120,7 +119,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "adds_nothing": am.adds_nothing(r), "lesser_role": lesser_role(r), "misattributed": misattributed(r),
            "describes": describes(r)}
     if "disowned" in names:
-        out["disowned"] = am.disowned(r if whole is None else Reading(question, whole, references))
+        out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     if "alternatives" in names:
         out["alternatives"] = am.alternatives(candidate)
     return out

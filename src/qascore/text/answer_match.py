@@ -1,17 +1,112 @@
 """Cheap answer-matching signals for the `judge` metric: alias-aware containment, token recall, hedges,
 and the question-type / answer-type agreement that makes lexical judges work on long LLM answers.
 
-The rules that compare a candidate with its references or question read a `Reading` of the record; the
-others are pure functions of plain strings. Their tests are tables of inputs and outputs.
+The rules here and in `names`, `roles` and `descriptions` read a record through one `Reading`, whose parts (each
+text folded, split, counted) are computed when a rule first asks and kept for the next; the others are pure
+functions of plain strings. Their tests are tables of inputs and outputs.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable, Iterable, Sequence
 
-from qascore.text.reading import QUOTES, Reading, fold, mentions, numbers, within
+from qascore.text.squad import normalize_answer
+
+# typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
+                         "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
+POSSESSIVE = re.compile(r"(\w)'s\b")
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def fold(text: str) -> str:
+    """SQuAD normalisation after folding accents, typographic quotes and possessives.
+
+    "Château d’If" and "Chateau d'If" both become "chateau dif"; "Turner's works" becomes "turner works",
+    so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works".
+    """
+    text = text.translate(QUOTES)
+    if not text.isascii():  # ASCII has no accents to take off (NFKD leaves it as it is)
+        text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    return normalize_answer(POSSESSIVE.sub(r"\1", text))
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers written in digits in `text`, as plain strings: thousands commas dropped ("1,100" -> "1100"),
+    leading zeros dropped, a decimal kept ("3.50" -> "3.5"); "1960s" and "19th" give "1960" and "19". Number
+    words are not read: "one" is too often not a number."""
+    out = set()
+    for m in _DIGITS.findall(text):
+        m = m.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+", m) else m.replace(",", ".")
+        whole, _, frac = m.partition(".")
+        frac = frac.rstrip("0").replace(".", "")
+        out.add((whole.lstrip("0") or "0") + (f".{frac}" if frac else ""))
+    return out
+
+
+def mentions(tokens: Sequence[str], ref: Sequence[str]) -> list[int]:
+    """Where the token sequence `ref` starts inside `tokens`."""
+    n = len(ref)
+    return [i for i in range(len(tokens) - n + 1) if tokens[i:i + n] == ref]
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """A record as the judge's rules read it: each part (the candidate's folded words, the references folded, the
+    numbers, ...) is computed when a rule first asks and kept for the next, where each rule used to fold the
+    record again. Build one per record and hand it to every rule: `Reading(question, candidate, references)`."""
+
+    question: str
+    candidate: str
+    references: Sequence[str]
+
+    @cached_property
+    def text(self) -> str:
+        """The candidate with typographic quotes and dashes as ASCII (`QUOTES`): what the rules' patterns read."""
+        return self.candidate.translate(QUOTES)
+
+    @cached_property
+    def words(self) -> list[str]:
+        """The candidate's folded words (`fold`)."""
+        return fold(self.candidate).split()
+
+    @cached_property
+    def refs(self) -> list[str]:
+        """Each reference folded, in order ("" for one that folds to nothing)."""
+        return [fold(r) for r in self.references]
+
+    @cached_property
+    def ref_words(self) -> list[list[str]]:
+        return [r.split() for r in self.refs]
+
+    @cached_property
+    def question_words(self) -> list[str]:
+        return fold(self.question).split()
+
+    @cached_property
+    def counts(self) -> tuple[Counter[str], list[Counter[str]]]:
+        """The candidate's folded words and each reference's, with multiplicity: what token recall compares."""
+        return Counter(self.words), [Counter(w) for w in self.ref_words]
+
+    @cached_property
+    def numbers(self) -> tuple[set[str], set[str], list[set[str]]]:
+        """The numbers (`numbers`) of the candidate, the question and each reference."""
+        return numbers(self.candidate), numbers(self.question), [numbers(r) for r in self.references]
+
+    @cached_property
+    def contains(self) -> float:
+        """1.0 if some folded reference occurs as whole words inside the folded candidate."""
+        return float(self.holds())
+
+    def holds(self, part: str | None = None) -> bool:
+        """Some non-empty folded reference occurs as whole words inside the folded candidate, or a `part` of it."""
+        padded = f" {' '.join(self.words) if part is None else fold(part)} "
+        return any(f" {r} " in padded for r in self.refs if r)
 
 
 def contains(candidate: str, references: Sequence[str]) -> float:
@@ -21,30 +116,21 @@ def contains(candidate: str, references: Sequence[str]) -> float:
 
 def token_recall(r: Reading) -> float:
     """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds."""
-    have, wants = r.counts
-    return max([0.0] + [_share(have, want, _held) for want in wants if want])
+    return max([0.0, *_shares(r, lambda have, word: have[word])])
 
 
 def near_recall(r: Reading) -> float:
     """`token_recall` where a reference word also counts as held when the candidate holds a `near` spelling of
     it: an alias spelled differently from the gold ("Collarbones" for "Collar-bone", "Keven" for "Kevin")
     is otherwise only the verifier's to vouch for."""
+    return max([0.0, *_shares(r, lambda have, word: sum(n for w, n in have.items() if near(w, word)))])
+
+
+def _shares(r: Reading, held: Callable[[Counter[str], str], int]) -> list[float]:
+    """Per reference, the share of its folded tokens (with multiplicity) that the candidate holds, a token held
+    as often as `held(the candidate's token counts, token)` says, at most as often as the reference has it."""
     have, wants = r.counts
-    return max([0.0] + [_share(have, want, _held_near) for want in wants if want])
-
-
-def _held(have: Counter[str], word: str) -> int:
-    return have[word]
-
-
-def _held_near(have: Counter[str], word: str) -> int:
-    return sum(n for w, n in have.items() if near(w, word))
-
-
-def _share(have: Counter[str], want: Counter[str], held: Callable[[Counter[str], str], int]) -> float:
-    """The share of a reference's tokens `want` (with multiplicity) that the candidate's tokens `have` hold, a
-    token held as often as `held(have, token)` says, at most as often as the reference has it."""
-    return sum(min(n, held(have, word)) for word, n in want.items()) / sum(want.values())
+    return [sum(min(n, held(have, w)) for w, n in want.items()) / sum(want.values()) if want else 0.0 for want in wants]
 
 
 NEAR_LETTERS = 5  # shorter words must match exactly: "Iran" and "Iraq" are one letter apart
@@ -60,15 +146,9 @@ def near(a: str, b: str) -> bool:
     if a[:1] != b[:1] or not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < NEAR_LETTERS:
         return False
     short, long_ = sorted((a, b), key=len)
-    return long_ in (short + "s", short + "es") or _one_edit(short, long_)
-
-
-def _one_edit(short: str, long_: str) -> bool:
-    """`long_` is `short` with one letter changed or inserted (`short` no longer than `long_`)."""
-    if len(long_) - len(short) > 1:
-        return False
-    i = next((k for k, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
-    return short[i + 1:] == long_[i + 1:] if len(short) == len(long_) else short[i:] == long_[i + 1:]
+    i = next((k for k, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))  # where they first differ
+    return (long_ in (short + "s", short + "es") or len(long_) == len(short) and short[i + 1:] == long_[i + 1:]
+            or len(long_) == len(short) + 1 and short[i:] == long_[i + 1:])
 
 
 def best_references(candidate: str, references: Sequence[str], k: int) -> list[str]:
@@ -76,8 +156,7 @@ def best_references(candidate: str, references: Sequence[str], k: int) -> list[s
     order). For cross-encoders whose fixed input cannot hold a long list of aliases."""
     if len(references) <= k:
         return list(references)
-    have, wants = Reading("", candidate, references).counts
-    share = [_share(have, want, _held) if want else 0.0 for want in wants]
+    share = _shares(Reading("", candidate, references), lambda have, word: have[word])
     ranked = sorted(range(len(references)), key=lambda i: -share[i])
     return [references[i] for i in sorted(ranked[:k])]
 
@@ -238,15 +317,13 @@ def _label_key(label: str) -> str:
 
 
 def _offered(text: str) -> list[str]:
-    """The items of the short list a text offers before an ordinal pick: labelled items, else the first
-    clause's "A or B" / "A and B" (after "The choices are", "Between", "Either"), each of at most
-    LIST_ITEM_WORDS words."""
+    """The items of the short list a text offers before an ordinal pick: labelled items, else the first clause's
+    "A or B" / "A and B" (after "The choices are", "Between", "Either"), each of at most LIST_ITEM_WORDS words."""
     labelled = [m["item"].strip() for m in _LABELLED.finditer(text)]
     if len(labelled) >= 2:
         return labelled
     first = re.split(r"[.;:?!]\s|[.;:?!]$|\n", text.strip(), maxsplit=1)[0]
-    items = [p.strip(" .") for p in _LIST_SPLIT.split(_LIST_HEAD.sub("", first)) if p.strip(" .")]
-    return items if len(items) >= 2 and all(len(p.split()) <= LIST_ITEM_WORDS for p in items) else []
+    return _short_list(p.strip(" .") for p in _LIST_SPLIT.split(_LIST_HEAD.sub("", first)))
 
 
 def corrected(candidate: str) -> str | None:
@@ -262,9 +339,7 @@ def corrected(candidate: str) -> str | None:
 
 
 def _self_correction(candidate: str) -> tuple[str, str, str] | None:
-    """(what comes before the clause taken back or offering alternatives, that clause through the take-back
-    or the choice, what the answer settles on) of the last self-correction in `candidate` (`corrected`),
-    else None."""
+    """(what comes before the clause taken back or choosing, that clause, what it settles on) for `corrected`."""
     text = candidate.translate(QUOTES)
     low = text.lower()
     spans = _clause_spans(low)
@@ -436,16 +511,12 @@ _DATES_ANY_CASE = tuple(re.compile(f, re.IGNORECASE) for f in _DATE_FORMS)
 def _parts(m: re.Match[str]) -> dict[str, int]:
     """The year, month and day a date match states (month 1-12)."""
     g = {k: v for k, v in m.groupdict().items() if v}
-    out = {}
-    if "y" in g:
-        out["y"] = int(g["y"])
+    out: dict[str, int] = {k: int(g[k]) for k in ("y", "d") if k in g}
     if "m" in g:
         said = g["m"].rstrip(".").lower()
         out["m"] = next(i for i, name in enumerate(MONTHS, 1) if name.lower().startswith(said))
-    if "mm" in g:
+    if "mm" in g:  # "1941-12-07"
         out["m"] = int(g["mm"])
-    if "d" in g:
-        out["d"] = int(g["d"])
     return out
 
 
@@ -551,9 +622,8 @@ _MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|
 
 
 def _disowned_at(tokens: list[str], i: int, n: int, asked: frozenset[str] = frozenset()) -> bool:
-    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ..."), or denied the
-    question's verb ("A did not discover it", "A never discovered it" for "Who discovered ...?"; `asked`: the
-    question's word stems)."""
+    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ..."), or denied a verb
+    of the question (`asked`: its word stems; "A never discovered it" for "Who discovered ...?")."""
     before = tokens[max(0, i - 2):i]
     if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
         return True
@@ -593,18 +663,11 @@ def _takes_back(clause: str) -> bool:
 
 
 def _past_filler(clauses: list[str], k: int, step: int) -> int:
-    """The index of the first clause from clauses[k + step] on, in that direction, that is not filler
-    ("actually", "wait")."""
+    """The first clause from clauses[k + step] on, in that direction, that is not filler ("actually", "wait")."""
     k += step
     while 0 <= k < len(clauses) and _FILLER.match(clauses[k]):
         k += step
     return k
-
-
-def _rejected_after(clauses: list[str], k: int) -> bool:
-    """The clause after clauses[k], past any filler, takes it back."""
-    k = _past_filler(clauses, k, 1)
-    return k < len(clauses) and _takes_back(clauses[k]) and not _stresses(clauses, k)
 
 
 # a clause that negates something named ("not B", "it's not B", "it isn't B")
@@ -612,9 +675,8 @@ _NEGATES = re.compile(r"^\s*(?:(?:it|that|this|the answer)(?:'s|\s+is|\s+was)?\s
 
 
 def _stresses(clauses: list[str], k: int) -> bool:
-    """The take-back at clauses[k] ("no") stresses the statement before rather than taking it back: what
-    follows negates something named ("Canberra. No, not Sydney." asserts Canberra; "Canberra? No, not
-    Canberra." answers a question)."""
+    """The take-back at clauses[k] ("no") stresses the statement before, not after a question, rather than taking
+    it back: what follows negates something named ("Canberra. No, not Sydney."; not "Canberra? No, not ...")."""
     if _RETRACT_LEAD.match(clauses[k]):  # "A, or rather not B" holds the new answer itself
         return False
     j, n = _past_filler(clauses, k, -1), _past_filler(clauses, k, 1)
@@ -640,14 +702,14 @@ def disowned(r: Reading) -> float:
     clauses = [text[a:b] for a, b in _clause_spans(text)]
     refs = [words for words in r.ref_words if words]
     # the question's verbs, unless it asks about a negation itself ("What does not happen ...?")
-    words = r.question_words
-    asked = frozenset() if _NEGATORS.intersection(words) else frozenset(w[:5] for w in words if len(w) > 3)
+    asked = frozenset() if _NEGATORS.intersection(r.question_words) else frozenset(w[:5] for w in r.question_words if len(w) > 3)
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
         agreed = k + 1 < len(clauses) and bool(_AGREES.match(clauses[k + 1]))
         attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) and not agreed
-        attributed = attributed or _rejected_after(clauses, k)
+        after = _past_filler(clauses, k, 1)  # ... or taken back by the clause after it, past any filler
+        attributed = attributed or after < len(clauses) and _takes_back(clauses[after]) and not _stresses(clauses, after)
         for ref in refs:
             for i in mentions(tokens, ref):
                 found = True
@@ -681,9 +743,9 @@ def _is_name(reference: str) -> bool:
     return 2 <= len(words) <= NAME_PART_WORDS and all(w[:1].isupper() or w in _PARTICLES for w in words)
 
 
-def _items(text: str) -> list[str]:
-    items = [p.strip(" .()") for p in _LIST_SEP.split(text)]
-    items = [p for p in items if p]
+def _short_list(parts: Iterable[str]) -> list[str]:
+    """The non-empty parts, where there are at least two and none is longer than LIST_ITEM_WORDS words; else []."""
+    items = [p for p in parts if p]
     return items if len(items) >= 2 and all(len(p.split()) <= LIST_ITEM_WORDS for p in items) else []
 
 
@@ -697,14 +759,14 @@ def listed(candidate: str, hedged: bool = False) -> list[str]:
     if "\n" in text:
         return []
     if not hedged:
-        return _items(_LIST_LEAD.sub("", text).rstrip(" .!?)"))
+        return _short_list(p.strip(" .()") for p in _LIST_SEP.split(_LIST_LEAD.sub("", text).rstrip(" .!?)")))
     text = _HEDGED_OR.sub(" or ", _HEDGED_LEAD.sub("", text))
     head, *notes = _LIST_NOTE.split(text.rstrip(" .!?)"), maxsplit=1)
     if notes and _LIST_SEP.search(head) and not _LIST_SEP.search(notes[0]):
         note = f" {fold(notes[0])} "
         if len(note.split()) > LIST_NOTE_WORDS or any(f" {fold(p)} " in note for p in _LIST_SEP.split(head)):
             return []
-    return _items(head)
+    return _short_list(p.strip(" .()") for p in _LIST_SEP.split(head))
 
 
 def alternatives(candidate: str) -> float:
@@ -724,11 +786,6 @@ _NUMBER_OR = re.compile(rf"(?<!\bnot )(?<!\bnor )(?<!\bneither )(?<!\d, )(?<![\w
                         rf"(?![\w-])(?!\s+so\b)", re.IGNORECASE)
 
 
-def _as_number(word: str) -> str:
-    low = word.lower()
-    return _NUMBER_WORDS.get(low) or next(iter(numbers(low)), "")
-
-
 def number_choice(r: Reading) -> float:
     """1.0 if the candidate offers the gold number or another, anywhere in it ("There are 8 or 9 planets,
     depending on Pluto." for 8; "It sank in 1912 or 1913."): a hedge between two numbers, one of them gold (a
@@ -740,7 +797,7 @@ def number_choice(r: Reading) -> float:
             for n in (said | ({_NUMBER_WORDS[folded]} if folded in _NUMBER_WORDS else set()))}
     asked = asked | {_NUMBER_WORDS[w] for w in r.question_words if w in _NUMBER_WORDS}
     for m in _NUMBER_OR.finditer(r.text):
-        pair = [_as_number(g) for g in m.groups()]
+        pair = [_NUMBER_WORDS.get(g.lower()) or next(iter(numbers(g)), "") for g in m.groups()]
         if "" in pair or set(pair) <= asked or pair[0] == pair[1]:
             continue
         hits = [any(_close(n, g) for g in gold) for n in pair]
@@ -755,7 +812,8 @@ def bare_list(r: Reading) -> float:
     names none: a hedge between the gold answer and another.
     A list whose every item names a reference is a list of aliases ("Myanmar (or Burma)" where both are
     gold), not a hedge; an alias the references lack reads as a hedge."""
-    if within(r.folded, [folded for ref, folded in zip(r.references, r.refs) if _LIST_SEP.search(ref)]):
+    said_whole = [ref for ref in r.references if _LIST_SEP.search(ref)]
+    if said_whole and contains(r.candidate, said_whole):
         return 0.0  # a reference that is itself "A or B" / "A/B" is named whole
     gold = r.ref_words
     names = [words for ref, words in zip(r.references, gold) if _is_name(ref)]

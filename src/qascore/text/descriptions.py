@@ -2,20 +2,15 @@
 
 "An American astronaut." for "Who was the first person to walk on the Moon?" and "A mountain in Nepal." for the
 tallest mountain describe a kind of thing and identify none: "a/an" says there are many such. A verifier reads
-them as fitting the question, and no overlap feature sees them, since they share no word with the gold. The
-rule reads the form: the answer, past a lead ("It is", "He was"), is one noun phrase opened by "a" or "an"
-whose head noun is lower-case ("a Florentine sculptor", not the title "A Tale of Two Cities"), it holds no
-reference, and the references are names (a few capitalised words, not a sentence), which a kind cannot be; a
-number ("a dozen" for 12) is not read. A question that asks for a kind ("What kind of animal ...?", "What is a
-koala?") is left alone: there a description is the answer.
-
-A pure function of a `Reading` of the record; its tests are a table.
+them as fitting the question, and no overlap feature sees them, since they share no word with the gold:
+`describes` reads the form. A pure function of a `Reading` of the record; its tests are a table.
 """
 
 from __future__ import annotations
 
 import re
-from qascore.text.reading import Reading
+
+from qascore.text.answer_match import Reading
 
 _LEAD = re.compile(r"^\s*(?:(?:it|this|that|he|she|they|the answer)(?:'s|\s+is|\s+was|\s+were|\s+are|\s+would be)\s+"
                    r"|(?:probably|maybe|perhaps|possibly|likely)\s+)*", re.IGNORECASE)
@@ -39,9 +34,11 @@ def _named(reference: str) -> bool:
 
 def describes(r: Reading) -> float:
     """1.0 if the candidate is only an indefinite description ("An English playwright.", "A city in Europe.")
-    where the question asks for a name: the noun phrase after "a"/"an" ends in a lower-case word, the candidate
-    holds no reference, has at most MAX_WORDS words and one sentence, every non-blank reference is a name, and
-    the question does not ask for a kind. 0.0 otherwise."""
+    where the question asks for a name: past a lead ("It is", "He was"), one noun phrase after "a"/"an" whose
+    head noun is a lower-case word ("a Florentine sculptor", not the title "A Tale of Two Cities"; no number, "a
+    dozen"), in at most MAX_WORDS words and one sentence, holding no reference; every non-blank reference is a
+    name (which a kind cannot be), and the question does not ask for a kind ("What kind of animal ...?", "What is
+    a koala?": there a description is the answer). 0.0 otherwise."""
     text = r.text.strip().rstrip(".!")
     refs = [ref for ref in r.references if ref.strip()]
     if (not refs or not text or len(text.split()) > MAX_WORDS or re.search(r"[.!?;]\s", text)

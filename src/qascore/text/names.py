@@ -4,9 +4,8 @@ Token overlap reads a shared word as agreement, so "Louis Armstrong" recalls hal
 "Federal Agency of Inquiry" half of "Federal Bureau of Investigation". What tells them apart is a
 substitution inside the name: the candidate's name holds a word the gold lacks, and the gold a word the
 candidate lacks. Leaving a word out ("Washington", "John Kennedy" for "John F. Kennedy") or adding one the
-gold does not contradict ("Sir Alexander Fleming", "Berlin, Germany") is no clash.
-
-Pure functions (of plain strings, and of a `Reading` of the record); their tests are tables.
+gold does not contradict ("Sir Alexander Fleming", "Berlin, Germany") is no clash. Pure functions (of plain
+strings, and of a `Reading` of the record); their tests are tables.
 """
 
 from __future__ import annotations
@@ -14,8 +13,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qascore.text.answer_match import near
-from qascore.text.reading import Reading, fold
+from qascore.text.answer_match import Reading, fold, near
 
 # words that sit inside a name in lower case ("Leonardo da Vinci", "Bureau of Investigation")
 _CONNECTORS = frozenset({"of", "de", "da", "di", "del", "della", "van", "von", "der", "den", "du", "la", "le", "y",
@@ -45,12 +43,10 @@ _HEADS = frozenset({"head", "director", "chief", "leader", "team", "group", "par
                     "family", "people", "language", "agency", "department", "ministry", "office", "service",
                     "council", "committee", "board"})
 GENERIC = _CONNECTORS | _TITLES | _HEADS  # words that never tell two names apart on their own
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
-          "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16}
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-             "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
-             "fifteenth": 15, "sixteenth": 16}
-_RANK = {**_ROMAN, **_ORDINALS}
+# a rank written two ways ("VIII", "Eighth"): its number
+_RANK = {w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi",
+                            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+                            "fourteenth fifteenth sixteenth") for k, w in enumerate(ranks.split(), 1)}
 # abbreviations a name is written with ("Mt. Everest", "St. Louis", "Wm. Shakespeare")
 _SHORT = {"mt": ("mount", "mountain"), "mtn": ("mountain",), "st": ("saint", "street"), "ste": ("sainte",),
           "ft": ("fort",), "dr": ("doctor", "drive"), "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "capt": ("captain",),
@@ -74,8 +70,7 @@ def _runs(text: str) -> list[list[str]]:
     start = True
     for i, tok in enumerate(toks):
         if tok in _BREAKS or tok[0].isdigit():
-            if run:
-                runs.append(run)
+            runs.append(run)  # empty runs are dropped at the end
             run = []
             start = start or tok in ".!?:"
             continue
@@ -83,12 +78,10 @@ def _runs(text: str) -> list[list[str]]:
         if tok[0].isupper() and word and not (start and (word in _OPENERS or not _capital_next(toks, i))):
             run.extend(word.split())
         elif not (run and tok.lower() in _CONNECTORS):
-            if run:
-                runs.append(run)
+            runs.append(run)
             run = []
         start = False
-    if run:
-        runs.append(run)
+    runs.append(run)
     return [[w for w in r if w not in _CONNECTORS] for r in runs if r]
 
 
@@ -107,9 +100,8 @@ def same_word(a: str, b: str) -> bool:
     if a in _RANK and b in _RANK:
         return _RANK[a] == _RANK[b]
     short, long_ = sorted((a, b), key=len)
-    if len(short) >= 3 and long_.startswith(short) and short.isalpha():  # "Vince" / "Vincent", "Sam" / "Samuel"
-        return True
-    if len(short) >= 3 and short.isalpha() and long_.isalpha() and sounds(a) == sounds(b):  # "Phooie" / "Phooey"
+    if len(short) >= 3 and short.isalpha() and (long_.startswith(short)  # "Vince" / "Vincent", "Sam" / "Samuel"
+                                                or long_.isalpha() and sounds(a) == sounds(b)):  # "Phooie" / "Phooey"
         return True
     return long_ in _SHORT.get(short, ()) or (len(short) == 1 and long_.isalpha() and long_[0] == short)
 

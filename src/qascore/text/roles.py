@@ -1,7 +1,7 @@
 """The gold named in a role other than the answer's.
 
 "Saturn is larger than Jupiter." and "Jupiter's moon Ganymede." both name the gold Jupiter, and token overlap
-and containment read that as agreement; the answer asserts Saturn and Ganymede. `lesser_role` reads these forms:
+and containment read that as agreement; the answer asserts Saturn and Ganymede. `lesser_role` reads these roles:
 
 - a comparison's standard: the mention follows "than" ("taller than Everest"), unless a "no" / "nothing" /
   "none" before it makes the gold the one nothing beats ("No planet is larger than Jupiter"), or "more than" /
@@ -15,18 +15,14 @@ and containment read that as agreement; the answer asserts Saturn and Ganymede. 
   ("Fleming's discovery" for "Who discovered penicillin?"), a work ("Shakespeare's play"), a name ("Halley's
   Comet"); "'s" before "the", "a", "been", ... is "is" or "has".
 
-`misattributed` reads another: the clause that restates what the question asks gives it to another name
-("Sydney is the capital; Canberra is the largest city." for the capital of Australia), the gold in a clause
-that says something else.
-
-Pure functions of a `Reading` of the record; their tests are tables.
+`misattributed` reads another: the clause that restates the question gives its role to another name, the gold
+in a clause that says something else. Pure functions of a `Reading` of the record; their tests are tables.
 """
 
 from __future__ import annotations
 
 import re
-from qascore.text.answer_match import COPULAS
-from qascore.text.reading import POSSESSIVE, QUOTES, Reading, fold, mentions
+from qascore.text.answer_match import COPULAS, POSSESSIVE, QUOTES, Reading, fold, mentions
 
 _MARK = "zzpossessive"  # stands for "'s" in the folded tokens (fold drops possessives)
 _NAMED = "zznamepossessive"  # ... before a capitalised word: part of a name ("Halley's Comet"), not a possessor
@@ -86,9 +82,8 @@ def _year(token: str) -> bool:
 
 
 def _time_standard(tokens: list[str], i: int, n: int) -> bool:
-    """The mention tokens[i:i+n] ends in a year within _TIME_REACH words after a span and "before" / "after"
-    ("a year before", "six years after"), and another year is stated before that: the time the answer measures
-    its own year from ("In 1911, a year before its sister ship sailed in 1912.")."""
+    """The mention tokens[i:i+n] is a time's standard: a year within _TIME_REACH words after a span and "before" /
+    "after", with another year stated before that."""
     if not _year(tokens[i + n - 1]):
         return False
     start = max(1, i - _TIME_REACH)
@@ -97,8 +92,7 @@ def _time_standard(tokens: list[str], i: int, n: int) -> bool:
 
 
 def _lesser_at(tokens: list[str], i: int, n: int, asked: set[str], possessor: bool) -> bool:
-    """The mention tokens[i:i+n] is a comparison's standard, a time's standard, a relation's standard in an
-    apposition or (where `possessor`) the possessor of something not asked about."""
+    """The mention tokens[i:i+n] is in a lesser role (a possessor only where `possessor`)."""
     if i > 0 and tokens[i - 1] == "than":
         return not (i > 1 and tokens[i - 2] in _BOUNDS or _NOTHING.intersection(tokens[max(0, i - 1 - _STANDARD_REACH):i - 1]))
     if _time_standard(tokens, i, n) or i > 0 and tokens[i - 1] == _RELATION:
@@ -116,10 +110,9 @@ def _marked(text: str) -> list[str]:
 
 
 def lesser_role(r: Reading) -> float:
-    """1.0 if the candidate names a reference and every mention of every reference is in a lesser role (a
-    comparison's or a time's standard, or the possessor of something the question does not ask about); 0.0 otherwise,
-    and where no reference is named. A mention inside a longer one ("Peru" in "Lower Peru") is read as the
-    longer one. A word of a name of two or three words in the possessive counts as a mention ("Obama's
+    """1.0 if the candidate names a reference and every mention of every reference is in a lesser role (above);
+    0.0 otherwise, and where no reference is named. A mention inside a longer one ("Peru" in "Lower Peru") is
+    read as the longer one. A word of a name of two or three words in the possessive counts as a mention ("Obama's
     predecessor" for "Barack Obama", "Marie's husband" for "Marie Curie"). A reference that itself holds "'s"
     ("McDonald's") is never read as a possessor."""
     tokens = _marked(_appositions(r.text, set(r.question_words)))
@@ -210,17 +203,13 @@ def misattributed(r: Reading) -> float:
     folded = [fold(c).split() for c in clauses]
     holds = [any(mentions(t, ref) for ref in refs) or bool(parts.intersection(t)) for t in folded]
     bare = len(folded[0]) <= _BARE and not COPULAS.intersection(folded[0])
-    if not any(holds) or holds[0] and bare:
-        return 0.0
-    if any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
+    if not any(holds) or holds[0] and bare or any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
         return 0.0
     ranks = _LOWER_RANKS - question_words
     overlap = [len({_content(w) for w in t} & asked) + 0.5 * bool(_PRONOUNS.intersection(t))
                - 0.5 * bool(ranks.intersection(t)) for t in folded]
     best = max(range(len(clauses)), key=overlap.__getitem__)
-    if overlap[best] < 1 or sorted(overlap)[-2] == overlap[best] or holds[best]:
-        return 0.0
-    if _NOT_ASSERTED.search(clauses[best]):
+    if overlap[best] < 1 or sorted(overlap)[-2] == overlap[best] or holds[best] or _NOT_ASSERTED.search(clauses[best]):
         return 0.0
     words = re.findall(r"[\w'-]+", _LEADS.sub("", clauses[best].strip()))
     cop = next((k for k, w in enumerate(words) if w.lower() in COPULAS), None)

@@ -23,9 +23,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from qascore.text.answer_match import fold
+from qascore.text.answer_match import Reading, fold
 from qascore.text.names import GENERIC, name_clash
-from qascore.text.reading import Reading
 from qascore_lab.train.probe_plain import TEMPLATES
 from qascore_lab.train.probes import Builder, assertion_pairs, composed_command
 
