@@ -139,10 +139,9 @@ def _name_words(reference: str) -> list[str]:
 
 def name_clash(r: Reading) -> float:
     """1.0 if the candidate names something that shares a word with a reference but puts another word where that
-    reference has its own, for every reference it shares a name word with, and holds no reference whole:
-    "George Bush" for "George Washington", "Louis Armstrong" for "Neil Armstrong", "Red Ensign" for "Red Duster",
-    "Henry VII" for "Henry VIII". Words of the question are context, not substitutes ("The Merchant Navy's flag
-    is ..."); titles may come and go ("President Obama" / "Barack Obama")."""
+    reference has its own, for every reference it shares a name word with, and holds no reference whole ("Red
+    Ensign" for "Red Duster", "Henry VII" for "Henry VIII"). Words of the question are context, not substitutes
+    ("The Merchant Navy's flag is ..."); titles may come and go ("President Obama" / "Barack Obama")."""
     if not r.references or r.contains:
         return 0.0
     asked = set(r.question_words)
