@@ -113,6 +113,12 @@ def test_kpqa_signature_names_the_tagger_hash_once():
     assert hashes and len(hashes) == len(set(hashes))
 
 
+@pytest.mark.parametrize("name", ["kpqa-bleu1", "kpqa-rougeL", "kp-rougeL"])
+def test_kpqa_signature_names_how_much_of_a_text_is_read(name):
+    # a text past 2,048 WordPieces is scored on its first part: the cap is part of what the numbers mean
+    assert ",max_pieces=2048" in qascore.load(name).signature
+
+
 def test_qrelscore_signature_is_readable(monkeypatch):
     from qascore.metrics.qrelscore.metric import _QRel
 

@@ -263,4 +263,7 @@ class KpwWeighter(TokenWeighter):
         return f"{'kpqa' if self.use_question else 'kp'}-tagger@{self.sha}"
 
     def signature(self) -> str:
-        return f"kpw({self.ident},word=mean-of-pieces{f',dtype={self.dtype}' if self.dtype else ''})"
+        """The weights' part of a metric signature: the tagger, how a word's weight is read and how much of a text
+        is read (`MAX_PIECES`), since a text past the cap is scored on its first part."""
+        return (f"kpw({self.ident},word=mean-of-pieces,max_pieces={MAX_PIECES}"
+                f"{f',dtype={self.dtype}' if self.dtype else ''})")
