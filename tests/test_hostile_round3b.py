@@ -162,3 +162,15 @@ def test_the_answerability_reader_reads_a_long_word_and_answers_with_all_of_it()
     assert res.details["truncated"] == [True, False]
     assert res.details["span"] == ["Alpha", DNA] and res.details["answer_f1"] == [1.0, 1.0]
     assert res.scores[0] > 0.5  # 0.972; was 0.241 with [UNK]
+
+
+def test_qrelscore_lrm_reads_a_long_word_instead_of_matching_unk_to_unk() -> None:
+    """LRM's encoder read a 120-letter sequence as one [UNK] in the question and in the passage, so a passage about
+    another sequence read exactly as one about the question's: the two now differ."""
+    from qascore.metrics.registry import load
+
+    engine = load("qrelscore").engine
+    q = f"What does {DNA} encode?"
+    same, other = f"{DNA} encodes a small protein.", f"{OTHER} encodes a small protein."
+    out = engine.lrm_layerwise([q, q], [same, other])
+    assert not (out[0] == out[1]).all()  # bit-equal before: both passages were "[UNK] encodes a small protein."

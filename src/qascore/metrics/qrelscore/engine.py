@@ -104,13 +104,15 @@ class Engine:
                       layers: str | Sequence[int] | None = None) -> np.ndarray:
         """Eq. 4 per example, layer and (agg, weighting) variant, averaged over chunks: (N, layers, variants)."""
         from qascore.runtime.encoder import load_tokenizer
+        from qascore.runtime.windows import split_long_words
 
         tok = load_tokenizer(self.encoder)
         model = lrm_mod.load_lrm_encoder(self.encoder, device=self.device, attention=self.lrm_attention)
         chosen = lrm_mod.select_layers(self.layers if layers is None else layers, int(model.config.num_hidden_layers))
         limit = self.lrm_limit(tok, model)
         special = lrm_mod.n_special(tok)
-        enc = _memo(lambda t: tuple(tok(t, add_special_tokens=False)["input_ids"]))
+        # a word over the tokenizer's 100 characters read in pieces, not as one [UNK] that matches any other
+        enc = _memo(lambda t: tuple(tok(split_long_words(tok, t)[0], add_special_tokens=False)["input_ids"]))
         per_example: list[list[int]] = []
         unique: dict[tuple, int] = {}
         pairs: list[lrm_mod.Pair] = []
