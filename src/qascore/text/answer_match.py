@@ -116,7 +116,7 @@ def contains(candidate: str, references: Sequence[str]) -> float:
 
 def token_recall(r: Reading) -> float:
     """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds."""
-    return max([0.0, *_shares(r, lambda have, word: have[word])])
+    return max([0.0, *_shares(r, Counter.__getitem__)])
 
 
 def near_recall(r: Reading) -> float:
@@ -156,7 +156,7 @@ def best_references(candidate: str, references: Sequence[str], k: int) -> list[s
     order). For cross-encoders whose fixed input cannot hold a long list of aliases."""
     if len(references) <= k:
         return list(references)
-    share = _shares(Reading("", candidate, references), lambda have, word: have[word])
+    share = _shares(Reading("", candidate, references), Counter.__getitem__)
     ranked = sorted(range(len(references)), key=lambda i: -share[i])
     return [references[i] for i in sorted(ranked[:k])]
 
