@@ -20,18 +20,10 @@ from qascore.text.squad import normalize_answer, squad_tokens
 TOKENIZERS = ("ptb", "ptb-java", "squad", "whitespace")
 
 
-def _batch(fn: Callable[[str], list[str]]) -> Callable[[Sequence[str]], list[list[str]]]:
-    return lambda texts: [fn(t) for t in texts]
-
-
 # Several metrics on the same data tokenise the same texts: remember recent ones per process.
 @lru_cache(maxsize=1 << 17)
 def _ptb_cached(text: str) -> tuple[str, ...]:
     return tuple(tokenize(text))
-
-
-def _ptb_batch(texts: Sequence[str]) -> list[list[str]]:
-    return [list(_ptb_cached(t)) for t in texts]
 
 
 def clear_cache() -> None:
@@ -41,16 +33,14 @@ def clear_cache() -> None:
 
 def get_tokenizer(name: str) -> Callable[[Sequence[str]], list[list[str]]]:
     """A batch tokenizer (list of texts -> list of token lists) by name."""
-    if name == "ptb":
-        return _ptb_batch
     if name == "ptb-java":
         from qascore.text.ptb_java import tokenize_java
         return tokenize_java
-    if name == "squad":
-        return _batch(squad_tokens)
-    if name == "whitespace":
-        return _batch(str.split)
-    raise ValueError(f"unknown tokenizer '{name}' (choose from {', '.join(TOKENIZERS)})")
+    one: dict[str, Callable[[str], list[str]]] = {"ptb": lambda t: list(_ptb_cached(t)), "squad": squad_tokens,
+                                                  "whitespace": str.split}
+    if name not in one:
+        raise ValueError(f"unknown tokenizer '{name}' (choose from {', '.join(TOKENIZERS)})")
+    return lambda texts: [one[name](t) for t in texts]
 
 
 def tokenize_unique(texts: Sequence[str], name: str) -> list[list[str]]:

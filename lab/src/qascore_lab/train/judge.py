@@ -411,7 +411,8 @@ def run(args: argparse.Namespace) -> int:
                     probes.by_pairs(probes.read(folder, "train"), n, args.seed))[0]
         for folder, _ in unseen_folders(args) + unseen_folders(args, "offset_probes"):
             for split in ("dev", "test"):
-                sets[f"unseen-{Path(folder).name}-{split}"] = to_records(probes.read(folder, split))[0]
+                if held := probes.read(folder, split):  # a written folder has no test split
+                    sets[f"unseen-{Path(folder).name}-{split}"] = to_records(held)[0]
         sets.update({name: recs for name, (recs, _, _) in reporting_sets(args.data).items()})
         for name, recs in sets.items():
             feature_matrix(name, recs, out, passes)
