@@ -113,3 +113,20 @@ def test_command_end_to_end(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "candidate    KPW: You[" in text and "kpqa-tagger@" in text
     assert out.read_text(encoding="utf-8").count("<section>") == 1
+
+
+@pytest.mark.slow
+def test_idf_reads_a_word_over_the_tokenizer_limit_in_pieces():
+    """A 120-letter word is not one [UNK]: in a reference it has the reference's IDF, and another such word that
+    no reference holds has the unseen IDF log(M + 1), where both read as [UNK] would share one value."""
+    from qascore.weights.kpw import shipped_delta
+
+    try:
+        shipped_delta("kpqa")
+    except FileNotFoundError as err:
+        pytest.skip(str(err))
+    seen, other = "x" * 120, "q" * 120
+    e = ex.Explainer(None, [f"the code {seen}", "walk for an hour", "a pound"])
+    assert "[UNK]" not in e.pieces(seen)
+    assert e.word_idf("q?", other) == pytest.approx(np.log(4))
+    assert e.word_idf("q?", seen) < e.word_idf("q?", other)

@@ -26,6 +26,7 @@ from qascore.errors import UsageError
 from qascore.messages import warn
 from qascore.record_checks import terminal_safe
 from qascore.records import InputError, Record, parse_mapping, read_records
+from qascore.runtime.windows import split_long_words
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -132,7 +133,11 @@ class Explainer:
         delta = shipped_delta("kp") if tagger == "kp" else tagger
         self.kpw = KpwWeighter(delta)
         self.tok = self.kpw.tagger.tokenizer
-        self.idf = IdfWeighter.from_documents(self.tok.tokenize(r) for r in idf_references)
+        self.idf = IdfWeighter.from_documents(self.pieces(r) for r in idf_references)
+
+    def pieces(self, text: str) -> list[str]:
+        """WordPieces as the metrics read them: a word over the tokenizer's limit in pieces, not one [UNK]."""
+        return self.tok.tokenize(split_long_words(self.tok, text)[0])
 
     def words(self, text: str) -> list[str]:
         return [w for w, _ in self.tok.backend_tokenizer.pre_tokenizer.pre_tokenize_str(text)]
@@ -145,7 +150,7 @@ class Explainer:
 
     def word_idf(self, question: str, word: str) -> float:
         """A word's IDF: the mean over its WordPieces (as its KPW is), 0 for a word with none."""
-        pieces = self.tok.tokenize(word)
+        pieces = self.pieces(word)
         return float(np.mean(self.idf.weigh(question, pieces))) if pieces else 0.0
 
     def explain(self, rec: Record) -> list[Row]:
