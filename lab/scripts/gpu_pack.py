@@ -3,10 +3,12 @@ would draw, drawn here with the same seeds, gzipped; corpus v3's dev/test and th
 split beside them.
 Usage, from the repo root:
   python lab/scripts/gpu_pack.py [OUT (default .gpu/b/data)] [--mix SPEC|all] [--probes N|FAMILY:N+...]...
-      [--styles DIR=FAMILY:N+...]...
+      [--styles DIR=FAMILY:N+...]... [--probe-folder DIR]
 Each --probes draw goes to OUT/probes/train.jsonl.gz (the first) or OUT/probesK/train.jsonl.gz (the K-th);
 --styles adds a draw of a composed-probe folder's train split (`train probe-styles`, `train probe-dates`) to
-every one of them; repeatable, one draw per folder."""
+every one of them; repeatable, one draw per folder. --probe-folder names the folder the --probes draws read
+(default runs/probes; the dev sample and test split always come from runs/probes): with a verifier's own
+--mix and --with-probes spec, the pack holds exactly the rows that command trains on (docs/devices.md)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ def write(path: Path, rows: list[dict]) -> None:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
-def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: list[str] | None = None) -> None:
+def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: list[str] | None = None,
+         probe_folder: str = "runs/probes") -> None:
     sys.path[:0] = ["src", "lab/src"]
     from qascore_lab.train.probes import by_questions, read
     from qascore_lab.train.verifier_corpus import read_split
@@ -39,7 +42,7 @@ def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: list[str] |
     for split in ("dev", "test"):
         write(out / f"vd3m/{split}.jsonl", read_split("runs/vd3", split))
     shutil.copy("runs/vd3/report.json", out / "vd3m/report.json")
-    probe_train = read("runs/probes", "train")
+    probe_train = read(probe_folder, "train")
     extra = []
     for draw in styles or []:
         folder_s, _, spec_s = draw.rpartition("=")
@@ -60,5 +63,7 @@ if __name__ == "__main__":
     ap.add_argument("--styles", action="append", default=None, metavar="DIR=FAMILY:N+...",
                     help="a draw of a composed-probe folder's train split (probe-styles, probe-dates), added to "
                          "every --probes draw; repeatable")
+    ap.add_argument("--probe-folder", default="runs/probes",
+                    help="the probe folder the --probes draws read (e.g. a verifier's --with-probes DIR)")
     a = ap.parse_args()
-    main(Path(a.out), a.mix, a.probes or ["20000"], a.styles)
+    main(Path(a.out), a.mix, a.probes or ["20000"], a.styles, a.probe_folder)

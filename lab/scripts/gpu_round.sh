@@ -32,10 +32,13 @@ OUT=${OUT:-/tmp/gpu-out}
 DEVICE=${DEVICE:-cuda}
 SMALL=${SMALL:-}            # set: a CPU rehearsal on a few rows
 WALL=${WALL:-570}           # seconds the whole round may take (the device tool stops a command at 600)
-STEPS=${STEPS:-reader,bench}       # which steps run, of ava,reader,bench (the judge features follow the verifier); stash: see above
+STEPS=${STEPS:-reader,bench}       # which steps run, of ava,reader,bench (the judge features follow the verifier; issue 62: docs/devices.md); stash: see above
 READER_ARGS=${READER_ARGS:---lora-rank 0 --epochs 3 --lr 1e-4 --no-judge-rules}   # the reader's training (a rehearsal keeps these, cuts the data); full: lr 1e-4, not LoRA's 5e-4 (unmeasured); the judge's rules are checked on a CPU after
 PROBE_ROWS=${PROBE_ROWS:-20000}    # probe training rows in the verifier's data
 LR=${LR:-2e-4}                     # the verifier's LoRA learning rate
+AVA_ARGS=${AVA_ARGS:---lora-rank 64 --epochs 1 --lr $LR}   # the verifier's training (issue 62's round: docs/devices.md)
+AVA_INIT=${AVA_INIT:-src/qascore/resources/ava/ava.safetensors}   # the delta it starts from (same LoRA rank)
+AVA_LIMIT=${AVA_LIMIT:-240}        # seconds for the verifier step
 BENCH_ARGS=${BENCH_ARGS:-}         # more options for bench gpu (e.g. --metrics judge --skip-tests)
 FEATURES=${FEATURES:-}             # a folder of judge feature caches to start from (the verifier's column is recomputed)
 T0=$(date +%s)
@@ -98,16 +101,16 @@ $PY -c "import torch, transformers; print('torch', torch.__version__, 'transform
 # 1. the verifier: corpus v3's mix (drawn when packing, as --mix draws it) and 20,000 probe rows
 if [ -n "$SMALL" ]; then ROWS="--train-rows 64 --dev-rows 64"; PROBES=$R/probes=64; else ROWS=""; PROBES=$R/probes=$PROBE_ROWS; fi
 on bench-first && step bench-first 120 $PY -m qascore_lab.cli bench gpu --out "$W/logs/bench-first" --budget-s 90 $BENCH_ARGS
-on ava && step ava 240 $PY -m qascore_lab.cli train verifier --model ava --corpus $R/vd3m --with-probes "$PROBES" $ROWS \
-  --init src/qascore/resources/ava/ava.safetensors --lora-rank 64 --epochs 1 --lr "$LR" --seed 13 --threads 8 \
-  --device "$DEVICE" --out "$W/logs/ava" --name ava
+# shellcheck disable=SC2086
+on ava && step ava "$AVA_LIMIT" $PY -m qascore_lab.cli train verifier --model ava --corpus $R/vd3m --with-probes "$PROBES" \
+  $ROWS --init "$AVA_INIT" $AVA_ARGS --seed 13 --threads 8 --device "$DEVICE" --out "$W/logs/ava" --name ava
 if [ -f "$W/logs/ava/ava.safetensors" ]; then
   cp "$W/logs/ava/ava.safetensors" "$OUT/ava.safetensors"
   [ -z "$SMALL" ] && cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
   # 2. the judge's feature columns with that verifier (the fit runs on the CPU from these caches)
   [ -n "$FEATURES" ] && mkdir -p "$JUDGE_DIR" && cp "$FEATURES"/*.kpqa_rougeL.* "$JUDGE_DIR/"
   [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus $R/vd3m --probes $R/probes --out "$JUDGE_DIR" \
-    --threads 8 --features-only
+    --threads 8 --features-only --passes verifier
   [ -d "$JUDGE_DIR" ] && tar czf "$OUT/judge-features.tgz" -C "$JUDGE_DIR" .
 fi
 

@@ -76,3 +76,40 @@ def test_reader_round_rehearsed_on_the_cpu(tmp_path: Path) -> None:
     assert "expected_f1" in m["qg_check"] and "squad11_heldout" in m   # 6 articles at 5%: none held out
     assert "judge_expected" not in m["qg_check"]   # --no-judge-rules: the judge's rules are checked on a CPU after
     assert m["qg_check"]["chosen"] == reader.rule
+
+
+@pytest.mark.slow
+def test_verifier_round_rehearsed_on_the_cpu(tmp_path: Path) -> None:
+    """STEPS=ava as issue 62's round runs it (docs/devices.md): the packed corpus and probe draw in, the
+    verifier trained from AVA_INIT with AVA_ARGS, its delta back in $OUT; the shipped verifier untouched."""
+    from test_verifier import toy_corpus
+
+    shipped = REPO / "src" / "qascore" / "resources" / "ava" / "ava.safetensors"
+    corpus = toy_corpus(tmp_path)
+    data = tmp_path / "pack" / "data"
+    (data / "vd3m").mkdir(parents=True)
+    (data / "probes").mkdir()
+    rows = (corpus / "train.jsonl").read_text(encoding="utf-8")
+    for split in ("train", "dev", "test"):
+        with gzip.open(data / "vd3m" / f"{split}.jsonl.gz", "wt", encoding="utf-8") as fh:
+            fh.write(rows)
+        with gzip.open(data / "probes" / f"{split}.jsonl.gz", "wt", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(dict(json.loads(r), family="toy")) + "\n" for r in rows.splitlines()))
+    shutil.copy(corpus / "report.json", data / "vd3m" / "report.json")
+    (tmp_path / "carry").mkdir()
+    before = _sha(shipped)
+    out = tmp_path / "out"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PY": sys.executable, "SMALL": "1", "DEVICE": "cpu",
+           "STEPS": "ava", "PACK": str(tmp_path / "pack"), "CARRY": str(tmp_path / "carry"),
+           "STASH": str(tmp_path / "stash"), "SITE": str(tmp_path / "site"), "W": str(tmp_path / "w"),
+           "OUT": str(out), "DATA": str(tmp_path / "data"), "OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "PASSIVE",
+           "AVA_INIT": str(shipped), "AVA_ARGS": "--lora-rank 64 --epochs 2 --lr 1e-4 --batch-size 16"}
+    run = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=1200)
+    log = run.stdout + run.stderr
+    assert run.returncode == 0 and "end ava: exit 0" in log, log
+    assert _sha(shipped) == before
+    assert (out / "ava.safetensors").is_file()
+    with tarfile.open(out / "logs.tgz") as tar:
+        trained = tar.extractfile("logs/ava.log").read().decode()  # type: ignore[union-attr]
+    assert f"initialised from {shipped}" in trained
+    assert "epoch 2:" in trained, trained   # AVA_ARGS reached the command
