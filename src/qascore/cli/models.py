@@ -21,7 +21,7 @@ SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, ex
            "kpqa/kp.safetensors": "kp-bleu1, kp-rougeL, kp-bertscore",
            "ava/ava.safetensors": "ava, judge", "square/square.json": "square",
            "judge/judge.json": "judge", "judge/judge.safetensors": "judge",
-           "reader/reader.safetensors": "answerability"}
+           "reader/reader.safetensors": "answerability", "asserted/asserted.safetensors": "judge:asserted=true"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -64,7 +64,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from qascore.metrics import long_inputs
+from qascore.metrics import asserted, long_inputs
 from qascore.metrics.base import Metric
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
@@ -222,10 +222,13 @@ def contributions(card: dict[str, Any], x: np.ndarray, smallest: float = 0.01) -
             for row, idx in zip(parts, order)]
 
 
-def explain(p: float, threshold: float, parts: dict[str, float], top: int = 3) -> str:
-    """One line: the decision and the `top` largest contributions ("accepted (0.91 >= 0.44): verifier +2.10, ...")."""
+def explain(p: float, threshold: float, parts: dict[str, float], top: int = 3, said: str | None = None) -> str:
+    """One line: the decision, what the answer asserts where it was read (`said`, `asserted.claim`), and the `top`
+    largest contributions ("accepted (0.91 >= 0.44): asserts 'Canberra', a gold answer; verifier +2.10, ...")."""
     verdict = f"accepted ({p:.2f} >= {threshold:.2f})" if p >= threshold else f"rejected ({p:.2f} < {threshold:.2f})"
     signs = ", ".join(f"{k} {v:+.2f}" for k, v in list(parts.items())[:top])
+    if said:
+        return f"{verdict}: {said}" + (f"; {signs}" if signs else "")
     return f"{verdict}: {signs}" if signs else verdict
 
 
@@ -320,6 +323,9 @@ class Judge(Metric):
                 "batch_size": Option("int", defaults.VERIFIER_BATCH, "pairs per verifier batch", min=1, signed=False),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),
+                "asserted": Option("bool", False, "also read which span the answer asserts as its answer "
+                                   "(`details.asserted`, in `details.why`; one more model pass; the probability "
+                                   "does not read it)"),
                 "device": device_option(), "dtype": dtype_option()}
 
     def _model(self) -> Path:
@@ -351,9 +357,18 @@ class Judge(Metric):
         named = [(k, f) for k, f in enumerate(card["features"]) if f in SIGNALS]
         signals = [[f for k, f in named if row[k] > 0] for row in x]
         parts = contributions(card, x)
+        said: list[str | None] = [None] * len(records)
+        if self.options["asserted"]:
+            reads = asserted.readings([am.as_question(r.question) for r in records],
+                                      [am.undressed(r.candidate) for r in records],
+                                      batch_size=int(self.options["batch_size"]), device=self.options["device"],
+                                      dtype=self.options["dtype"])
+            why["asserted"] = [asserted.asserted_span(rd) for rd in reads]
+            said = [asserted.claim(span, r.references) for span, r in zip(why["asserted"], records)]
+            cut = [c or rd.truncated for c, rd in zip(cut, reads)]
         return [float(p) for p in probs], {
             "correct": [bool(p >= thr) for p in probs], **why, "signals": signals, "contributions": parts,
-            "why": [explain(float(p), thr, part) for p, part in zip(probs, parts)],
+            "why": [explain(float(p), thr, part, said=s) for p, part, s in zip(probs, parts, said)],
             long_inputs.TRUNCATED: long_inputs.flags_detail(cut)}
 
     def _threshold(self, card: dict[str, Any]) -> float:
@@ -365,4 +380,5 @@ class Judge(Metric):
         return {"model": f"{path.stem}@{file_sha256(path)}", "features": "+".join(card["features"]),
                 "kind": card["model"]["kind"], "ava": card.get("ava_model", "none"),
                 "kpqa": installed_tagger(), "threshold": f"{self._threshold(card):.4f}",
+                **({"asserted": f"asserted@{file_sha256(asserted.DELTA)}"} if self.options["asserted"] else {}),
                 **dtype_field(self.options["dtype"])}

@@ -4,8 +4,9 @@ The set (default `lab/blind/judge_blind_2026-11-28.jsonl`, its README says who w
 chatbot-style answers labelled right or wrong by the writer, each with a `kind` (`right_*`, `wrong_*`).
 Per metric, at its stored threshold (`details.correct`): the share accepted per kind (for a `wrong_*` kind,
 wrong accepted; for a `right_*` kind, 1 - that is right rejected), AUROC over all rows, and the share of
-(right, wrong) answer pairs to the same question where the right one scores higher (ties half). Never tune
-or choose on it.
+(right, wrong) answer pairs to the same question where the right one scores higher (ties half). A metric that
+reports what each answer asserts (`judge:asserted=true`) also gets, per kind, the share whose asserted span is a
+gold answer (`asserted.match` >= 0.5) and the share that asserts none. Never tune or choose on it.
 """
 
 from __future__ import annotations
@@ -46,17 +47,27 @@ def pairs_right_higher(rows: Sequence[dict[str, Any]], scores: Sequence[float]) 
     return wins / n if n else float("nan")
 
 
-def table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accepted: Sequence[bool]) -> dict[str, Any]:
+def table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accepted: Sequence[bool],
+          asserted: Sequence[str | None] | None = None) -> dict[str, Any]:
     """The figures of one metric (see the module docstring)."""
     from qascore.meta.classification import auroc
+    from qascore.metrics.asserted import match
 
     kinds: dict[str, list[bool]] = defaultdict(list)
     for r, a in zip(rows, accepted):
         kinds[r["kind"]].append(a)
+    by_kind: dict[str, dict[str, Any]] = {k: {"rows": len(v), "accepted": round(sum(v) / len(v), 3)}
+                                          for k, v in sorted(kinds.items())}
+    if asserted is not None:
+        spans: dict[str, list[str | None]] = defaultdict(list)
+        for r, span in zip(rows, asserted):
+            spans[r["kind"]].append(span if span is None else str(match(span, r["references"]) >= 0.5))
+        for k, v in spans.items():
+            by_kind[k].update(asserts_gold=round(v.count("True") / len(v), 3), asserts_none=round(v.count(None) / len(v), 3))
     return {"auroc": round(auroc(list(scores), [r["label"] for r in rows]), 4),
             "pairs_right_higher": round(pairs_right_higher(rows, scores), 4),
             "accuracy": round(sum(a == bool(r["label"]) for r, a in zip(rows, accepted)) / len(rows), 4),
-            "accepted_by_kind": {k: {"rows": len(v), "accepted": round(sum(v) / len(v), 3)} for k, v in sorted(kinds.items())}}
+            "accepted_by_kind": by_kind}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,12 +85,13 @@ def run(args: argparse.Namespace) -> int:
         accepted = res.details.get("correct")
         if accepted is None:
             raise SystemExit(f"bench blind: {spec} has no stored threshold (details.correct)")
-        out[spec] = table(rows, res.scores, accepted)
+        out[spec] = table(rows, res.scores, accepted, res.details.get("asserted"))
         out[spec]["scores"] = [round(float(s), 4) for s in res.scores]
         fig = out[spec]
         print(f"{spec}: AUROC {fig['auroc']:.3f}  pairs {fig['pairs_right_higher']:.3f}  accuracy {fig['accuracy']:.3f}")
         for k, v in fig["accepted_by_kind"].items():
-            print(f"  {k:16s} {v['rows']:4d}  accepted {v['accepted']:.3f}")
+            said = f"  asserts gold {v['asserts_gold']:.3f}, none {v['asserts_none']:.3f}" if "asserts_gold" in v else ""
+            print(f"  {k:16s} {v['rows']:4d}  accepted {v['accepted']:.3f}{said}")
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         (Path(args.out) / "blind.json").write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")

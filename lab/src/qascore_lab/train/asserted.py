@@ -1,4 +1,4 @@
-"""`qascore-lab train asserted`: a reader of what an answer asserts (a study: not in the package).
+"""`qascore-lab train asserted`: the reader of what an answer asserts (`judge:asserted=true`, `metrics.asserted`).
 
 The answerability reader (`runtime.reader`, trained on SQuAD) continued on `train asserted-data`'s train split:
 the question with the candidate answer as the passage, the span the answer asserts as its answer as the label,
@@ -7,8 +7,8 @@ questions of their own) are scored at the end per family: whether the best span 
 >= 0.5 with it) or, for null rows, whether P(no answer) > 0.5; and how well the reading separates answers that
 assert a gold answer from the rest (AUROC of `asserted`, the probability mass on spans that match a gold
 answer, `match_mass`). Writes OUT/asserted.safetensors (a delta on the pinned encoder, like the reader's) and
-OUT/report.json. As judge features (`asserted`, `no_answer`) it did not pass the dev rule (lab/results/judge.md,
-round 2026-11-28b); the judge code that read it is on branch `r27-asserted`.
+OUT/report.json; `--ship` copies the delta into the package. As judge features (`asserted`, `no_answer`) it did
+not pass the dev rule (lab/results/judge.md, round 2026-11-28b): the judge reports it beside its decision only.
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ import time
 from collections import defaultdict
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import torch
 
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta
-from qascore.runtime.reader import DELTA as READER_DELTA, Reader, Reading, ReaderModel, ReaderSpec, load_base
-from qascore.text.answer_match import contains
+from qascore.runtime.reader import DELTA as READER_DELTA, Reader, ReaderModel, ReaderSpec, load_base
+from qascore.metrics.asserted import DELTA as SHIPPED, match_mass
 from qascore.text.squad import squad_f1
 from qascore.meta.classification import auroc
 from qascore_lab.train.reader import Example, fit, tensorize
@@ -56,21 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--workers", type=int, default=1, help="tokenising processes")
     p.add_argument("--log-every", type=int, default=50)
-
-
-def match(span: str, references: Sequence[str]) -> float:
-    """How well a span states a reference: 1 where a reference occurs in it (folded), else the best token F1."""
-    if not span.strip():
-        return 0.0
-    if contains(span, references):
-        return 1.0
-    return max((squad_f1(span, r) for r in references), default=0.0)
-
-
-def match_mass(reading: Reading, references: Sequence[str]) -> float:
-    """The reading's probability mass on spans that match a reference, weighted by `match`, in the window
-    where it is largest."""
-    return max((sum(p * match(t, references) for t, p in spans) for _, spans in reading.windows), default=0.0)
+    p.add_argument("--ship", action="store_true", help=f"copy the delta to {SHIPPED} (`judge:asserted=true`)")
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -168,4 +154,10 @@ def run(args: argparse.Namespace) -> int:
               "wall_seconds": round(time.time() - t_all, 1)}
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(metrics, indent=1))
+    if args.ship:
+        import shutil
+
+        SHIPPED.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(delta, SHIPPED)
+        print(f"shipped {SHIPPED}")
     return 0

@@ -1,0 +1,64 @@
+"""What an answer asserts: the candidate read by an extractive reader trained to find the span it puts forward.
+
+The asserted-answer reader (`qascore-lab train asserted`: the answerability reader continued on answer texts
+labelled with the span each asserts, `train asserted-data`) reads the question with the candidate as its
+passage. Its best span is what the answer asserts as its answer; P(no answer) above one half means it asserts
+none (a refusal, an undecided choice, a restatement). `judge:asserted=true` reports it beside the judge's
+decision (`details.asserted`, and in `details.why`); the judge's probability does not read it (docs/judge.md).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from qascore.runtime import defaults
+from qascore.runtime.reader import Reader, Reading, load_shared
+from qascore.text import answer_match as am
+from qascore.text.squad import squad_f1
+
+DELTA = defaults.RESOURCES / "asserted" / "asserted.safetensors"
+TOP_K = 10  # spans kept per window: the mass beyond them is negligible for answer-length texts
+
+
+def match(span: str, references: Sequence[str]) -> float:
+    """How well a span states a reference: 1 where a reference occurs in it (folded), else the best token F1."""
+    if not span.strip():
+        return 0.0
+    if am.contains(span, references):
+        return 1.0
+    return max((squad_f1(span, r) for r in references), default=0.0)
+
+
+def match_mass(reading: Reading, references: Sequence[str]) -> float:
+    """The reading's probability mass on spans that match a reference, weighted by `match`, in the window
+    where it is largest."""
+    return max((sum(p * match(t, references) for t, p in spans) for _, spans in reading.windows), default=0.0)
+
+
+def asserted_span(reading: Reading) -> str | None:
+    """The span the answer asserts, or None where the reader finds none (P(no answer) > 0.5)."""
+    span = reading.best[0]
+    return None if reading.p_null > 0.5 or not span.strip() else span
+
+
+def claim(span: str | None, references: Sequence[str]) -> str:
+    """What the answer asserts, in words, against the references ("asserts 'Sydney', not a gold answer")."""
+    if span is None:
+        return "asserts no answer"
+    return f"asserts {span!r}, {'a gold answer' if match(span, references) >= 0.5 else 'not a gold answer'}"
+
+
+def reader(device: str | None = None, int8: bool = False) -> Reader:
+    """The shipped asserted-answer reader, created once per process and device (`runtime.reader.load_shared`)."""
+    if not DELTA.is_file():
+        raise FileNotFoundError(f"judge: the asserted-answer reader {DELTA} is missing (train it with "
+                                "`qascore-lab train asserted --ship`)")
+    return load_shared(DELTA, device, int8=int8)
+
+
+def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,
+             device: str | None = None, dtype: str | None = None) -> list[Reading]:
+    """One reading per (question, candidate): the candidate read as the passage."""
+    int8 = dtype == "int8"
+    return reader(device, int8).read(questions, candidates, batch_size=batch_size, dtype=None if int8 else dtype,
+                                     top_k=TOP_K)

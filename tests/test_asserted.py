@@ -1,0 +1,69 @@
+"""What an answer asserts (`metrics.asserted`, `judge:asserted=true`): span matching, the claim in words and the
+judge's one-line `why` with it, by hand; the shipped reader on answers whose asserted span a reader can see."""
+
+from __future__ import annotations
+
+import pytest
+
+from qascore.metrics.asserted import asserted_span, claim, match, match_mass
+from qascore.metrics.judge import explain
+from qascore.runtime.reader import Reading
+
+
+@pytest.mark.parametrize("span, refs, expected", [
+    ("Canberra", ["Canberra"], 1.0),
+    ("the city of Canberra", ["Canberra"], 1.0),          # the reference occurs inside the span
+    ("King George IV", ["George IV"], 1.0),
+    ("Sydney", ["Canberra"], 0.0),
+    ("George Bush", ["George Washington"], 0.5),          # token F1: one of two words each way
+    ("George", ["George Washington"], 2 / 3),              # P 1, R 1/2
+    ("", ["Canberra"], 0.0),
+    ("Canberra", [], 0.0),
+])
+def test_match_table(span, refs, expected):
+    assert match(span, refs) == pytest.approx(expected)
+
+
+def test_match_mass_is_the_matching_mass_of_the_best_window():
+    reading = Reading(windows=[(0.1, [("Canberra", 0.5), ("Sydney", 0.3), ("George", 0.1)]),
+                               (0.2, [("Canberra", 0.7)])])
+    # window 1: 0.5 x 1 + 0.3 x 0 + 0.1 x 0 = 0.5; window 2: 0.7
+    assert match_mass(reading, ["Canberra"]) == pytest.approx(0.7)
+    assert match_mass(Reading(windows=[]), ["Canberra"]) == 0.0
+
+
+def test_asserted_span_is_the_best_span_unless_no_answer_wins():
+    assert asserted_span(Reading(windows=[(0.2, [("Sydney", 0.6), ("Canberra", 0.2)])])) == "Sydney"
+    assert asserted_span(Reading(windows=[(0.6, [("Sydney", 0.3)])])) is None         # P(no answer) 0.6
+    assert asserted_span(Reading(windows=[(0.7, [("Sydney", 0.2)]), (0.3, [("Perth", 0.5)])])) == "Perth"
+    assert asserted_span(Reading(windows=[])) is None
+
+
+def test_claim_and_why_in_words():
+    assert claim("Canberra", ["Canberra"]) == "asserts 'Canberra', a gold answer"
+    assert claim("Sydney", ["Canberra"]) == "asserts 'Sydney', not a gold answer"
+    assert claim(None, ["Canberra"]) == "asserts no answer"
+    said = claim("Sydney", ["Canberra"])
+    assert (explain(0.73, 0.44, {"verifier": 0.5, "contains": 0.2}, said=said)
+            == "accepted (0.73 >= 0.44): asserts 'Sydney', not a gold answer; verifier +0.50, contains +0.20")
+    assert explain(0.1, 0.44, {}, said="asserts no answer") == "rejected (0.10 < 0.44): asserts no answer"
+
+
+@pytest.mark.slow
+def test_judge_reports_what_the_answer_asserts():
+    """The shipped reader, through the judge's option: the asserted span of a concession, a side role and a
+    refusal; the probability is the one the judge gives without the option."""
+    import qascore
+
+    q = "What is the capital of Australia?"
+    cands = ["Although Sydney is the largest city, the capital of Australia is Canberra.",
+             "The capital of Australia is Sydney; Canberra is only its eighth-largest city.",
+             "I'm not able to say which city is the capital."]
+    kw = dict(candidates=cands, references=[["Canberra"]] * 3, questions=[q] * 3)
+    plain = qascore.score("judge", **kw)
+    read = qascore.score("judge:asserted=true", **kw)
+    assert read.scores == plain.scores
+    spans = [d["asserted"] for d in read.details]
+    assert spans[0] == "Canberra" and spans[1] == "Sydney" and spans[2] is None, spans
+    assert read.details[1]["why"].split(": ", 1)[1].startswith("asserts 'Sydney', not a gold answer")
+    assert "asserted@" in read.signature and "asserted@" not in plain.signature
