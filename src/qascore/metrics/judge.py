@@ -90,7 +90,7 @@ SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowne
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
 # how `features` forms the models' inputs; lab caches key on it
-MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,"
+MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,number-words,"
                 "picks-and-choices")
 
 

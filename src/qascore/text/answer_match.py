@@ -33,7 +33,16 @@ def fold(text: str) -> str:
     text = text.translate(QUOTES)
     if not text.isascii():  # ASCII has no accents to take off (NFKD leaves it as it is)
         text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
-    return normalize_answer(POSSESSIVE.sub(r"\1", text))
+    text = POSSESSIVE.sub(r"\1", text).lower()
+    return normalize_answer(_NUMBER_WORD.sub(lambda m: str(sum(int(_NUMBER_WORDS[w]) for w in m.groups() if w)), text))
+
+
+_NUMBER_WORDS = {w: str(k) for k, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                                    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_NUMBER_WORDS.update({w: str(k) for k, w in zip(range(20, 100, 10), "twenty thirty forty fifty sixty seventy eighty ninety".split())})
+# number words up to ninety-nine fold to digits, so that "thirty-nine" meets "39" ("one" is too often no number)
+_NUMBER_WORD = re.compile(rf"\b(?:({'|'.join(list(_NUMBER_WORDS)[20:])})(?:[ -]({'|'.join(list(_NUMBER_WORDS)[1:10])}))?"
+                          rf"|({'|'.join(w for w in list(_NUMBER_WORDS)[:20] if w != 'one')}))\b")
 
 
 def numbers(text: str) -> set[str]:
@@ -263,11 +272,6 @@ def committed(candidate: str) -> str | None:
     return right[0] if len(right) == 1 else None
 
 
-# number words as digits, up to "ninety" (labels, `number_choice`)
-_NUMBER_WORDS = {w: str(k) for k, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                                    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                                    "twenty".split())}
-_NUMBER_WORDS.update({w: str(20 + 10 * k) for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 1)})
 # an item offered under a label: "Option 2: A", "(b) A", "b) A" (a letter a-d or a digit)
 _LABEL_WORDS = {w: _NUMBER_WORDS[w] for w in ("one", "two", "three", "four")}
 _LABEL_NOUN = r"(?:option|choice|candidate|answer)"
@@ -455,8 +459,10 @@ def _rounds(a: str, b: str) -> bool:
 
 
 def _close(said: str, gold: str) -> bool:
-    """The same number, or one of the two a rounding of the other ("24,900 miles" for 24,901)."""
-    return said == gold or _rounds(said, gold) or _rounds(gold, said)
+    """The same number, or one of the two a rounding of the other ("24,900 miles" for 24,901), or a whole number
+    said for a decimal gold that it rounds, 1% off at most ("760 torr" for 759.9625; not "12" for 11.99)."""
+    return (said == gold or _rounds(said, gold) or _rounds(gold, said)
+            or "." in gold and "." not in said and abs(float(said) - float(gold)) <= min(0.5, 0.01 * float(gold)))
 
 
 ANSWER_WORDS = 10  # a longer reference is a sentence that holds the answer, its other numbers not the gold's
@@ -789,13 +795,13 @@ _NUMBER_OR = re.compile(rf"(?<!\bnot )(?<!\bnor )(?<!\bneither )(?<!\d, )(?<![\w
 def number_choice(r: Reading) -> float:
     """1.0 if the candidate offers the gold number or another, anywhere in it ("There are 8 or 9 planets,
     depending on Pluto." for 8; "It sank in 1912 or 1913."): a hedge between two numbers, one of them gold (a
-    reference of at most ANSWER_WORDS words, in digits or as a number word up to "ninety"). Not where the
+    reference of at most ANSWER_WORDS words, in digits or as a number word up to "ninety-nine"). Not where the
     question itself offers both ("Was it 1969 or 1970?"), the pair is negated ("Not 2000 or 1999: it is 1998.")
     or ends a longer list ("after 7, 13 or 17 years")."""
     _, asked, refs = r.numbers
     gold = {n for ref, folded, said in zip(r.references, r.refs, refs) if len(ref.split()) <= ANSWER_WORDS
-            for n in (said | ({_NUMBER_WORDS[folded]} if folded in _NUMBER_WORDS else set()))}
-    asked = asked | {_NUMBER_WORDS[w] for w in r.question_words if w in _NUMBER_WORDS}
+            for n in (said | ({_NUMBER_WORDS.get(folded, folded)} if folded.isdigit() or folded == "one" else set()))}
+    asked = asked | {_NUMBER_WORDS.get(w, w) for w in r.question_words if w.isdigit() or w == "one"}
     for m in _NUMBER_OR.finditer(r.text):
         pair = [_NUMBER_WORDS.get(g.lower()) or next(iter(numbers(g)), "") for g in m.groups()]
         if "" in pair or set(pair) <= asked or pair[0] == pair[1]:
