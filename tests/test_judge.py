@@ -95,11 +95,11 @@ def test_a_card_fitted_with_another_model_is_refused(tmp_path, key):
     import json
 
     from qascore import Record, load
-    from qascore.metrics.judge import MODEL_INPUTS, installed_ava, installed_tagger
+    from qascore.metrics.judge import MODEL_INPUTS, installed_tagger, installed_verifier
 
     card = {"features": ["verifier", "kpqa_rougeL"], "platt": [1.0, 0.0], "threshold": 0.5,
             "model": {"kind": "logistic", "mean": [0, 0], "scale": [1, 1], "coef": [1, 1], "intercept": 0},
-            "ava_model": installed_ava(), "kpqa_model": installed_tagger(), "model_inputs": MODEL_INPUTS}
+            "ava_model": installed_verifier(), "kpqa_model": installed_tagger(), "model_inputs": MODEL_INPUTS}
     good = tmp_path / "good.json"
     good.write_text(json.dumps(card))
     assert load(f"judge:model={good}").signature_fields()["kpqa"] == installed_tagger()

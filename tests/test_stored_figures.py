@@ -54,7 +54,7 @@ def stored() -> dict:
     square = qascore.load("square")
     hashes: dict[str, str] = {}
     for field in (sig["ava"]["model"], sig["ava"]["base"], sig["square"]["model"], sig["judge"]["model"],
-                  sig["judge"]["ava"], sig["judge"]["kpqa"], sig["answerability"]["model"]):
+                  sig["judge"]["verifier"], sig["judge"]["kpqa"], sig["answerability"]["model"]):
         name, digest = field.split("@")
         hashes[name] = digest
     for spec in ("kpqa-rougeL", "kp-rougeL"):
@@ -221,7 +221,7 @@ def test_a_deltas_size_quoted_beside_its_hash_is_its_files():
 
 def test_the_judge_card_names_the_shipped_verifier_and_tagger(stored):
     card = json.loads((defaults.RESOURCES / "judge" / "judge.json").read_text())
-    for field, delta in (("ava_model", "ava"), ("kpqa_model", "kpqa-tagger")):
+    for field, delta in (("ava_model", "ava-judge"), ("kpqa_model", "kpqa-tagger")):
         name, digest = card[field].split("@")
         assert digest == stored["hashes"][delta], f"judge.json {field} {card[field]} is not the shipped {delta}"
 

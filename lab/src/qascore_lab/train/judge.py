@@ -284,9 +284,10 @@ def candidates(extra: str | None = None) -> dict[str, tuple[tuple[str, ...], Cal
 
 def model_hashes() -> dict[str, str | None]:
     """The hash of each model pass's model (`judge.MODEL_PASSES`); None where it is not installed."""
+    from qascore.metrics.judge import VERIFIER
     from qascore.runtime.delta import file_sha256
 
-    files = {"verifier": defaults.RESOURCES / "ava" / "ava.safetensors",
+    files = {"verifier": VERIFIER,
              "kpqa_rougeL": defaults.RESOURCES / "kpqa" / "kpqa.safetensors"}
     return {k: file_sha256(f) if f.is_file() else None for k, f in files.items()}
 
@@ -369,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
     from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, calibrate, installed_ava, installed_tagger,
+    from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, calibrate, installed_tagger, installed_verifier,
                                        predict, write_card)
     from qascore_lab.train import probes, verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
@@ -476,7 +477,7 @@ def run(args: argparse.Namespace) -> int:
     probs = calibrate(card, raw, both_x)
     card["threshold"] = tune_threshold(probs, fit_y.tolist(), "accuracy")
     if "verifier" in names:
-        card["ava_model"] = installed_ava()
+        card["ava_model"] = installed_verifier()
     if "kpqa_rougeL" in names:
         card["kpqa_model"] = installed_tagger()
     if MODEL_FEATURES.intersection(names):

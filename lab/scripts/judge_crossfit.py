@@ -1,0 +1,89 @@
+"""EVOUNA-TQ's training answers in the judge's fit, read by verifiers that never trained on them (judge v22,
+lab/results/judge.md, round 2026-11-28g; the commands in lab/NOTES.md).
+
+  python lab/scripts/judge_crossfit.py split CORPUS OUT_DIR
+      CORPUS's EVOUNA-TQ training rows in two halves by question (crc32 of the qid, even: A, odd: B):
+      OUT_DIR/corpusA and corpusB (CORPUS without that half's rows: train a verifier on each with the judge
+      verifier's command) and OUT_DIR/evtrain (every EVOUNA-TQ training row as an unseen probe folder, for
+      `train judge --unseen-probes OUT_DIR/evtrain=5280`, N = its row count).
+  python lab/scripts/judge_crossfit.py plant OUT_DIR DELTA_A DELTA_B FIT_DIR
+      each half's `verifier` column read by the delta trained without it, written into FIT_DIR as the cache
+      `train judge` reads for that folder (named by the installed judge verifier's hash, as if it had read them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+
+def half(row: dict) -> str:
+    return "A" if zlib.crc32(row["qid"].encode()) % 2 == 0 else "B"
+
+
+def split(corpus: Path, out: Path) -> None:
+    rows = [json.loads(line) for line in open(corpus / "train.jsonl", encoding="utf-8")]
+    for h in "AB":
+        d = out / f"corpus{h}"
+        d.mkdir(parents=True, exist_ok=True)
+        with open(d / "train.jsonl", "w", encoding="utf-8") as fh:
+            for r in rows:
+                if not (r["source"] == "evouna" and half(r) == h):
+                    fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        for name in ("dev.jsonl", "test.jsonl", "report.json"):
+            (d / name).write_bytes((corpus / name).read_bytes())
+    ev = out / "evtrain"
+    ev.mkdir(parents=True, exist_ok=True)
+    with open(ev / "train.jsonl", "w", encoding="utf-8") as fh:
+        for r in rows:
+            if r["source"] == "evouna":
+                fh.write(json.dumps({"id": f"evtrain-{r['id']}", "qid": r["qid"], "question": r["question"],
+                                     "candidate": r["candidate"], "references": r["references"],
+                                     "label": r["label"], "source": "probes", "kind": "evouna-train",
+                                     "family": "evouna-train", "pair": r["qid"],
+                                     "member": "right" if r["label"] else "wrong", "half": half(r)},
+                                    ensure_ascii=False) + "\n")
+    for name in ("dev.jsonl", "test.jsonl"):
+        (ev / name).write_text("", encoding="utf-8")
+
+
+def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path) -> None:
+    sys.path[:0] = ["src", "lab/src"]
+    import qascore.metrics.judge as judge
+    from qascore_lab.train.judge import model_hashes
+    from qascore_lab.train.verifier_rows import to_records
+
+    rows = [json.loads(line) for line in open(out / "evtrain" / "train.jsonl", encoding="utf-8")]
+    recs, _ = to_records(rows)
+    shipped = judge.VERIFIER
+    name = f"unseen-evtrain-train{len(rows)}"   # N as many as the rows: every pair drawn
+    installed = model_hashes()["verifier"]
+    col = np.zeros(len(recs))
+    try:
+        for h, delta in (("A", delta_a), ("B", delta_b)):
+            judge.VERIFIER = Path(delta)
+            idx = [i for i, r in enumerate(rows) if r["half"] == h]
+            col[idx] = judge.features([recs[i] for i in idx], ["verifier"])[:, 0]
+    finally:
+        judge.VERIFIER = shipped
+    inputs = hashlib.sha256(judge.MODEL_INPUTS.encode()).hexdigest()[:6]
+    digest = hashlib.sha256(json.dumps([[r.question, r.candidate, list(r.references)] for r in recs]).encode()).hexdigest()
+    fit_dir.mkdir(parents=True, exist_ok=True)
+    path = fit_dir / f"{name}.verifier.{installed}.{inputs}"
+    np.save(f"{path}.npy", col[:, None])
+    Path(f"{path}.rows").write_text(digest)
+    print(f"wrote {path}.npy ({len(recs)} rows); fit with --unseen-probes {out / 'evtrain'}={name.rsplit('train', 1)[1]}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "split":
+        split(Path(sys.argv[2]), Path(sys.argv[3]))
+    elif len(sys.argv) == 6 and sys.argv[1] == "plant":
+        plant(Path(sys.argv[2]), sys.argv[3], sys.argv[4], Path(sys.argv[5]))
+    else:
+        raise SystemExit(__doc__)
