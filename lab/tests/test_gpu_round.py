@@ -25,6 +25,14 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "absent"
 
 
+def rehearsal_env(tmp_path: Path, out: Path, **steps: str) -> dict[str, str]:
+    """The environment of a CPU rehearsal (SMALL, DEVICE=cpu, every folder under tmp_path) plus `steps`."""
+    return {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PY": sys.executable, "SMALL": "1", "DEVICE": "cpu",
+            "PACK": str(tmp_path / "pack"), "CARRY": str(tmp_path / "carry"), "STASH": str(tmp_path / "stash"),
+            "SITE": str(tmp_path / "site"), "W": str(tmp_path / "w"), "OUT": str(out), "DATA": str(tmp_path / "data"),
+            "OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "PASSIVE", **steps}
+
+
 def _gzip(src: Path, dest: Path) -> None:
     with src.open("rb") as fh, gzip.open(dest, "wb") as out:
         shutil.copyfileobj(fh, out)
@@ -49,11 +57,7 @@ def test_reader_round_rehearsed_on_the_cpu(tmp_path: Path) -> None:
     (tmp_path / "carry").mkdir()
     before = _sha(SHIPPED)
     out = tmp_path / "out"
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PY": sys.executable, "SMALL": "1", "DEVICE": "cpu",
-           "STEPS": "reader", "PACK": str(tmp_path / "pack"), "CARRY": str(tmp_path / "carry"),
-           "STASH": str(tmp_path / "stash"), "SITE": str(tmp_path / "site"), "W": str(tmp_path / "w"),
-           "OUT": str(out), "DATA": str(tmp_path / "data"), "OMP_NUM_THREADS": "2",
-           "OMP_WAIT_POLICY": "PASSIVE"}
+    env = rehearsal_env(tmp_path, out, STEPS="reader")
     run = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=1200)
     log = run.stdout + run.stderr
     assert run.returncode == 0 and "end reader: exit 0" in log, log
@@ -99,11 +103,8 @@ def test_verifier_round_rehearsed_on_the_cpu(tmp_path: Path) -> None:
     (tmp_path / "carry").mkdir()
     before = _sha(shipped)
     out = tmp_path / "out"
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PY": sys.executable, "SMALL": "1", "DEVICE": "cpu",
-           "STEPS": "ava", "PACK": str(tmp_path / "pack"), "CARRY": str(tmp_path / "carry"),
-           "STASH": str(tmp_path / "stash"), "SITE": str(tmp_path / "site"), "W": str(tmp_path / "w"),
-           "OUT": str(out), "DATA": str(tmp_path / "data"), "OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "PASSIVE",
-           "AVA_INIT": str(shipped), "AVA_ARGS": "--lora-rank 64 --epochs 2 --lr 1e-4 --batch-size 16"}
+    env = rehearsal_env(tmp_path, out, STEPS="ava", AVA_INIT=str(shipped),
+                        AVA_ARGS="--lora-rank 64 --epochs 2 --lr 1e-4 --batch-size 16")
     run = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=1200)
     log = run.stdout + run.stderr
     assert run.returncode == 0 and "end ava: exit 0" in log, log
