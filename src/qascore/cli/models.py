@@ -19,8 +19,8 @@ from qascore.runtime.defaults import MODEL_PACKAGES, RESOURCES, ModelPackage, re
 # Deltas trained here and shipped inside qascore, and the metrics that load them.
 SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, explain, judge",
            "kpqa/kp.safetensors": "kp-bleu1, kp-rougeL, kp-bertscore",
-           "ava/ava.safetensors": "ava, judge", "square/square.json": "square",
-           "judge/judge.json": "judge", "judge/judge.safetensors": "judge",
+           "ava/ava.safetensors": "ava, square", "square/square.json": "square",
+           "judge/judge.json": "judge", "judge/judge.safetensors": "judge", "judge/verifier.safetensors": "judge",
            "reader/reader.safetensors": "answerability", "asserted/asserted.safetensors": "judge:asserted=true"}
 
 
