@@ -106,8 +106,8 @@ on ava && step ava "$AVA_LIMIT" $PY -m qascore_lab.cli train verifier --model av
   $ROWS --init "$AVA_INIT" $AVA_ARGS --seed 13 --threads 8 --device "$DEVICE" --out "$W/logs/ava" --name ava
 if [ -f "$W/logs/ava/ava.safetensors" ]; then
   cp "$W/logs/ava/ava.safetensors" "$OUT/ava.safetensors"
-  [ -z "$SMALL" ] && cp "$W/logs/ava/ava.safetensors" src/qascore/resources/ava/ava.safetensors
-  # 2. the judge's feature columns with that verifier (the fit runs on the CPU from these caches)
+  # 2. the judge's feature columns with that verifier as the judge's own (the fit runs on the CPU from these caches)
+  [ -z "$SMALL" ] && cp "$W/logs/ava/ava.safetensors" src/qascore/resources/judge/verifier.safetensors
   [ -n "$FEATURES" ] && mkdir -p "$JUDGE_DIR" && cp "$FEATURES"/*.kpqa_rougeL.* "$JUDGE_DIR/"
   [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus $R/vd3m --probes $R/probes --out "$JUDGE_DIR" \
     --threads 8 --features-only --passes verifier
