@@ -13,7 +13,6 @@ lab/results/judge.md, round 2026-11-28g; the commands in lab/NOTES.md).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 import zlib
@@ -55,7 +54,7 @@ def split(corpus: Path, out: Path) -> None:
 def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path) -> None:
     sys.path[:0] = ["src", "lab/src"]
     import qascore.metrics.judge as judge
-    from qascore_lab.train.judge import model_hashes
+    from qascore_lab.train.judge import cached_column, model_hashes
     from qascore_lab.train.verifier_rows import to_records
 
     rows = [json.loads(line) for line in open(out / "evtrain" / "train.jsonl", encoding="utf-8")]
@@ -71,13 +70,11 @@ def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path) -> None:
             col[idx] = judge.features([recs[i] for i in idx], ["verifier"])[:, 0]
     finally:
         judge.VERIFIER = shipped
-    inputs = hashlib.sha256(judge.MODEL_INPUTS.encode()).hexdigest()[:6]
-    digest = hashlib.sha256(json.dumps([[r.question, r.candidate, list(r.references)] for r in recs]).encode()).hexdigest()
     fit_dir.mkdir(parents=True, exist_ok=True)
-    path = fit_dir / f"{name}.verifier.{installed}.{inputs}"
-    np.save(f"{path}.npy", col[:, None])
-    Path(f"{path}.rows").write_text(digest)
-    print(f"wrote {path}.npy ({len(recs)} rows); fit with --unseen-probes {out / 'evtrain'}={name.rsplit('train', 1)[1]}")
+    path, digest = cached_column(fit_dir, name, "verifier", str(installed), recs)
+    np.save(path, col[:, None])
+    path.with_suffix(".rows").write_text(digest)
+    print(f"wrote {path} ({len(recs)} rows); fit with --unseen-probes {out / 'evtrain'}={len(rows)}")
 
 
 if __name__ == "__main__":

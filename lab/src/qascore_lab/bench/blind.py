@@ -59,11 +59,11 @@ def table(rows: Sequence[dict[str, Any]], scores: Sequence[float], accepted: Seq
     by_kind: dict[str, dict[str, Any]] = {k: {"rows": len(v), "accepted": round(sum(v) / len(v), 3)}
                                           for k, v in sorted(kinds.items())}
     if asserted is not None:
-        spans: dict[str, list[str | None]] = defaultdict(list)
+        gold: dict[str, list[bool | None]] = defaultdict(list)   # None: the answer asserts no span
         for r, span in zip(rows, asserted):
-            spans[r["kind"]].append(span if span is None else str(match(span, r["references"]) >= 0.5))
-        for k, v in spans.items():
-            by_kind[k].update(asserts_gold=round(v.count("True") / len(v), 3), asserts_none=round(v.count(None) / len(v), 3))
+            gold[r["kind"]].append(None if span is None else match(span, r["references"]) >= 0.5)
+        for k, v in gold.items():
+            by_kind[k].update(asserts_gold=round(v.count(True) / len(v), 3), asserts_none=round(v.count(None) / len(v), 3))
     return {"auroc": round(auroc(list(scores), [r["label"] for r in rows]), 4),
             "pairs_right_higher": round(pairs_right_higher(rows, scores), 4),
             "accuracy": round(sum(a == bool(r["label"]) for r, a in zip(rows, accepted)) / len(rows), 4),

@@ -292,24 +292,33 @@ def model_hashes() -> dict[str, str | None]:
     return {k: file_sha256(f) if f.is_file() else None for k, f in files.items()}
 
 
+def cached_column(cache: Path, name: str, model: str, model_hash: str, recs: Sequence[Any]) -> tuple[Path, str]:
+    """Where `feature_matrix` caches a model pass's columns of the record set `name`, and the digest of the rows
+    that must sit beside it: keyed by the model's hash and the judge's `MODEL_INPUTS`, so that a new verifier or
+    a new way of forming the inputs recomputes."""
+    from qascore.metrics.judge import MODEL_INPUTS
+
+    inputs = hashlib.sha256(MODEL_INPUTS.encode()).hexdigest()[:6]
+    rows = hashlib.sha256(json.dumps([[r.question, r.candidate, list(r.references)] for r in recs]).encode()).hexdigest()
+    return cache / f"{name}.{model}.{model_hash}.{inputs}.npy", rows
+
+
 def feature_matrix(name: str, recs: Sequence[Any], cache: Path, passes: Sequence[str] | None = None) -> np.ndarray:
     """Every judge feature of `recs`. The model columns are cached per model pass (`judge.MODEL_PASSES`), each
     by its model's hash and the judge's `MODEL_INPUTS` (a new verifier recomputes only its own column); the
     others cost milliseconds and are computed afresh, so a new or changed lexical feature needs no model pass.
     `passes` (default: all) limits the model passes run, for caching; the matrix is then not built (an empty one
     is returned)."""
-    from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_INPUTS, MODEL_PASSES, doubt, features
+    from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_PASSES, doubt, features
 
     models = model_hashes()
-    inputs = hashlib.sha256(MODEL_INPUTS.encode()).hexdigest()[:6]  # a new way of forming the inputs recomputes
-    rows = hashlib.sha256(json.dumps([[r.question, r.candidate, list(r.references)] for r in recs]).encode()).hexdigest()
     cols = {}
     for model, names in sorted(MODEL_PASSES.items()):
         if passes is not None and model not in passes:
             continue
         if models[model] is None:
             raise SystemExit(f"train judge: the model of the `{model}` features is not installed")
-        path = cache / f"{name}.{model}.{models[model]}.{inputs}.npy"
+        path, rows = cached_column(cache, name, model, str(models[model]), recs)
         # the rows' digest beside the columns: a folder rebuilt under the same name recomputes
         digest = path.with_suffix(".rows")
         if path.is_file() and digest.is_file() and digest.read_text() != rows:
