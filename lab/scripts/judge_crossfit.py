@@ -1,14 +1,17 @@
 """EVOUNA-TQ's training answers in the judge's fit, read by verifiers that never trained on them (judge v22,
 lab/results/judge.md, round 2026-11-28g; the commands in lab/NOTES.md).
 
-  python lab/scripts/judge_crossfit.py split CORPUS OUT_DIR
+  python lab/scripts/judge_crossfit.py split CORPUS OUT_DIR [PROBES]
       CORPUS's EVOUNA-TQ training rows in two halves by question (crc32 of the qid, even: A, odd: B):
       OUT_DIR/corpusA and corpusB (CORPUS without that half's rows: train a verifier on each with the judge
       verifier's command) and OUT_DIR/evtrain (every EVOUNA-TQ training row as an unseen probe folder, for
-      `train judge --unseen-probes OUT_DIR/evtrain=5280`, N = its row count).
-  python lab/scripts/judge_crossfit.py plant OUT_DIR DELTA_A DELTA_B FIT_DIR
+      `train judge --unseen-probes OUT_DIR/evtrain=5280`, N = its row count). With PROBES (the verifier's
+      probe folder), also OUT_DIR/probesA and probesB: PROBES without that half's written rows (kind
+      `written-*`, halved by the same crc32), for the same command's --with-probes.
+  python lab/scripts/judge_crossfit.py plant OUT_DIR DELTA_A DELTA_B FIT_DIR [FOLDER]
       each half's `verifier` column read by the delta trained without it, written into FIT_DIR as the cache
-      `train judge` reads for that folder (named by the installed judge verifier's hash, as if it had read them).
+      `train judge` reads for that folder (named by the installed judge verifier's hash, as if it had read them);
+      FOLDER (an unseen probe folder, e.g. the written rows) in place of OUT_DIR/evtrain, all its train rows.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ def half(row: dict) -> str:
     return "A" if zlib.crc32(row["qid"].encode()) % 2 == 0 else "B"
 
 
-def split(corpus: Path, out: Path) -> None:
+def split(corpus: Path, out: Path, probes: Path | None = None) -> None:
     rows = [json.loads(line) for line in open(corpus / "train.jsonl", encoding="utf-8")]
     for h in "AB":
         d = out / f"corpus{h}"
@@ -49,24 +52,34 @@ def split(corpus: Path, out: Path) -> None:
                                     ensure_ascii=False) + "\n")
     for name in ("dev.jsonl", "test.jsonl"):
         (ev / name).write_text("", encoding="utf-8")
+    if probes is not None:
+        for h in "AB":
+            d = out / f"probes{h}"
+            d.mkdir(parents=True, exist_ok=True)
+            with open(probes / "train.jsonl", encoding="utf-8") as src, open(d / "train.jsonl", "w", encoding="utf-8") as fh:
+                fh.writelines(line for line in src if not (json.loads(line)["kind"].startswith("written-")
+                                                           and half(json.loads(line)) == h))
+            for name in ("dev.jsonl", "test.jsonl"):
+                (d / name).write_bytes((probes / name).read_bytes())
 
 
-def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path) -> None:
+def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | None = None) -> None:
     sys.path[:0] = ["src", "lab/src"]
     import qascore.metrics.judge as judge
     from qascore_lab.train.judge import cached_column, model_hashes
     from qascore_lab.train.verifier_rows import to_records
 
-    rows = [json.loads(line) for line in open(out / "evtrain" / "train.jsonl", encoding="utf-8")]
+    folder = folder or out / "evtrain"
+    rows = [json.loads(line) for line in open(folder / "train.jsonl", encoding="utf-8")]
     recs, _ = to_records(rows)
     shipped = judge.VERIFIER
-    name = f"unseen-evtrain-train{len(rows)}"   # N as many as the rows: every pair drawn
+    name = f"unseen-{folder.name}-train{len(rows)}"   # N as many as the rows: every pair drawn
     installed = model_hashes()["verifier"]
     col = np.zeros(len(recs))
     try:
         for h, delta in (("A", delta_a), ("B", delta_b)):
             judge.VERIFIER = Path(delta)
-            idx = [i for i, r in enumerate(rows) if r["half"] == h]
+            idx = [i for i, r in enumerate(rows) if half(r) == h]
             col[idx] = judge.features([recs[i] for i in idx], ["verifier"])[:, 0]
     finally:
         judge.VERIFIER = shipped
@@ -74,13 +87,13 @@ def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path) -> None:
     path, digest = cached_column(fit_dir, name, "verifier", str(installed), recs)
     np.save(path, col[:, None])
     path.with_suffix(".rows").write_text(digest)
-    print(f"wrote {path} ({len(recs)} rows); fit with --unseen-probes {out / 'evtrain'}={len(rows)}")
+    print(f"wrote {path} ({len(recs)} rows); fit with --unseen-probes {folder}={len(rows)}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "split":
-        split(Path(sys.argv[2]), Path(sys.argv[3]))
-    elif len(sys.argv) == 6 and sys.argv[1] == "plant":
-        plant(Path(sys.argv[2]), sys.argv[3], sys.argv[4], Path(sys.argv[5]))
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "split":
+        split(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]) if len(sys.argv) == 5 else None)
+    elif len(sys.argv) in (6, 7) and sys.argv[1] == "plant":
+        plant(Path(sys.argv[2]), sys.argv[3], sys.argv[4], Path(sys.argv[5]), Path(sys.argv[6]) if len(sys.argv) == 7 else None)
     else:
         raise SystemExit(__doc__)
