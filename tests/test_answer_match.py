@@ -78,24 +78,6 @@ def test_hedges(candidate, expected):
     assert am.hedges(candidate) == expected
 
 
-@pytest.mark.parametrize("question, candidate, references, expected", [
-    ("Which city is known as Auld Reekie?", "It is a city.", ["Edinburgh"], 1.0),
-    ("Who painted the Mona Lisa?", "A famous person.", ["Leonardo da Vinci"], 1.0),
-    ("Who painted the Mona Lisa?", "Someone well known.", ["Leonardo da Vinci"], 1.0),
-    ("Which London suburb is the site of Lord's?", "The answer is a London suburb.", ["St John's Wood"], 1.0),
-    ("Which planet is closest to the Sun?", "It is the planet closest to the Sun.", ["Mercury"], 1.0),
-    ("Which planets have rings?", "Planets.", ["Saturn"], 1.0),                        # a plural is the same word
-    ("Which planet is closest to the Sun?", "Mercury.", ["Mercury"], 0.0),
-    ("Which planet is closest to the Sun?", "A planet in our solar system.", ["Mercury"], 0.0),  # "solar", "system"
-    ("Which river, the Colorado or the Green?", "The Colorado.", ["Colorado River"], 0.0),   # shares a gold word
-    ("What is a tsunami?", "A seismic sea wave.", ["Tidal wave"], 0.0),
-    ("Is the Earth round?", "The Earth is round.", ["yes"], 0.0),                      # a yes/no question
-    ("Is Paris located in France or Italy?", "Italy", ["France"], 1.0),                # a choice it names
-])
-def test_adds_nothing(question, candidate, references, expected):
-    assert am.adds_nothing(Reading(question, candidate, references)) == expected
-
-
 @pytest.mark.parametrize("question, number, person", [
     ("How many moons does Mars have?", 1.0, 0.0),
     ("In what year did the war end?", 1.0, 0.0),

@@ -332,11 +332,6 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                    ("Who was the first man to walk on the Moon?", "Armstrong.", ["Neil Armstrong"]),
                    ("Who was the first president of the United States?", "It was George Washington.",
                     ["George Washington"])],
-    # only the kind the question asks for (the `generic` probe family)
-    "adds_nothing": [("Which city is known to its inhabitants as Auld Reekie?", "It is a city.", ["Edinburgh"]),
-                     ("Who painted the Mona Lisa?", "A famous person.", ["Leonardo da Vinci"]),
-                     ("Which city is known to its inhabitants as Auld Reekie?", "It is Edinburgh.", ["Edinburgh"]),
-                     ("Who painted the Mona Lisa?", "Leonardo da Vinci.", ["Leonardo da Vinci"])],
     # the gold as a comparison's standard or a possessor (`roles.lesser_role`)
     "lesser_role": [("Which is the largest ocean?", "The Atlantic is larger than the Pacific.", ["Pacific Ocean", "Pacific"]),
                     ("Which is the largest ocean?", "The Pacific's neighbour, the Atlantic.", ["Pacific Ocean", "Pacific"]),
@@ -350,12 +345,6 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                        ["Canberra"]),
                       ("Who wrote Hamlet?", "Shakespeare wrote it; Marlowe wrote Doctor Faustus.",
                        ["William Shakespeare", "Shakespeare"])],
-    # an indefinite description where a name is asked for (`descriptions.describes`)
-    "describes": [("What is the tallest mountain in the world?", "A mountain in Nepal.", ["Mount Everest", "Everest"]),
-                  ("Who painted the Mona Lisa?", "An Italian painter of the Renaissance.", ["Leonardo da Vinci"]),
-                  ("What is the tallest mountain in the world?", "Mount Everest, a mountain in Nepal.",
-                   ["Mount Everest", "Everest"]),
-                  ("Who painted the Mona Lisa?", "Leonardo da Vinci, an Italian painter.", ["Leonardo da Vinci"])],
 }
 
 

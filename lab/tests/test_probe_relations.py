@@ -9,7 +9,6 @@ import random
 import pytest
 
 from qascore.text.answer_match import Reading
-from qascore.text.descriptions import describes
 from qascore.text.roles import lesser_role, misattributed
 from qascore_lab.train import probe_comparisons, probe_described, probe_descriptions, probe_relations, probe_roles
 from qascore_lab.train.probe_plain import TEMPLATES
@@ -118,10 +117,10 @@ def test_fitting_role(question, role):
     assert got == role if isinstance(role, str) else got in role
 
 
-def test_description_pair_is_read_by_describes(tmp_path):
+def test_description_pair_describes_instead_of_naming(tmp_path):
     suite = _suite(tmp_path, [_assertion("q1", "Which city is known as Auld Reekie?", "Edinburgh", "Glasgow",
                                          ["Edinburgh"])])
     r, w = probe_descriptions.build(suite, seed=13)["dev"]
     assert (r["family"], r["label"], w["label"]) == ("description", 1, 0)
-    assert describes(Reading(r["question"], w["candidate"], r["references"])) == 1.0
-    assert describes(Reading(r["question"], r["candidate"], r["references"])) == 0.0
+    assert {"a", "an"} & set(w["candidate"].lower().split()) and "Edinburgh" not in w["candidate"]
+    assert "Edinburgh" in r["candidate"]

@@ -24,14 +24,10 @@ A small model over signals that carry from one kind of answer to another (their 
   8 or 9 planets."; `answer_match.number_choice`);
 - `name_clash`: the candidate names something that shares a word with a reference but puts another word in
   its place ("Louis Armstrong" for "Neil Armstrong", "George Bush" for "George Washington"; `names.name_clash`);
-- `adds_nothing`: every word of the candidate is the question's or filler, and none a reference's ("It is a
-  city.", "A famous person."; `answer_match.adds_nothing`);
 - `lesser_role`: every mention of a reference is a comparison's standard or the possessor of something the
   question does not ask about ("Saturn is larger than Jupiter.", "Jupiter's moon Ganymede."; `roles.lesser_role`);
 - `misattributed`: the clause that restates the question gives it to another name, the gold named elsewhere
   ("Sydney is the capital; Canberra is the largest city."; `roles.misattributed`);
-- `describes`: the candidate is only an indefinite description where a name is asked for ("An American
-  astronaut."; `descriptions.describes`);
 - `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one
   (`answer_match.number_miss`: "landed in 1968" against "1969");
@@ -75,7 +71,6 @@ from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
 from qascore.text.names import name_clash
-from qascore.text.descriptions import describes
 from qascore.text.roles import lesser_role, misattributed
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
@@ -84,11 +79,11 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
             "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list", "name_clash",
-            "adds_nothing", "lesser_role", "doubt", "misattributed", "describes")
+            "lesser_role", "doubt", "misattributed")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
-           "bare_list", "name_clash", "adds_nothing", "lesser_role", "misattributed", "describes")
+           "bare_list", "name_clash", "lesser_role", "misattributed")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -119,8 +114,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
-           "adds_nothing": am.adds_nothing(r), "lesser_role": lesser_role(r), "misattributed": misattributed(r),
-           "describes": describes(r)}
+           "lesser_role": lesser_role(r), "misattributed": misattributed(r)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     if "alternatives" in names:

@@ -1,7 +1,7 @@
 """Cheap answer-matching signals for the `judge` metric: alias-aware containment, token recall, hedges,
 and the question-type / answer-type agreement that makes lexical judges work on long LLM answers.
 
-The rules here and in `names`, `roles` and `descriptions` read a record through one `Reading`, whose parts (each
+The rules here and in `names` and `roles` read a record through one `Reading`, whose parts (each
 text folded, split, counted) are computed when a rule first asks and kept for the next; the others are pure
 functions of plain strings. Their tests are tables of inputs and outputs.
 """
@@ -376,35 +376,6 @@ def hedges(candidate: str) -> float:
     """1.0 if the candidate hedges or refuses ("I'm sorry", "I don't know", "I can't say for certain", "there is
     no ...")."""
     return float(bool(_HEDGE.search(candidate.translate(QUOTES).lower())))
-
-
-# words an answer may wrap itself in without saying anything ("It is a famous person.", "That would be a city.")
-_WRAPPING = frozenset({"it", "its", "is", "was", "are", "were", "be", "would", "that", "this", "answer", "some", "someone",
-                       "somebody", "something", "somewhere", "one", "of", "kind", "type", "sort", "famous", "well",
-                       "known", "person", "people", "thing", "place", "certain", "particular", "specific", "i", "think",
-                       "believe", "say", "probably", "likely", "maybe", "perhaps", "called", "named"})
-
-
-def _stem(word: str) -> str:
-    """A plural and its singular as one word ("planets" / "planet"), crudely: only a final "s" goes."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
-_YES_NO = re.compile(r"^\W*(is|are|am|was|were|do|does|did|can|could|will|would|shall|should|may|might|must|has|have|"
-                     r"had)\b", re.IGNORECASE)
-
-
-def adds_nothing(r: Reading) -> float:
-    """1.0 if the candidate says nothing the question did not: every word of it is the question's or filler, and it
-    shares no word with a reference ("It is a city." for "Which city is known as Auld Reekie?", "A famous person."
-    for "Who painted the Mona Lisa?"; "Italy" for "Is Paris in France or Italy?"). A verifier reads such a
-    type-only answer as fitting the question. Not for a yes/no question, which a right answer may restate ("Is
-    the Earth round?" "The Earth is round."); a choice between options it names is no yes/no question."""
-    yes_no = _YES_NO.match(r.question) and " or " not in f" {r.question.lower()} "
-    if not r.words or yes_no or token_recall(r) > 0:
-        return 0.0
-    asked = {_stem(w) for w in r.question_words}
-    return float(all(w in _WRAPPING or _stem(w) in asked for w in r.words))
 
 
 _WANTS_NUMBER = re.compile(r"^\s*(how (many|much|old|long|far|tall|high|big|often|fast|deep|large)|"

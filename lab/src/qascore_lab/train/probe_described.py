@@ -1,7 +1,7 @@
 """`qascore-lab train probe-described`: an answer that describes the kind of thing asked for in words of its
 own ("An English playwright.", "A city in Europe.") beside the gold in the same words.
 
-`probe-generic` writes the kind in the question's own words, which the lexical rule `adds_nothing` reads; a
+`probe-generic` writes the kind in the question's own words ("It is a city."); a
 description that adds a word ("A Russian novelist." for Tolstoy, "A mountain in the Himalayas." for Everest)
 still names nothing, and judge v14 accepts it because the verifier reads it as fitting (lab/results/judge.md,
 round 2026-11-27f). This builder writes the contrast from the suite's own questions: for each question of an

@@ -3,9 +3,9 @@ for "who" questions a role that fits the question.
 
 `described` pairs teach the verifier (their train split is in `ava`'s training), which now refuses their
 adjectives and places, and refuses a role that does not fit ("An English politician." for "Who wrote
-Hamlet?"), but still accepts one that does ("An English playwright."). The judge's `describes` rule
-(`qascore.text.descriptions`) reads the form itself; its offset is fitted on these pairs, kept out of the
-verifier's training, whose adjectives and places are none of `probe-described`'s and whose role for a "who"
+Hamlet?"), but still accepts one that does ("An English playwright."). These pairs are kept out of the
+verifier's training (the judge's calibration reads their train split, its test report the test split; no rule
+reads the form); their adjectives and places are none of `probe-described`'s, and their role for a "who"
 question is the one it names ("Who was the 44th president?" -> "a Dutch president") or its verb's ("Who
 painted ...?" -> "a Roman painter"; `fitting_role`), else one of ROLES. Built as `described` is
 (`probe_generic.kind_pairs`), from the suite's questions and splits, seeded by (seed, question); family
