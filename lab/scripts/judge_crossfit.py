@@ -1,5 +1,5 @@
-"""EVOUNA-TQ's training answers in the judge's fit, read by verifiers that never trained on them (judge v22,
-lab/results/judge.md, round 2026-11-28g; the commands in lab/NOTES.md).
+"""EVOUNA-TQ's and the written training answers in the judge's fit, read by verifiers that never trained on them
+(lab/results/judge.md, rounds 2026-11-28g and h; the commands in lab/NOTES.md).
 
   python lab/scripts/judge_crossfit.py split CORPUS OUT_DIR [PROBES]
       CORPUS's EVOUNA-TQ training rows in two halves by question (crc32 of the qid, even: A, odd: B):
