@@ -20,6 +20,7 @@ import json
 import sys
 import zlib
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -28,39 +29,34 @@ def half(row: dict) -> str:
     return "A" if zlib.crc32(row["qid"].encode()) % 2 == 0 else "B"
 
 
+def _without_half(src: Path, dst: Path, held_out: Callable[[dict], bool], files: tuple[str, ...]) -> None:
+    """dst/train.jsonl = src's train lines but those `held_out` marks; the other `files` copied as they are."""
+    dst.mkdir(parents=True, exist_ok=True)
+    with open(src / "train.jsonl", encoding="utf-8") as lines, open(dst / "train.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(line for line in lines if not held_out(json.loads(line)))
+    for name in files:
+        (dst / name).write_bytes((src / name).read_bytes())
+
+
 def split(corpus: Path, out: Path, probes: Path | None = None) -> None:
-    rows = [json.loads(line) for line in open(corpus / "train.jsonl", encoding="utf-8")]
     for h in "AB":
-        d = out / f"corpus{h}"
-        d.mkdir(parents=True, exist_ok=True)
-        with open(d / "train.jsonl", "w", encoding="utf-8") as fh:
-            for r in rows:
-                if not (r["source"] == "evouna" and half(r) == h):
-                    fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-        for name in ("dev.jsonl", "test.jsonl", "report.json"):
-            (d / name).write_bytes((corpus / name).read_bytes())
+        _without_half(corpus, out / f"corpus{h}", lambda r, h=h: r["source"] == "evouna" and half(r) == h,
+                      ("dev.jsonl", "test.jsonl", "report.json"))
+        if probes is not None:
+            _without_half(probes, out / f"probes{h}", lambda r, h=h: r["kind"].startswith("written-") and half(r) == h,
+                          ("dev.jsonl", "test.jsonl"))
     ev = out / "evtrain"
     ev.mkdir(parents=True, exist_ok=True)
-    with open(ev / "train.jsonl", "w", encoding="utf-8") as fh:
-        for r in rows:
+    with open(corpus / "train.jsonl", encoding="utf-8") as lines, open(ev / "train.jsonl", "w", encoding="utf-8") as fh:
+        for r in map(json.loads, lines):
             if r["source"] == "evouna":
                 fh.write(json.dumps({"id": f"evtrain-{r['id']}", "qid": r["qid"], "question": r["question"],
                                      "candidate": r["candidate"], "references": r["references"],
                                      "label": r["label"], "source": "probes", "kind": "evouna-train",
                                      "family": "evouna-train", "pair": r["qid"],
-                                     "member": "right" if r["label"] else "wrong", "half": half(r)},
-                                    ensure_ascii=False) + "\n")
+                                     "member": "right" if r["label"] else "wrong"}, ensure_ascii=False) + "\n")
     for name in ("dev.jsonl", "test.jsonl"):
         (ev / name).write_text("", encoding="utf-8")
-    if probes is not None:
-        for h in "AB":
-            d = out / f"probes{h}"
-            d.mkdir(parents=True, exist_ok=True)
-            with open(probes / "train.jsonl", encoding="utf-8") as src, open(d / "train.jsonl", "w", encoding="utf-8") as fh:
-                fh.writelines(line for line in src if not (json.loads(line)["kind"].startswith("written-")
-                                                           and half(json.loads(line)) == h))
-            for name in ("dev.jsonl", "test.jsonl"):
-                (d / name).write_bytes((probes / name).read_bytes())
 
 
 def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | None = None) -> None:
