@@ -45,21 +45,21 @@ def test_tree_card_by_hand():
 
 
 def test_offsets_add_a_fixed_log_odds_term_after_the_platt_scaling():
-    card = {"features": ["verifier", "alternatives"], "platt": [2.0, -0.5], "offsets": {"alternatives": -3.0},
+    card = {"features": ["verifier", "bare_list"], "platt": [2.0, -0.5], "offsets": {"bare_list": -3.0},
             "model": {"kind": "logistic", "mean": [0.0, 0.0], "scale": [1.0, 1.0], "coef": [1.0, 0.0],
                       "intercept": 0.0}}
     x = np.array([[1.0, 0.0], [1.0, 1.0], [-1.0, 1.0]])
-    # raw = verifier; z = 2 * raw - 0.5 - 3 * alternatives = [1.5, -1.5, -5.5]
+    # raw = verifier; z = 2 * raw - 0.5 - 3 * bare_list = [1.5, -1.5, -5.5]
     assert np.allclose(predict(card, x), 1 / (1 + np.exp(-np.array([1.5, -1.5, -5.5]))))
 
 
 def test_a_card_with_an_offset_for_a_feature_it_lacks_is_refused(tmp_path):
     from qascore.metrics.judge import read_card
 
-    card = {"features": ["verifier"], "platt": [1.0, 0.0], "threshold": 0.5, "offsets": {"alternatives": -1.0},
+    card = {"features": ["verifier"], "platt": [1.0, 0.0], "threshold": 0.5, "offsets": {"bare_list": -1.0},
             "model": {"kind": "logistic", "mean": [0.0], "scale": [1.0], "coef": [1.0], "intercept": 0.0}}
     (tmp_path / "c.json").write_text(json.dumps(card))
-    with pytest.raises(ValueError, match="offsets for \\['alternatives'\\]"):
+    with pytest.raises(ValueError, match="offsets for \\['bare_list'\\]"):
         read_card(str(tmp_path / "c.json"))
 
 

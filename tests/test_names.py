@@ -30,6 +30,8 @@ CLASHES = [  # (question, candidate, references, clash)
     ("What is the capital of Germany?", "Berlin, Germany", ["Berlin"], 0),
     ("Which king had six wives?", "Henry the Eighth", ["Henry VIII"], 0),
     ("Which king is buried in Gloucester?", "Edward II, King of England", ["Edward the Second"], 0),
+    ("Which article of the Constitution sets up the executive?", "Article II", ["Article Two"], 0),
+    ("Which article of the Constitution sets up the executive?", "Article III", ["Article Two"], 1),
     ("What were Joe DiMaggio's brothers called?", "Dom and Vince", ["Dom & Vincent"], 0),
     ("Which cartoon?", "Hong Kong Phooie", ["Hong Kong Phooey"], 0),
     ("Which post did she hold?", "Director General of MI5", ["Head of MI5"], 0),
@@ -48,7 +50,7 @@ def test_name_clash(question, candidate, references, clash):
 
 
 @pytest.mark.parametrize("a,b,same", [
-    ("viii", "eighth", True), ("vii", "viii", False), ("f", "fitzgerald", True), ("mt", "mount", True),
+    ("viii", "eighth", True), ("vii", "viii", False), ("ii", "2", True), ("2", "second", True), ("3", "ii", False), ("f", "fitzgerald", True), ("mt", "mount", True),
     ("vince", "vincent", True), ("hendricks", "hendrix", True), ("louis", "neil", False), ("john", "joseph", False),
 ])
 def test_same_word(a, b, same):

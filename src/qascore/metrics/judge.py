@@ -18,7 +18,6 @@ A small model over signals that carry from one kind of answer to another (their 
 - `hedge`: the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no");
 - `disowned`: the candidate names a reference but never asserts it (negated, denied the question's verb, or
   attributed to others: "It is B, not A", "A did not discover it", "Many people think it is A, but ..."; `answer_match.disowned`);
-- `alternatives`: the candidate offers alternatives instead of one answer ("It might be A or possibly B");
 - `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item is a reference
   and another names none (`answer_match.bare_list`), or offers the gold number or another anywhere ("There are
   8 or 9 planets."; `answer_match.number_choice`);
@@ -78,11 +77,11 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 # metric keeps the paper's verifier
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
-            "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees", "bare_list", "name_clash",
+            "num_gap", "person_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
             "lesser_role", "doubt", "misattributed")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
-SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "alternatives", "date_agrees",
+SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "date_agrees",
            "bare_list", "name_clash", "lesser_role", "misattributed")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
@@ -117,8 +116,6 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "lesser_role": lesser_role(r), "misattributed": misattributed(r)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
-    if "alternatives" in names:
-        out["alternatives"] = am.alternatives(candidate)
     return out
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
+from qascore.text.quantities import restated
 from qascore.text.squad import normalize_answer
 
 # typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
@@ -442,16 +443,18 @@ ANSWER_WORDS = 10  # a longer reference is a sentence that holds the answer, its
 def number_miss(r: Reading) -> float:
     """How far the candidate's numbers miss the gold ones: 0.0 when the candidate holds a reference, or states
     no number (digits) that the question, the references' numbers (as written or rounded, `_close`) and their
-    ranges do not account for; else the share of the best reference's numbers it lacks (a reference's range
+    ranges do not account for, or a reference's number in another form (`quantities.restated`: "238,900 miles"
+    for "384,400 km"); else the share of the best reference's numbers it lacks (a reference's range
     that holds a stated number, or a stated range that holds a reference's number, lacks none; references
     without digits or longer than ANSWER_WORDS are not read, 0.0 if none is left). "Apollo 11 landed in
     1968" against ["1969", "July 20, 1969"] gives 1.0, "12-15 degrees" against ["12-18 degrees"] 0.5, "about
     300,000 km/s" against ["299,792 km/s"] and "15 years" against ["13 to 17 years"] 0.0."""
     stated, asked, refs = r.numbers
     said = stated - asked
-    gold = [(n, _ranges(ref)) for n, ref in zip(refs, r.references) if n and len(ref.split()) <= ANSWER_WORDS]
-    if not said or not gold or r.contains:
+    kept = [(n, ref) for n, ref in zip(refs, r.references) if n and len(ref.split()) <= ANSWER_WORDS]
+    if not said or not kept or r.contains or restated(r.question, r.text, " ".join(r.words), [k for _, k in kept]):
         return 0.0
+    gold = [(n, _ranges(ref)) for n, ref in kept]
     spans = _ranges(r.text)
     ends = {x for span in spans for x in span}  # a stated range is matched end by end, not held in a gold range
 
@@ -593,9 +596,6 @@ _AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were
 _FILLER_WORDS = r"actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on"
 _FILLER = re.compile(rf"^\s*({_FILLER_WORDS})\s*\W*$")
 _LEADING_FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\s*[,.;:!-]+\s*)+", re.IGNORECASE)
-# a word that leaves "A or B" open: a modal, or an estimate ("around 1989 or 1990", "sometime in 1969 or 1970")
-_MODAL = re.compile(r"\b(might|may|maybe|possibly|perhaps|probably|could|either|not (entirely )?sure|unsure|"
-                    r"can'?t say|cannot say|not certain|uncertain|around|roughly|approximately|circa|some ?time)\b")
 
 
 def _disowned_at(tokens: list[str], i: int, n: int, asked: frozenset[str] = frozenset()) -> bool:
@@ -744,16 +744,6 @@ def listed(candidate: str, hedged: bool = False) -> list[str]:
         if len(note.split()) > LIST_NOTE_WORDS or any(f" {fold(p)} " in note for p in _LIST_SEP.split(head)):
             return []
     return _short_list(p.strip(" .()") for p in _LIST_SEP.split(head))
-
-
-def alternatives(candidate: str) -> float:
-    """1.0 if the candidate does not commit to one answer: "A or B" under a modal or an estimate ("It might be A
-    or possibly B", "either A or B", "Around 1989 or 1990"), or a bare short list of alternatives ("A, B or C").
-    "or so" rounds one answer ("around 1969 or so") and offers no other."""
-    text = re.sub(r"\bor so\b", " ", candidate.translate(QUOTES).lower())
-    if not re.search(r"\bor\b", text):
-        return 0.0
-    return float(bool(_MODAL.search(text)) or len(text.split()) <= 10 and "," in text)
 
 
 _A_NUMBER = rf"(?:\d[\d,.]*\d|\d|{'|'.join(_NUMBER_WORDS)})"

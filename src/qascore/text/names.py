@@ -44,7 +44,7 @@ _HEADS = frozenset({"head", "director", "chief", "leader", "team", "group", "par
                     "council", "committee", "board"})
 GENERIC = _CONNECTORS | _TITLES | _HEADS  # words that never tell two names apart on their own
 # a rank written two ways ("VIII", "Eighth"): its number
-_RANK = {w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi",
+_RANK = {w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi", " ".join(map(str, range(1, 17))),
                             "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
                             "fourteenth fifteenth sixteenth") for k, w in enumerate(ranks.split(), 1)}
 # abbreviations a name is written with ("Mt. Everest", "St. Louis", "Wm. Shakespeare")
@@ -94,7 +94,8 @@ def _capital_next(toks: Sequence[str], i: int) -> bool:
 def same_word(a: str, b: str) -> bool:
     """Two folded words that may name the same part of a name: equal or a `near` spelling, an initial and the
     word ("f" / "fitzgerald"), a short form ("vince" / "vincent") or an abbreviation ("mt" / "mount") and the
-    word, the same sound ("hendricks" / "hendrix", `sounds`), or the same rank written two ways ("viii" / "eighth")."""
+    word, the same sound ("hendricks" / "hendrix", `sounds`), or the same rank written two ways ("viii" / "eighth"; "ii"
+    / "2": `fold` writes "Two" as "2")."""
     if a == b or near(a, b):
         return True
     if a in _RANK and b in _RANK:

@@ -1,0 +1,96 @@
+"""A gold number in another form, which `answer_match.number_miss` must not read as a miss: another unit ("238,900
+miles" for 384,400 km, "351.5 K" for 78.37 °C), a multiplier or a power of ten ("384 thousand", "5.73 × 10³"), words
+("fourteen ninety-two", "thirteenth"), Roman numerals ("XIII"), a year's last two digits ("'91"). SI unit sizes."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, Sequence
+
+# each unit's dimension and size (with an offset: temperatures) in the dimension's base unit
+_TABLE = {"length": {"m metre metres meter meters": 1, "km kilometre kilometres kilometer kilometers": 1e3, "ft foot feet": 0.3048,
+                     "cm centimetre centimetres centimeter centimeters": 1e-2, "mm millimetre millimetres": 1e-3, "inch inches": 0.0254,
+                     "mi mile miles": 1609.344, "yd yard yards": 0.9144},
+          "mass": {"kg kilogram kilograms": 1, "g gram grams": 1e-3, "lb lbs pound pounds": 0.45359237, "tonne tonnes": 1e3,
+                   "oz ounce ounces": 0.028349523125},
+          "volume": {"l litre litres liter liters": 1, "ml millilitre millilitres milliliter milliliters": 1e-3,
+                     "gal gallon gallons": 3.785411784, "pint pints": 0.473176473, "quart quarts": 0.946352946},
+          "pressure": {"pa pascal pascals": 1, "kpa": 1e3, "hpa": 1e2, "mpa": 1e6, "bar": 1e5, "mbar": 1e2, "psi": 6894.757293168,
+                       "atm atmosphere atmospheres": 101325, "mmhg torr": 101325 / 760},
+          "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots": 0.514444},
+          "information": {"bit bits": 1, "byte bytes octet octets": 8},
+          "time": {"s sec second seconds": 1, "min minute minutes": 60, "h hr hour hours": 3600, "day days": 86400},
+          "temperature": {"k kelvin kelvins": 1, "c celsius centigrade": (1, 273.15), "f fahrenheit": (5 / 9, 273.15 - 160 / 9)}}
+UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(size, tuple) else (size, 0.0)))
+                                              for dim, table in _TABLE.items() for names, size in table.items() for name in names.split()}
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
+_UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+_QUANTITY = re.compile(rf"(?<![\w.,])(\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
+                       rf"(?:\s+({'|'.join(_SCALE)})\b)?(?:\s*({_UNIT})(?![\w/]))?")
+_ROMAN = re.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
+_TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
+# "first" and "second" are too often no number ("at first", "a second opinion"): read only after a ten
+_ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+                                           "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split(), 1)},
+             **{w[:-1] + "ieth": k for w, k in _TENS.items()}}
+_ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(_ORDINALS)})\b")
+
+
+def _symbols(text: str) -> str:
+    """`text` lower-cased, unit phrases as symbols ("miles per hour" -> "mi/h"), no degree sign or word ("°C" -> "c")."""
+    text = re.sub(r"\b(mi|kilo|met)\w* per (h|s)\w*", lambda m: f"{ {'kilo': 'km', 'met': 'm'}.get(m[1], m[1])}/{m[2]}", text.lower())
+    return re.sub(r"[°º]|\bdegrees? ", "", text)
+
+
+def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
+    """Each number in `text` as (value, tolerance, unit or None, scaled): the tolerance is half the place of its
+    last written digit (of its trailing zeros when there are two or more: "300,000" is a rounding, "1970" is not);
+    `scaled` when a multiplier or a power of ten wrote it ("384 thousand", "3 × 10^8")."""
+    for m in _QUANTITY.finditer(_symbols(text)):
+        digits, power, scale, unit = m[1].replace(",", ""), m[2], m[3], m[4]
+        zeros = len(digits) - len(digits.rstrip("0"))
+        place = -len(digits.split(".")[1]) if "." in digits else zeros if zeros >= 2 else 0
+        factor = (10.0 ** int(power.translate(_SUPERSCRIPT)) if power else 1.0) * _SCALE.get(scale or "", 1.0)
+        yield float(digits) * factor, 0.5 * 10.0 ** place * factor, unit, factor != 1.0
+
+
+def convert(value: float, unit: str, target: str) -> float:
+    """`value` in `unit` expressed in `target`, a unit of the same dimension."""
+    (_, size, offset), (_, to_size, to_offset) = UNITS[unit], UNITS[target]
+    return (value * size + offset - to_offset) / to_size
+
+
+def _worded(text: str, folded: str) -> set[float]:
+    """Numbers `fold` leaves apart: years in words ("14 92", "2 thousand and 7" once folded) or dd.mm.yyyy, ordinals
+    ("thirteenth", "twenty-first") and Roman numerals of two letters or more ("XIII")."""
+    out = {float(a + b) for a, b in re.findall(r"(?=\b(1\d|20) (\d\d)\b)", folded)}
+    out |= {float(y) for y in re.findall(r"\b[0-3]?\d\.[01]?\d\.(\d{4})\b", text)}
+    out |= {1000.0 * int(k) + int(rest or 0) for k, rest in re.findall(r"\b(\d) thousand(?: and)?(?: (\d{1,2}))?\b", folded)}
+    out |= {float(_TENS.get(tens, 0) + _ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
+            if tens or _ORDINALS[unit] > 2}
+    for m in _ROMAN.finditer(text):
+        values = [{"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}[c] for c in m.group(0)]
+        out.add(float(sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))))
+    return out
+
+
+def _agree(said: tuple[float, float, str | None, bool], gold: tuple[float, float, str | None, bool], asked: str | None) -> bool:
+    """A said quantity is a gold one in another unit (the question's where the gold names none), as far as both are
+    written ("5.9 km" for "5,895 m"), or a scaled one ("384 thousand" for "384,400")."""
+    (s, s_tol, unit, scaled), (g, g_tol, g_unit, _) = said, gold
+    g_unit = g_unit or asked
+    if unit and g_unit and unit != g_unit and UNITS[unit][0] == UNITS[g_unit][0]:
+        return abs(s - convert(g, g_unit, unit)) < s_tol + g_tol * UNITS[g_unit][1] / UNITS[unit][1]
+    return scaled and abs(s - g) < s_tol + g_tol
+
+
+def restated(question: str, text: str, folded: str, references: Sequence[str]) -> bool:
+    """Whether the candidate (`text`; `folded` as `fold` gives it) states a number of the references in another form
+    than its digits (`_agree`, `_worded`, a year's last two digits: "16 octets" for "How many bits ...?" and "128")."""
+    asked = next((w for w in re.findall(r"[\w/]+", _symbols(question)) if len(w) > 1 and w in UNITS), None)
+    worded, said = _worded(text, folded), list(quantities(text))
+    years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
+    golds = [q for reference in references for q in quantities(reference)]
+    return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \
+        or any(_agree(s, g, asked) for s in said for g in golds)

@@ -1,0 +1,62 @@
+"""A gold number in another form (`text.quantities`): conversions checked by hand against the units' definitions."""
+
+import pytest
+
+from qascore.text.answer_match import fold
+from qascore.text.quantities import convert, quantities, restated
+
+
+@pytest.mark.parametrize("value, unit, target, expected", [
+    (100, "celsius", "fahrenheit", 212.0),
+    (37, "c", "f", 98.6),
+    (78.37, "c", "k", 351.52),
+    (1, "mile", "km", 1.609344),
+    (18, "inches", "feet", 1.5),
+    (760, "torr", "kpa", 101.325),
+    (16, "octets", "bits", 128.0),
+    (1, "gallon", "litres", 3.785411784),
+    (26.2, "miles", "km", 42.1648128),
+])
+def test_convert(value, unit, target, expected):
+    assert convert(value, unit, target) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("384,400 km", [(384400.0, 50.0, "km", False)]),           # two trailing zeros: rounded to the hundred
+    ("In 1970.", [(1970.0, 0.5, None, False)]),                # one is not
+    ("5.9 km", [(5.9, 0.05, "km", False)]),
+    ("384 thousand kilometres", [(384000.0, 500.0, "kilometres", True)]),
+    ("5.73 × 10³ yr", [(5730.0, 5.0, None, True)]),
+    ("3 x 10^8 m/s", [(3e8, 0.5e8, "m/s", True)]),
+    ("98.6 degrees Fahrenheit", [(98.6, 0.05, "fahrenheit", False)]),
+    ("186,000 miles per second", [(186000.0, 500.0, "mi/s", False)]),
+])
+def test_quantities(text, expected):
+    assert [(pytest.approx(v), pytest.approx(t), u, s) for v, t, u, s in quantities(text)] == expected
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    ("How far is the Moon?", "Roughly 238,900 miles.", ["384,400 km"], True),  # 238,855 mi
+    ("How far is the Moon?", "Roughly 238,000 miles.", ["384,400 km"], False),  # 855 mi off
+    ("How far is the Moon?", "About 384 thousand kilometres.", ["384,400 km"], True),
+    ("How far is the Moon?", "About 300 km.", ["384,400 km"], False),
+    ("How far is the Moon?", "About 150 million km.", ["384,400 km"], False),
+    ("Boiling point of ethanol?", "About 351.5 K.", ["78.37 °C"], True),
+    ("Body temperature?", "98.6 °F", ["37 °C"], True),
+    ("Body temperature?", "100.4 °F", ["37 °C"], False),
+    ("How many bits long is an IPv6 address?", "16 octets.", ["128"], True),  # the question's unit
+    ("How many bits long is an IPv6 address?", "12 octets.", ["128"], False),
+    ("How tall is Kilimanjaro?", "About 5.9 km.", ["5,895 m"], True),
+    ("Half-life of carbon-14?", "5.73 × 10³ years", ["5,730 years"], True),
+    ("Which amendment abolished slavery?", "Amendment XIII.", ["13th Amendment"], True),
+    ("Which amendment abolished slavery?", "The Thirteenth.", ["13th Amendment"], True),
+    ("Which amendment abolished slavery?", "The Fourteenth.", ["13th Amendment"], False),
+    ("When did Columbus reach the Americas?", "October 12, fourteen ninety-two.", ["1492"], True),
+    ("When was the first iPhone released?", "Two thousand seven.", ["2007"], True),
+    ("When did the Soviet Union dissolve?", "26 December '91.", ["1991"], True),
+    ("When did the Soviet Union dissolve?", "In '92.", ["1991"], False),
+    ("When was the Peace of Westphalia?", "24.10.1648", ["1648"], True),
+    ("When?", "In 1970.", ["1969"], False),                    # digits as digits: number_miss's own reading
+])
+def test_restated(question, candidate, references, expected):
+    assert restated(question, candidate, fold(candidate), references) is expected
