@@ -8,19 +8,20 @@ import re
 from typing import Iterator, Sequence
 
 # each unit's dimension and size (with an offset: temperatures) in the dimension's base unit
-_TABLE = {"length": {"m metre metres meter meters": 1, "km kilometre kilometres kilometer kilometers": 1e3, "ft foot feet": 0.3048,
-                     "cm centimetre centimetres centimeter centimeters": 1e-2, "mm millimetre millimetres": 1e-3, "inch inches": 0.0254,
-                     "mi mile miles": 1609.344, "yd yard yards": 0.9144},
-          "mass": {"kg kilogram kilograms": 1, "g gram grams": 1e-3, "lb lbs pound pounds": 0.45359237, "tonne tonnes": 1e3,
-                   "oz ounce ounces": 0.028349523125},
-          "volume": {"l litre litres liter liters": 1, "ml millilitre millilitres milliliter milliliters": 1e-3,
-                     "gal gallon gallons": 3.785411784, "pint pints": 0.473176473, "quart quarts": 0.946352946},
-          "pressure": {"pa pascal pascals": 1, "kpa": 1e3, "hpa": 1e2, "mpa": 1e6, "bar": 1e5, "mbar": 1e2, "psi": 6894.757293168,
-                       "atm atmosphere atmospheres": 101325, "mmhg torr": 101325 / 760},
-          "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots": 0.514444},
-          "information": {"bit bits": 1, "byte bytes octet octets": 8},
-          "time": {"s sec second seconds": 1, "min minute minutes": 60, "h hr hour hours": 3600, "day days": 86400},
-          "temperature": {"k kelvin kelvins": 1, "c celsius centigrade": (1, 273.15), "f fahrenheit": (5 / 9, 273.15 - 160 / 9)}}
+_TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
+    "length": {"m metre metres meter meters": 1, "km kilometre kilometres kilometer kilometers": 1e3, "ft foot feet": 0.3048,
+               "cm centimetre centimetres centimeter centimeters": 1e-2, "mm millimetre millimetres": 1e-3, "inch inches": 0.0254,
+               "mi mile miles": 1609.344, "yd yard yards": 0.9144},
+    "mass": {"kg kilogram kilograms": 1, "g gram grams": 1e-3, "lb lbs pound pounds": 0.45359237, "tonne tonnes": 1e3,
+             "oz ounce ounces": 0.028349523125},
+    "volume": {"l litre litres liter liters": 1, "ml millilitre millilitres milliliter milliliters": 1e-3,
+               "gal gallon gallons": 3.785411784, "pint pints": 0.473176473, "quart quarts": 0.946352946},
+    "pressure": {"pa pascal pascals": 1, "kpa": 1e3, "hpa": 1e2, "mpa": 1e6, "bar": 1e5, "mbar": 1e2, "psi": 6894.757293168,
+                 "atm atmosphere atmospheres": 101325, "mmhg torr": 101325 / 760},
+    "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots": 0.514444},
+    "information": {"bit bits": 1, "byte bytes octet octets": 8},
+    "time": {"s sec second seconds": 1, "min minute minutes": 60, "h hr hour hours": 3600, "day days": 86400},
+    "temperature": {"k kelvin kelvins": 1, "c celsius centigrade": (1, 273.15), "f fahrenheit": (5 / 9, 273.15 - 160 / 9)}}
 UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(size, tuple) else (size, 0.0)))
                                               for dim, table in _TABLE.items() for names, size in table.items() for name in names.split()}
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -57,8 +58,7 @@ def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
 
 def convert(value: float, unit: str, target: str) -> float:
     """`value` in `unit` expressed in `target`, a unit of the same dimension."""
-    (_, size, offset), (_, to_size, to_offset) = UNITS[unit], UNITS[target]
-    return (value * size + offset - to_offset) / to_size
+    return (value * UNITS[unit][1] + UNITS[unit][2] - UNITS[target][2]) / UNITS[target][1]
 
 
 def _worded(text: str, folded: str) -> set[float]:
