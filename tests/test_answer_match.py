@@ -65,40 +65,25 @@ def test_near_recall(candidate, refs, expected):
     assert am.near_recall(Reading("", candidate, refs)) == expected
 
 
-@pytest.mark.parametrize("candidate, expected", [
-    ("I’m sorry, but I couldn’t find any information about that.", 1.0),
-    ("There is no record of such a newspaper.", 1.0),
-    ("I don't know.", 1.0),
-    ("I can't say for certain; candidates include Sydney and Canberra.", 1.0),
-    ("I can say for certain it is Canberra.", 0.0),
-    ("The capital is Canberra.", 0.0),
-    ("Sorrento is in Italy.", 0.0),
+@pytest.mark.parametrize("question, number", [
+    ("How many moons does Mars have?", 1.0),
+    ("In what year did the war end?", 1.0),
+    ("When was the treaty signed?", 1.0),
+    ("Who painted the Mona Lisa?", 0.0),
+    ("What is the capital of France?", 0.0),
 ])
-def test_hedges(candidate, expected):
-    assert am.hedges(candidate) == expected
+def test_wants_number(question, number):
+    assert am.wants_number(question) == number
 
 
-@pytest.mark.parametrize("question, number, person", [
-    ("How many moons does Mars have?", 1.0, 0.0),
-    ("In what year did the war end?", 1.0, 0.0),
-    ("When was the treaty signed?", 1.0, 0.0),
-    ("Who painted the Mona Lisa?", 0.0, 1.0),
-    ("Which actor played Bond in 1962?", 0.0, 1.0),
-    ("What is the capital of France?", 0.0, 0.0),
+@pytest.mark.parametrize("candidate, number", [
+    ("It ended in 1945.", 1.0),
+    ("Two moons.", 1.0),
+    ("It was painted by Leonardo da Vinci.", 0.0),
+    ("no idea", 0.0),
 ])
-def test_question_types(question, number, person):
-    assert (am.wants_number(question), am.wants_person(question)) == (number, person)
-
-
-@pytest.mark.parametrize("candidate, number, name", [
-    ("It ended in 1945.", 1.0, 0.0),
-    ("Two moons.", 1.0, 0.0),
-    ("It was painted by Leonardo da Vinci.", 0.0, 1.0),
-    ("Leonardo.", 0.0, 0.0),                 # a capital that only starts the text is not counted
-    ("no idea", 0.0, 0.0),
-])
-def test_candidate_types(candidate, number, name):
-    assert (am.has_number(candidate), am.has_name(candidate)) == (number, name)
+def test_has_number(candidate, number):
+    assert am.has_number(candidate) == number
 
 
 @pytest.mark.parametrize("text, expected", [

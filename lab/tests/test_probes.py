@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qascore_lab.train.probes import Builder, family_table, pairs
+from qascore_lab.train.probes import Builder, family_table, pairs, wants_person
 
 
 def build_one(gold: str, wrongs: list[str], **kw) -> list[dict]:
@@ -134,3 +134,12 @@ def test_bench_probes_tables_the_audited_rows_with_their_own_scores(tmp_path, mo
     assert fams["alias-people-accept"]["right_accepted"] == 1.0
     assert fams["alias-people-refuse"]["wrong_accepted"] == 1.0
     assert json.loads((tmp_path / "o" / "probes.json").read_text())["rows"] == 3
+
+
+@pytest.mark.parametrize("question, person", [
+    ("Who painted the Mona Lisa?", True), ("Which actor played Bond in 1962?", True), ("whose portrait is it", True),
+    ("How many moons does Mars have?", False), ("What is the capital of France?", False),
+])
+def test_wants_person(question, person):
+    """A wrong answer drawn for a person question is another person's name."""
+    assert wants_person(question) is person

@@ -15,7 +15,6 @@ A small model over signals that carry from one kind of answer to another (their 
 - `log_len`, `len_ratio`: log(1 + candidate words), log((1 + candidate words) / (1 + shortest reference words));
 - `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
   with them, so overlap says less than with a full alias list;
-- `hedge`: the candidate hedges or refuses ("I'm sorry", "I don't know", "there is no");
 - `disowned`: the candidate names a reference but never asserts it (negated, denied the question's verb, or
   attributed to others: "It is B, not A", "A did not discover it", "Many people think it is A, but ..."; `answer_match.disowned`);
 - `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item is a reference
@@ -27,9 +26,9 @@ A small model over signals that carry from one kind of answer to another (their 
   question does not ask about ("Saturn is larger than Jupiter.", "Jupiter's moon Ganymede."; `roles.lesser_role`);
 - `misattributed`: the clause that restates the question gives it to another name, the gold named elsewhere
   ("Sydney is the capital; Canberra is the largest city."; `roles.misattributed`);
-- `num_gap`, `person_gap`: the question asks for a number/date (a person) and the candidate holds none;
-- `number_miss`: the candidate states a number no reference holds, and lacks the gold one
-  (`answer_match.number_miss`: "landed in 1968" against "1969");
+- `num_gap`: the question asks for a number or a date and the candidate holds none;
+- `number_miss`: the candidate states a number no reference holds, and lacks the gold one, in any form
+  (`answer_match.number_miss`: "landed in 1968" against "1969"; "238,900 miles" for "384,400 km" is no miss);
 - `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
   states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
   or 1970"; `answer_match.date_agrees`).
@@ -43,7 +42,7 @@ list, the item it picks; of a self-correction or a choice among alternatives, it
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
 over these features, then a Platt scaling (with, where the card names them, fixed log-odds `offsets` for
-yes/no rules such as `bare_list`);
+rules such as `bare_list`);
 `details.correct` compares the probability with the card's dev-tuned threshold; `details.contributions` gives
 each feature's signed part of the log-odds (`contributions`) and `details.why` says it in one line (`explain`).
 No scikit-learn is needed here: the card is plain numbers.
@@ -76,13 +75,13 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 # the judge's own `ava` delta: the verifier taught the hand-written answers as well (lab/NOTES.md); the `ava`
 # metric keeps the paper's verifier
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
-FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs", "hedge",
-            "num_gap", "person_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
+FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
+            "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
             "lesser_role", "doubt", "misattributed")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
-SIGNALS = ("contains", "hedge", "num_gap", "person_gap", "number_miss", "disowned", "date_agrees",
-           "bare_list", "name_clash", "lesser_role", "misattributed")
+SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
+           "misattributed")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -108,9 +107,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
     out = {"recall": am.token_recall(r), "near_recall": am.near_recall(r), "contains": r.contains,
            "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
            "n_refs": math.log(max(1, len(references))),
-           "hedge": am.hedges(candidate),
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
-           "person_gap": am.wants_person(question) * (1.0 - am.has_name(candidate)),
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
            "lesser_role": lesser_role(r), "misattributed": misattributed(r)}

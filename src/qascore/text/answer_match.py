@@ -1,4 +1,4 @@
-"""Cheap answer-matching signals for the `judge` metric: alias-aware containment, token recall, hedges,
+"""Cheap answer-matching signals for the `judge` metric: alias-aware containment, token recall,
 and the question-type / answer-type agreement that makes lexical judges work on long LLM answers.
 
 The rules here and in `names` and `roles` read a record through one `Reading`, whose parts (each
@@ -365,27 +365,10 @@ def _self_correction(candidate: str) -> tuple[str, str, str] | None:
     return (text[:start], text[start:cut], rest) if re.search(r"\w", rest) else None
 
 
-_HEDGE = re.compile(
-    r"\b(i'?m sorry|i am sorry|i apologi[sz]e|i (do not|don'?t) (know|have)|not sure|uncertain|unclear|"
-    r"(cannot|can'?t|could ?n[o']t|unable to) (find|determine|answer|provide|identify|be sure|"
-    r"(say|tell) for (certain|sure))|"
-    r"there (is|was|are|were) no|no (information|record|answer|evidence)|not (possible|enough information)|"
-    r"as an ai|i'?m not able)\b")
-
-
-def hedges(candidate: str) -> float:
-    """1.0 if the candidate hedges or refuses ("I'm sorry", "I don't know", "I can't say for certain", "there is
-    no ...")."""
-    return float(bool(_HEDGE.search(candidate.translate(QUOTES).lower())))
-
-
 _WANTS_NUMBER = re.compile(r"^\s*(how (many|much|old|long|far|tall|high|big|often|fast|deep|large)|"
                            r"what (number|percentage|year|age|date|decade|century)|in what year|which year|when)\b")
-_WANTS_PERSON = re.compile(r"^\s*(who|whom|whose)\b|\b(which|what) (person|man|woman|actor|actress|singer|writer|"
-                           r"author|artist|player|president|king|queen|composer|painter|poet|director)\b")
 _NUMBER = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
                      r"fifty|hundred|thousand|million|billion|first|second|third|century|decade)\b")
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
 
 
 def wants_number(question: str) -> float:
@@ -393,19 +376,9 @@ def wants_number(question: str) -> float:
     return float(bool(_WANTS_NUMBER.search(question.lower())))
 
 
-def wants_person(question: str) -> float:
-    """1.0 for questions whose answer is a person (who, which actor, ...)."""
-    return float(bool(_WANTS_PERSON.search(question.lower())))
-
-
 def has_number(candidate: str) -> float:
     """1.0 if the candidate states a number or a date (digits or number words)."""
     return float(bool(_NUMBER.search(candidate.lower())))
-
-
-def has_name(candidate: str) -> float:
-    """1.0 if the candidate holds a capitalised word that does not start a sentence (a name, roughly)."""
-    return float(bool(_NAME.search(candidate.strip())))
 
 
 _RANGE = re.compile(r"(\d[\d.,]*)\s*(?:-|to|and)\s*(\d[\d.,]*)")

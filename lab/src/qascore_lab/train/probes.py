@@ -42,8 +42,17 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from qascore.text.answer_match import wants_person
 from qascore_lab.train.verifier_corpus import normalize
+
+# a question whose answer is a person: a wrong answer drawn for it is another person's name
+_WANTS_PERSON = re.compile(r"^\s*(who|whom|whose)\b|\b(which|what) (person|man|woman|actor|actress|singer|writer|"
+                           r"author|artist|player|president|king|queen|composer|painter|poet|director)\b")
+
+
+def wants_person(question: str) -> bool:
+    """True for questions whose answer is a person (who, which actor, ...)."""
+    return bool(_WANTS_PERSON.search(question.lower()))
+
 
 FAMILIES = ("assertion", "negation", "hedge", "number", "swap", "refusal", "distractors", "alias", "restate")
 WRONG_FAMILIES = ("assertion", "negation", "hedge", "number", "swap", "refusal", "restate")  # wrong member is incorrect
