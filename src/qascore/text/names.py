@@ -14,6 +14,7 @@ import re
 from typing import Sequence
 
 from qascore.text.answer_match import Reading, fold, near
+from qascore.text.quantities import ORDINALS
 
 # words that sit inside a name in lower case ("Leonardo da Vinci", "Bureau of Investigation")
 _CONNECTORS = frozenset({"of", "de", "da", "di", "del", "della", "van", "von", "der", "den", "du", "la", "le", "y",
@@ -44,9 +45,8 @@ _HEADS = frozenset({"head", "director", "chief", "leader", "team", "group", "par
                     "council", "committee", "board"})
 GENERIC = _CONNECTORS | _TITLES | _HEADS  # words that never tell two names apart on their own
 # a rank written two ways ("VIII", "Eighth"): its number
-_RANK = {w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi", " ".join(map(str, range(1, 17))),
-                            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
-                            "fourteenth fifteenth sixteenth") for k, w in enumerate(ranks.split(), 1)}
+_RANK = {**{w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi", " ".join(map(str, range(1, 17))))
+             for k, w in enumerate(ranks.split(), 1)}, **{w: k for w, k in ORDINALS.items() if k <= 16}}
 # abbreviations a name is written with ("Mt. Everest", "St. Louis", "Wm. Shakespeare")
 _SHORT = {"mt": ("mount", "mountain"), "mtn": ("mountain",), "st": ("saint", "street"), "ste": ("sainte",),
           "ft": ("fort",), "dr": ("doctor", "drive"), "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "capt": ("captain",),

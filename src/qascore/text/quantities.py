@@ -32,10 +32,10 @@ _QUANTITY = re.compile(rf"(?<![\w.,])(\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*[×x*]\s*
 _ROMAN = re.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
 _TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
 # "first" and "second" are too often no number ("at first", "a second opinion"): read only after a ten
-_ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
                                            "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split(), 1)},
              **{w[:-1] + "ieth": k for w, k in _TENS.items()}}
-_ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(_ORDINALS)})\b")
+_ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b")
 
 
 def _symbols(text: str) -> str:
@@ -67,8 +67,8 @@ def _worded(text: str, folded: str) -> set[float]:
     out = {float(a + b) for a, b in re.findall(r"(?=\b(1\d|20) (\d\d)\b)", folded)}
     out |= {float(y) for y in re.findall(r"\b[0-3]?\d\.[01]?\d\.(\d{4})\b", text)}
     out |= {1000.0 * int(k) + int(rest or 0) for k, rest in re.findall(r"\b(\d) thousand(?: and)?(?: (\d{1,2}))?\b", folded)}
-    out |= {float(_TENS.get(tens, 0) + _ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
-            if tens or _ORDINALS[unit] > 2}
+    out |= {float(_TENS.get(tens, 0) + ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
+            if tens or ORDINALS[unit] > 2}
     for m in _ROMAN.finditer(text):
         values = [{"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}[c] for c in m.group(0)]
         out.add(float(sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))))
