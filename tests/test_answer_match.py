@@ -441,3 +441,51 @@ def test_listed_hedged(candidate, items):
 ])
 def test_number_choice(question, candidate, references, expected):
     assert am.number_choice(Reading(question, candidate, references)) == expected
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    # a question for several, a reference that lists them: the share of its items missing
+    ("Name the four inner planets.", "Mercury, Venus, Mars and Jupiter.", ["Mercury, Venus, Earth, Mars"], 0.25),
+    ("Name the three Axis powers.", "Germany and Italy.", ["Germany, Italy, Japan"], 1 / 3),
+    ("Which countries border Bhutan?", "Just India.", ["China and India"], 0.5),
+    # none missing: the share of short items the answer's list adds after its first held one
+    ("Which countries are Scandinavian?", "Denmark, Norway, Sweden, Finland and Iceland.", ["Denmark, Norway, Sweden"], 2 / 3),
+    ("Name the three Scandinavian countries.", "Strictly, Scandinavia is Denmark, Norway and Sweden.",
+     ["Denmark, Norway, Sweden"], 0.0),                                      # a lead-in before the list adds nothing
+    ("Name the two moons of Mars.", "Deimos & Phobos ('dread' and 'fear').", ["Phobos and Deimos"], 0.0),
+    ("Which two countries share the longest border?", "The US-Canada border, about 8,890 km long.",
+     ["Canada and the United States"], 0.0),                                 # initials; a number's comma splits nothing
+    ("Name the two houses of the Oireachtas.", "The Dail and the Seanad.", ["Dáil Éireann and Seanad Éireann"], 0.0),
+    ("Name the three noble gases.", "He, Ne, Ar", ["Helium, Neon, Argon"], 0.0),  # symbols
+    ("Name the four DNA bases.", "A, T, G and C.", ["adenine, thymine, guanine, cytosine"], 0.0),
+    ("Name the three noble gases.", "I think helium.", ["Helium, Neon, Argon"], 2 / 3),  # "I" is no symbol here
+    ("Name the four Beatles.", "Lennon, McCartney, Harrison and Starr.",
+     ["John Lennon, Paul McCartney, George Harrison, Ringo Starr"], 0.0),  # an item's own word holds it
+    # not a list question, no list reference, or another reference occurs whole
+    ("Who founded Apple?", "Steve Jobs.", ["Steve Jobs, Steve Wozniak and Ronald Wayne"], 0.0),
+    ("Which actress wrote the novel?", "Julie Andrews.", ["Julie Elizabeth Andrews, DBE"], 0.0),
+    ("Name the capital of the US.", "Washington.", ["Washington, D.C.", "Washington"], 0.0),
+    ("Name the two colours of the flag.", "Red.", ["red or white"], 0.0),  # "or" offers alternatives, not a list
+])
+def test_list_gap(question, candidate, references, expected):
+    assert am.list_gap(Reading(question, candidate, references)) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    # the gold in another form than any reference's words
+    ("In what year was Magna Carta sealed?", "MCCXV, by King John.", ["1215"], 1.0),          # a Roman numeral
+    ("How many degrees is a right angle?", "Ninety.", ["90"], 0.0),  # number words up to 99 fold to digits: held whole
+    ("What is the speed of sound in air?", "About 1,235 km/h.", ["343 m/s"], 1.0),           # another unit
+    ("Which five countries hold a permanent UN veto?", "PRC, France, Russian Federation, UK, USA.",
+     ["China, France, Russia, United Kingdom, United States"], 0.0),  # "PRC" for China is knowledge, not form
+    ("Name the two longest rivers.", "The Nile & the Amazon.", ["Amazon and Nile"], 1.0),     # every item, another order
+    ("Who was US president in 1940?", "FDR, re-elected that year.", ["Franklin Delano Roosevelt"], 1.0),  # initials
+    ("Who was US president in 1940?", "Fdr.", ["Franklin Delano Roosevelt"], 0.0),       # initials only in capitals
+    ("Is the bat a bird?", "Nope, a mammal.", ["No"], 1.0),                                  # a yes/no in other words
+    ("Is the bat a mammal?", "Yep!", ["Yes"], 1.0),
+    ("Is the bat a mammal?", "Nope.", ["Yes"], 0.0),
+    ("Is the bat a bird?", "No, a mammal.", ["No"], 0.0),                                   # the reference held whole
+    ("Who painted the Mona Lisa?", "Raphael.", ["Leonardo da Vinci"], 0.0),
+])
+def test_gold_form(question, candidate, references, expected):
+    assert am.gold_form(Reading(question, candidate, references)) == expected

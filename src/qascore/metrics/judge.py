@@ -77,11 +77,11 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "misattributed")
+            "lesser_role", "doubt", "misattributed", "list_gap", "gold_form")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
-           "misattributed")
+           "misattributed", "list_gap", "gold_form")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -110,7 +110,8 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
-           "lesser_role": lesser_role(r), "misattributed": misattributed(r)}
+           "lesser_role": lesser_role(r), "misattributed": misattributed(r),
+           "list_gap": am.list_gap(r), "gold_form": am.gold_form(r)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     return out

@@ -376,6 +376,75 @@ def wants_number(question: str) -> float:
     return float(bool(_WANTS_NUMBER.search(question.lower())))
 
 
+_SEVERAL = re.compile(r"^\s*(name|list|what (are|were)|(which|who) (are|were))\b|\b(two|three|four|five|six|seven|eight|nine|"
+                      r"ten|eleven|twelve|both)\b|^\s*(which|what) (?!is\b|was\b|has\b|does\b|this\b)\w+[^s\W]s\b")
+_ITEMS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's separators, not a number's commas
+
+
+_SYMBOL = re.compile(r"\b([A-Z][a-z]?)(?=\s*(?:[,;&/.]|and\b|$))")  # "He, Ne, Ar", "A, T, G and C": an item's symbol
+
+
+def _held(item: list[str], items: list[list[str]], words: list[str], raw: str = "") -> bool:
+    """An item of a reference's list is held in `words` whole, by a word of its own that no other item has
+    ("Dail" for "Dail Eireann" beside "Seanad Eireann"), by its initials ("UK" for "United Kingdom") or, in the
+    `raw` text, by a listed symbol its word starts with ("He" for "Helium")."""
+    own = [w for w in item if len(w) > 2 and not any(w in other for other in items if other is not item)]
+    return (f" {' '.join(item)} " in f" {' '.join(words)} " or any(near(w, c) for w in own for c in words)
+            or (len(item) > 1 and "".join(w[0] for w in item) in words)
+            or len(item) == 1 and any(item[0].startswith(m.lower()) for m in _SYMBOL.findall(raw)))
+
+
+def _list_items(reference: str) -> list[list[str]]:
+    """A reference's list items, folded ("Mercury, Venus, Earth, Mars"); [] where it is no list of short items."""
+    items = [fold(i).split() for i in _ITEMS.split(reference.strip().rstrip("."))]
+    ok = len(items) >= 2 and " or " not in f" {reference} " and all(0 < len(i) <= LIST_ITEM_WORDS for i in items)
+    return items if ok else []
+
+
+def list_gap(r: Reading) -> float:
+    """For a question that asks for several ("Name the four ...", "Which two ...") and a reference that lists them:
+    the share of the list's items the candidate lacks, or, where it lacks none, the share of short capitalised
+    items its list adds after its first held one ("Denmark, Norway, Sweden and Finland" for three); the smallest
+    over such references; 0.0 where none is a list or another reference occurs whole."""
+    if not _SEVERAL.search(r.question.lower()):
+        return 0.0
+    text = re.sub(r"\([^)]*\)", " ", r.text).replace("-", " ")
+    sentences = [[(fold(p).split(), p.strip()[:1].isupper(), p) for p in _ITEMS.split(s)]
+                 for s in re.split(r"[.!?:\n]+(?:\s|$)", text) if s.strip()]
+    gaps = []
+    for ref, folded in zip(r.references, r.refs):
+        if not (items := _list_items(ref)):
+            if folded and r.holds(ref):
+                return 0.0
+            continue
+        held = sum(_held(i, items, fold(text).split(), text) for i in items)
+        marks = max(([(any(_held(i, items, p, raw) for i in items), len(p) <= LIST_ITEM_WORDS and name) for p, name, raw in ps]
+                     for ps in sentences), key=lambda ms: sum(m for m, _ in ms), default=[])
+        first = next((k for k, (m, _) in enumerate(marks) if m), len(marks))
+        added = sum(not m and item for m, item in marks[first:])  # short, capitalised pieces: names, not prose
+        gaps.append(1 - held / len(items) if held < len(items) else min(1.0, added / len(items)))
+    return min(gaps, default=0.0)
+
+
+_POLARITY = {"yes": ("yes", "yep", "yeah", "indeed", "absolutely", "certainly", "definitely", "correct", "true", "sure"),
+           "no": ("no", "nope", "not", "never", "nah", "false", "incorrect")}
+
+
+def gold_form(r: Reading) -> float:
+    """1.0 where no reference occurs whole but the candidate gives one in another form: a number restated
+    (`quantities.restated`: "MCCXV" for "1215"), every item of a listed reference held (`_held`: "UK, USA"), a
+    name by its capitalised initials ("FDR" for "Franklin Delano Roosevelt"), or the yes/no of a yes/no gold
+    in another word ("Yep", "Never was")."""
+    if r.contains:
+        return 0.0
+    caps = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", r.text)}
+    first = r.words[:1]
+    return float(restated(r.question, r.text, " ".join(r.words), r.references)
+                 or any(items and all(_held(i, items, r.words, r.text) for i in items) for items in map(_list_items, r.references))
+                 or any(len(w) > 1 and "".join(x[0] for x in w) in caps for w in r.ref_words)
+                 or any(ref in _POLARITY and first and first[0] in _POLARITY[ref] for ref in r.refs))
+
+
 def has_number(candidate: str) -> float:
     """1.0 if the candidate states a number or a date (digits or number words)."""
     return float(bool(_NUMBER.search(candidate.lower())))
