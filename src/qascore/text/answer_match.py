@@ -379,8 +379,6 @@ def wants_number(question: str) -> float:
 _SEVERAL = re.compile(r"^\s*(name|list|what (are|were)|(which|who) (are|were))\b|\b(two|three|four|five|six|seven|eight|nine|"
                       r"ten|eleven|twelve|both)\b|^\s*(which|what) (?!is\b|was\b|has\b|does\b|this\b)\w+[^s\W]s\b")
 _ITEMS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's separators, not a number's commas
-
-
 _SYMBOL = re.compile(r"\b([A-Z][a-z]?)(?=\s*(?:[,;&/.]|and\b|$))")  # "He, Ne, Ar", "A, T, G and C": an item's symbol
 
 
@@ -426,8 +424,9 @@ def list_gap(r: Reading) -> float:
     return min(gaps, default=0.0)
 
 
+# the first word of an answer that says yes or no in other words
 _POLARITY = {"yes": ("yes", "yep", "yeah", "indeed", "absolutely", "certainly", "definitely", "correct", "true", "sure"),
-           "no": ("no", "nope", "not", "never", "nah", "false", "incorrect")}
+             "no": ("no", "nope", "not", "never", "nah", "false", "incorrect")}
 
 
 def gold_form(r: Reading) -> float:
