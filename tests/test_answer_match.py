@@ -289,6 +289,87 @@ def test_settled(candidate, references, expected):
     assert am.settled(candidate, references) == expected
 
 
+# Each row: a candidate, the references, whether every mention of a gold answer is disowned (hand-labelled).
+@pytest.mark.parametrize("candidate, references, expected", [
+    ("It is Sydney, not Canberra.", ["Canberra"], 1.0),
+    ("It is Canberra, not Sydney.", ["Canberra"], 0.0),
+    ("The capital of Australia is Sydney. Many people assume it is Canberra, but that is a misconception.",
+     ["Canberra"], 1.0),
+    ("Many people think it is Sydney, but it is actually Canberra.", ["Canberra"], 0.0),
+    ("Canberra is not the answer; the answer is Sydney.", ["Canberra"], 1.0),
+    ("It isn't Canberra. It's Sydney.", ["Canberra"], 1.0),
+    ("It was never Canberra; it is Sydney.", ["Canberra"], 1.0),
+    ("Although Canberra is often suggested, the answer is Sydney.", ["Canberra"], 1.0),
+    ("Sydney. Some sources wrongly give Canberra.", ["Canberra"], 1.0),
+    ("Canberra. Some sources wrongly give Sydney.", ["Canberra"], 0.0),
+    ("Not Sydney or Melbourne: it is Canberra.", ["Canberra"], 0.0),
+    ("While some say Sydney, the correct answer is Canberra.", ["Canberra"], 0.0),
+    ("No, it was Canberra.", ["Canberra"], 0.0),              # "no" opens the answer; it negates nothing
+    ("Sydney rather than Canberra.", ["Canberra"], 1.0),
+    ("The capital is Canberra.", ["Canberra"], 0.0),
+    ("Correct: Sydney\nIncorrect: Canberra", ["Canberra"], 1.0),  # a list that labels its items
+    ("Correct: Canberra\nIncorrect: Sydney", ["Canberra"], 0.0),
+    ("Sydney. Some people mention Canberra, but that's not correct.", ["Canberra"], 1.0),
+    ("Although many quizzes give Canberra, it is actually Sydney.", ["Canberra"], 1.0),
+    ("Sydney. Note: Canberra is a frequent wrong guess.", ["Canberra"], 1.0),
+    ("Canberra. Note: Sydney is a common wrong answer.", ["Canberra"], 0.0),
+    ("Canberra\n\n*Note:* Sydney is a frequent wrong guess.", ["Canberra"], 0.0),  # a line is a clause
+    ("\u2705 Sydney\n\u274c Canberra", ["Canberra"], 1.0),          # a cross marks the item wrong
+    ("\u2705 Canberra\n\u274c Sydney", ["Canberra"], 0.0),
+    ("Canberra? No, it's Sydney.", ["Canberra"], 1.0),         # the next clause rejects it
+    ("Sydney. (I considered Canberra, but ruled it out.)", ["Canberra"], 1.0),
+    ("Sydney. Canberra comes up in some sources, though that seems to be a mix-up.", ["Canberra"], 1.0),
+    ("It is Canberra. That's not wrong.", ["Canberra"], 0.0),
+    ("8 (some say 6)", ["8"], 0.0),                            # a bracket closes a clause: the aside attributes 6 only
+    ("6 (some say 8)", ["8"], 1.0),
+    ("It is Sydney [not Canberra]", ["Canberra"], 1.0),
+    ("Although Bok (crater) is often suggested, it is Cortina.", ["Bok (crater)"], 1.0),  # a reference's own brackets
+    ("Canberra? Actually no, Sydney.", ["Canberra"], 1.0),     # "actually no" rejects it too
+    ("Marlowe, although it is usually credited to Shakespeare.", ["Shakespeare"], 1.0),  # conceded to others
+    ("Shakespeare, although some credit Marlowe.", ["Shakespeare"], 0.0),
+    ("Although it is credited to Shakespeare, Marlowe wrote it.", ["Marlowe"], 0.0),
+    ("Sydney (correct)\nCanberra (incorrect)", ["Canberra"], 1.0),  # a verdict after the item
+    ("Canberra (correct)\nSydney (incorrect)", ["Canberra"], 0.0),
+    ("| Answer | Correct? |\n|---|---|\n| Canberra | No |\n| Sydney | Yes |", ["Canberra"], 1.0),  # a verdict cell
+    ("| Answer | Correct? |\n|---|---|\n| Sydney | No |\n| Canberra | Yes |", ["Canberra"], 0.0),
+    ("* Canberra - wrong\n* Sydney - right", ["Canberra"], 1.0),  # a spaced dash closes a clause
+    ("Sydney \u2713\nCanberra \u2717", ["Canberra"], 1.0),       # a cross after the item
+    ("Canberra \u2713\nSydney \u2717", ["Canberra"], 0.0),
+    ("Canberra? Actually, no. Sydney.", ["Canberra"], 1.0),    # filler between the item and its rejection
+    ("Canberra. Well, it is the capital.", ["Canberra"], 0.0),  # filler, then no rejection
+    ("Hong Kong - China is the answer.", ["Hong Kong - China"], 0.0),  # a reference's own dash
+    ("Rome. Chopin \u2013 The Women is a popular misconception.", ["Chopin \u2013 The Women"], 1.0),  # en dash
+    ("Canberra is not the only name people give, but it is the answer.", ["Canberra"], 0.0),  # not a denial
+    ("Canberra isn't just a city; it is the capital.", ["Canberra"], 0.0),
+    ("Canberra, or rather Sydney.", ["Canberra"], 1.0),        # taken back by what follows
+    ("Sydney, or rather Canberra.", ["Canberra"], 0.0),
+    ("Canberra - scratch that, Sydney.", ["Canberra"], 1.0),
+    ("Canberra. Correction: Sydney.", ["Canberra"], 1.0),        # a correction label takes it back
+    ("Canberra. Sorry, I meant Sydney.", ["Canberra"], 1.0),
+    ("Canberra? That's a popular misconception. It's Sydney.", ["Canberra"], 1.0),
+    ("Most people would say Canberra, and they'd be right.", ["Canberra"], 0.0),  # an attribution agreed with
+    ("Canberra. No, not Sydney.", ["Canberra"], 0.0),           # "no" stresses Canberra
+    ("Canberra? No, not Canberra. Sydney.", ["Canberra"], 1.0),   # "no" answers the question
+    ("Most people would say Canberra, but it's Sydney.", ["Canberra"], 1.0),
+    ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
+    ("", ["Canberra"], 0.0),
+])
+def test_disowned(candidate, references, expected):
+    assert am.disowned(Reading("", candidate, references)) == expected
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    ("Who discovered penicillin?", "Fleming did not discover it; Florey did.", ["Fleming"], 1.0),  # the question's verb
+    ("Who discovered penicillin?", "Fleming didn't discover it.", ["Fleming"], 1.0),
+    ("Who discovered penicillin?", "Fleming never discovered it.", ["Fleming"], 1.0),
+    ("Who discovered penicillin?", "Fleming discovered it; Florey did not.", ["Fleming"], 0.0),  # the other is denied
+    ("Who discovered penicillin?", "Fleming did not patent it; he discovered it in 1928.", ["Fleming"], 0.0),
+    ("What does not happen in a reversible process?", "Dissipation does not happen.", ["Dissipation"], 0.0),  # asked
+])
+def test_disowned_reads_the_question_verb(question, candidate, references, expected):
+    assert am.disowned(Reading(question, candidate, references)) == expected
+
+
 @pytest.mark.parametrize("candidate, references, expected", [
     ("Canberra or Sydney.", ["Canberra"], 1.0),                # a bare list: gold and another
     ("It's Sydney / Canberra", ["Canberra"], 1.0),
@@ -360,51 +441,3 @@ def test_listed_hedged(candidate, items):
 ])
 def test_number_choice(question, candidate, references, expected):
     assert am.number_choice(Reading(question, candidate, references)) == expected
-
-
-@pytest.mark.parametrize("question, candidate, references, expected", [
-    # a question for several, a reference that lists them: the share of its items missing
-    ("Name the four inner planets.", "Mercury, Venus, Mars and Jupiter.", ["Mercury, Venus, Earth, Mars"], 0.25),
-    ("Name the three Axis powers.", "Germany and Italy.", ["Germany, Italy, Japan"], 1 / 3),
-    ("Which countries border Bhutan?", "Just India.", ["China and India"], 0.5),
-    # none missing: the share of short items the answer's list adds after its first held one
-    ("Which countries are Scandinavian?", "Denmark, Norway, Sweden, Finland and Iceland.", ["Denmark, Norway, Sweden"], 2 / 3),
-    ("Name the three Scandinavian countries.", "Strictly, Scandinavia is Denmark, Norway and Sweden.",
-     ["Denmark, Norway, Sweden"], 0.0),                                      # a lead-in before the list adds nothing
-    ("Name the two moons of Mars.", "Deimos & Phobos ('dread' and 'fear').", ["Phobos and Deimos"], 0.0),
-    ("Which two countries share the longest border?", "The US-Canada border, about 8,890 km long.",
-     ["Canada and the United States"], 0.0),                                 # initials; a number's comma splits nothing
-    ("Name the two houses of the Oireachtas.", "The Dail and the Seanad.", ["Dáil Éireann and Seanad Éireann"], 0.0),
-    ("Name the three noble gases.", "He, Ne, Ar", ["Helium, Neon, Argon"], 0.0),  # symbols
-    ("Name the four DNA bases.", "A, T, G and C.", ["adenine, thymine, guanine, cytosine"], 0.0),
-    ("Name the three noble gases.", "I think helium.", ["Helium, Neon, Argon"], 2 / 3),  # "I" is no symbol here
-    ("Name the four Beatles.", "Lennon, McCartney, Harrison and Starr.",
-     ["John Lennon, Paul McCartney, George Harrison, Ringo Starr"], 0.0),  # an item's own word holds it
-    # not a list question, no list reference, or another reference occurs whole
-    ("Who founded Apple?", "Steve Jobs.", ["Steve Jobs, Steve Wozniak and Ronald Wayne"], 0.0),
-    ("Which actress wrote the novel?", "Julie Andrews.", ["Julie Elizabeth Andrews, DBE"], 0.0),
-    ("Name the capital of the US.", "Washington.", ["Washington, D.C.", "Washington"], 0.0),
-    ("Name the two colours of the flag.", "Red.", ["red or white"], 0.0),  # "or" offers alternatives, not a list
-])
-def test_list_gap(question, candidate, references, expected):
-    assert am.list_gap(Reading(question, candidate, references)) == pytest.approx(expected)
-
-
-@pytest.mark.parametrize("question, candidate, references, expected", [
-    # the gold in another form than any reference's words
-    ("In what year was Magna Carta sealed?", "MCCXV, by King John.", ["1215"], 1.0),          # a Roman numeral
-    ("How many degrees is a right angle?", "Ninety.", ["90"], 0.0),  # number words up to 99 fold to digits: held whole
-    ("What is the speed of sound in air?", "About 1,235 km/h.", ["343 m/s"], 1.0),           # another unit
-    ("Which five countries hold a permanent UN veto?", "PRC, France, Russian Federation, UK, USA.",
-     ["China, France, Russia, United Kingdom, United States"], 0.0),  # "PRC" for China is knowledge, not form
-    ("Name the two longest rivers.", "The Nile & the Amazon.", ["Amazon and Nile"], 1.0),     # every item, another order
-    ("Who was US president in 1940?", "FDR, re-elected that year.", ["Franklin Delano Roosevelt"], 1.0),  # initials
-    ("Who was US president in 1940?", "Fdr.", ["Franklin Delano Roosevelt"], 0.0),       # initials only in capitals
-    ("Is the bat a bird?", "Nope, a mammal.", ["No"], 1.0),                                  # a yes/no in other words
-    ("Is the bat a mammal?", "Yep!", ["Yes"], 1.0),
-    ("Is the bat a mammal?", "Nope.", ["Yes"], 0.0),
-    ("Is the bat a bird?", "No, a mammal.", ["No"], 0.0),                                   # the reference held whole
-    ("Who painted the Mona Lisa?", "Raphael.", ["Leonardo da Vinci"], 0.0),
-])
-def test_gold_form(question, candidate, references, expected):
-    assert am.gold_form(Reading(question, candidate, references)) == expected

@@ -229,7 +229,8 @@ def test_every_feature_reads_the_candidate_without_markdown(monkeypatch):
 
 
 def test_a_verdict_list_is_read_as_its_committed_item(monkeypatch):
-    """The models and the rule features read the item a verdict list marks right, not the list."""
+    """The models and the overlap features read the item a verdict list marks right; `disowned` reads the
+    whole answer, where the gold is marked wrong."""
     from qascore import Record
     from qascore.metrics import judge
 
@@ -238,9 +239,9 @@ def test_a_verdict_list_is_read_as_its_committed_item(monkeypatch):
                    references=["Canberra"]),
             Record(id="2", question="Capital of Australia?", candidate="| Answer | Verdict |\n|---|---|\n| Sydney | wrong |\n"
                    "| Canberra | right |", references=["Canberra"])]
-    x = judge.features(recs, ["verifier", "kpqa_rougeL", "contains"])
+    x = judge.features(recs, ["verifier", "kpqa_rougeL", "contains", "disowned"])
     assert seen == {"ava": ["Sydney", "Canberra"], "kpqa-rougeL": ["Sydney", "Canberra"]}
-    assert x[:, 2].tolist() == [0.0, 1.0]  # contains: the gold marked wrong, then right
+    assert x[:, 2:].tolist() == [[0.0, 1.0], [1.0, 0.0]]  # (contains, disowned): the gold marked wrong, then right
 
 
 @pytest.mark.slow
@@ -408,14 +409,14 @@ def test_signals_name_the_rule_features_that_fired(monkeypatch):
     import qascore
     from qascore.metrics import judge
 
-    names = ["verifier", "contains", "bare_list", "date_agrees", "number_miss"]
+    names = ["verifier", "contains", "disowned", "date_agrees", "number_miss"]
     card = {"features": names, "model": {"kind": "logistic", "mean": [0.0] * 5, "scale": [1.0] * 5,
                                          "coef": [0.0] * 5, "intercept": 0.0}, "platt": [1.0, 0.0], "threshold": 0.5}
     x = np.array([[2.0, 1.0, 1.0, 0.0, 0.0], [-3.0, 0.0, 0.0, 0.0, 0.5], [1.0, 1.0, 0.0, 1.0, 0.0]])
     monkeypatch.setattr(judge.Judge, "_card", lambda self: card)
     monkeypatch.setattr(judge, "features", lambda records, names, **kw: x[:len(records)])
     recs = [{"question": "q?", "candidate": c, "references": ["a"]} for c in ("b", "c", "d")]
-    assert qascore.load("judge").score(recs).details["signals"] == [["contains", "bare_list"], ["number_miss"],
+    assert qascore.load("judge").score(recs).details["signals"] == [["contains", "disowned"], ["number_miss"],
                                                                      ["contains", "date_agrees"]]
 
 

@@ -15,6 +15,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `log_len`, `len_ratio`: log(1 + candidate words), log((1 + candidate words) / (1 + shortest reference words));
 - `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
   with them, so overlap says less than with a full alias list;
+- `disowned`: the candidate names a reference but never asserts it (negated, denied the question's verb, or
+  attributed to others: "It is B, not A", "A did not discover it", "Many people think it is A, but ..."; `answer_match.disowned`);
 - `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item is a reference
   and another names none (`answer_match.bare_list`), or offers the gold number or another anywhere ("There are
   8 or 9 planets."; `answer_match.number_choice`);
@@ -29,15 +31,11 @@ A small model over signals that carry from one kind of answer to another (their 
   (`answer_match.number_miss`: "landed in 1968" against "1969"; "238,900 miles" for "384,400 km" is no miss);
 - `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
   states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
-  or 1970"; `answer_match.date_agrees`);
-- `list_gap`: for a question that asks for several, the share of a listed reference's items the candidate lacks,
-  or of items it adds ("Red and blue" for "red, green, blue"; `answer_match.list_gap`);
-- `gold_form`: no reference occurs whole, but the candidate gives one in another form: a number restated, every
-  listed item held ("He, Ne, Ar"), a name's capitalised initials, a yes/no in other words (`answer_match.gold_form`).
+  or 1970"; `answer_match.date_agrees`).
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate without its markdown marks and leading
-"Answer:" label (`answer_match.undressed`), and read what it settles on
+"Answer:" label (`answer_match.undressed`), and all but `disowned` read what it settles on
 (`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a labelled
 list, the item it picks; of a self-correction or a choice among alternatives, its last answer:
 "Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney.").
@@ -78,12 +76,12 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 # metric keeps the paper's verifier
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
-            "num_gap", "number_miss", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "misattributed", "list_gap", "gold_form")
+            "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
+            "lesser_role", "doubt", "misattributed")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
-SIGNALS = ("contains", "num_gap", "number_miss", "date_agrees", "bare_list", "name_clash", "lesser_role",
-           "misattributed", "list_gap", "gold_form")
+SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
+           "misattributed")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -97,8 +95,12 @@ def doubt(verifier: np.ndarray, contains: np.ndarray) -> np.ndarray:
     return np.asarray(contains / (1.0 + np.exp(np.clip(verifier, -50, 50))))
 
 
-def lexical_features(question: str, candidate: str, references: Sequence[str]) -> dict[str, float]:
-    """The features that need no model, for one record: every rule reads one `Reading` of it."""
+def lexical_features(question: str, candidate: str, references: Sequence[str],
+                     names: Sequence[str] = FEATURES, whole: str | None = None) -> dict[str, float]:
+    """The features that need no model, for one record (the clause-reading ones only when named: they cost
+    more than the others together). `whole` is the full answer where `candidate` is what it settles on
+    (`answer_match.settled`): `disowned` reads it, since an answer that marks the gold wrong disowns it.
+    Every rule reads one `Reading` of the record (of `whole`, a second one)."""
     r = am.Reading(question, candidate, references)
     words = len(candidate.split())
     shortest = min((len(ref.split()) for ref in references), default=0)
@@ -108,8 +110,9 @@ def lexical_features(question: str, candidate: str, references: Sequence[str]) -
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
-           "lesser_role": lesser_role(r), "misattributed": misattributed(r),
-           "list_gap": am.list_gap(r), "gold_form": am.gold_form(r)}
+           "lesser_role": lesser_role(r), "misattributed": misattributed(r)}
+    if "disowned" in names:
+        out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     return out
 
 
@@ -124,7 +127,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
 
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
-    records = [replace(r, candidate=am.settled(am.undressed(r.candidate), r.references)) for r in records]
+    whole = [am.undressed(r.candidate) for r in records]
+    records = [replace(r, candidate=am.settled(w, r.references)) for r, w in zip(records, whole)]
     short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names or "doubt" in names:
@@ -145,7 +149,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "f1" in names:
         cols["f1"] = np.asarray(load("f1").score(records).scores)
-    lex = [lexical_features(r.question, r.candidate, r.references) for r in records]
+    lex = [lexical_features(r.question, r.candidate, r.references, names, whole=w) for r, w in zip(records, whole)]
     if "doubt" in names:
         cols["doubt"] = doubt(cols["verifier"], np.array([row["contains"] for row in lex], dtype=float))
     for name in names:

@@ -210,7 +210,7 @@ def settled(candidate: str, references: Sequence[str]) -> str:
     return item or candidate
 
 
-# the words and marks that call an answer wrong, read by verdict lists (`committed`)
+# the words and marks that call an answer wrong, read by verdict lists (`committed`) and by `disowned`
 _WRONG_WORDS = r"incorrect|wrong|false|not correct"
 _RIGHT_MARKS, _WRONG_MARKS = "\u2713\u2714\u2705\u2611", "\u2717\u2718\u2716\u274c"
 _VERDICT_WORDS = re.compile(rf"^(?:(?P<right>correct|right|true|yes)|(?P<wrong>{_WRONG_WORDS}|no))(?: answer)?$",
@@ -376,74 +376,6 @@ def wants_number(question: str) -> float:
     return float(bool(_WANTS_NUMBER.search(question.lower())))
 
 
-_SEVERAL = re.compile(r"^\s*(name|list|what (are|were)|(which|who) (are|were))\b|\b(two|three|four|five|six|seven|eight|nine|"
-                      r"ten|eleven|twelve|both)\b|^\s*(which|what) (?!is\b|was\b|has\b|does\b|this\b)\w+[^s\W]s\b")
-_ITEMS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's separators, not a number's commas
-_SYMBOL = re.compile(r"\b([A-Z][a-z]?)(?=\s*(?:[,;&/.]|and\b|$))")  # "He, Ne, Ar", "A, T, G and C": an item's symbol
-
-
-def _held(item: list[str], items: list[list[str]], words: list[str], raw: str = "") -> bool:
-    """An item of a reference's list is held in `words` whole, by a word of its own that no other item has
-    ("Dail" for "Dail Eireann" beside "Seanad Eireann"), by its initials ("UK" for "United Kingdom") or, in the
-    `raw` text, by a listed symbol its word starts with ("He" for "Helium")."""
-    own = [w for w in item if len(w) > 2 and not any(w in other for other in items if other is not item)]
-    return (f" {' '.join(item)} " in f" {' '.join(words)} " or any(near(w, c) for w in own for c in words)
-            or (len(item) > 1 and "".join(w[0] for w in item) in words)
-            or len(item) == 1 and any(item[0].startswith(m.lower()) for m in _SYMBOL.findall(raw)))
-
-
-def _list_items(reference: str) -> list[list[str]]:
-    """A reference's list items, folded ("Mercury, Venus, Earth, Mars"); [] where it is no list of short items."""
-    items = [fold(i).split() for i in _ITEMS.split(reference.strip().rstrip("."))]
-    ok = len(items) >= 2 and " or " not in f" {reference} " and all(0 < len(i) <= LIST_ITEM_WORDS for i in items)
-    return items if ok else []
-
-
-def list_gap(r: Reading) -> float:
-    """For a question that asks for several ("Name the four ...", "Which two ...") and a reference that lists them:
-    the share of the list's items the candidate lacks, or, where it lacks none, the share of short capitalised
-    items its list adds after its first held one ("Denmark, Norway, Sweden and Finland" for three); the smallest
-    over such references; 0.0 where none is a list or another reference occurs whole."""
-    if not _SEVERAL.search(r.question.lower()):
-        return 0.0
-    text = re.sub(r"\([^)]*\)", " ", r.text).replace("-", " ")
-    sentences = [[(fold(p).split(), p.strip()[:1].isupper(), p) for p in _ITEMS.split(s)]
-                 for s in re.split(r"[.!?:\n]+(?:\s|$)", text) if s.strip()]
-    gaps = []
-    for ref, folded in zip(r.references, r.refs):
-        if not (items := _list_items(ref)):
-            if folded and r.holds(ref):
-                return 0.0
-            continue
-        held = sum(_held(i, items, fold(text).split(), text) for i in items)
-        marks = max(([(any(_held(i, items, p, raw) for i in items), len(p) <= LIST_ITEM_WORDS and name) for p, name, raw in ps]
-                     for ps in sentences), key=lambda ms: sum(m for m, _ in ms), default=[])
-        first = next((k for k, (m, _) in enumerate(marks) if m), len(marks))
-        added = sum(not m and item for m, item in marks[first:])  # short, capitalised pieces: names, not prose
-        gaps.append(1 - held / len(items) if held < len(items) else min(1.0, added / len(items)))
-    return min(gaps, default=0.0)
-
-
-# the first word of an answer that says yes or no in other words
-_POLARITY = {"yes": ("yes", "yep", "yeah", "indeed", "absolutely", "certainly", "definitely", "correct", "true", "sure"),
-             "no": ("no", "nope", "not", "never", "nah", "false", "incorrect")}
-
-
-def gold_form(r: Reading) -> float:
-    """1.0 where no reference occurs whole but the candidate gives one in another form: a number restated
-    (`quantities.restated`: "MCCXV" for "1215"), every item of a listed reference held (`_held`: "UK, USA"), a
-    name by its capitalised initials ("FDR" for "Franklin Delano Roosevelt"), or the yes/no of a yes/no gold
-    in another word ("Yep", "Never was")."""
-    if r.contains:
-        return 0.0
-    caps = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", r.text)}
-    first = r.words[:1]
-    return float(restated(r.question, r.text, " ".join(r.words), r.references)
-                 or any(items and all(_held(i, items, r.words, r.text) for i in items) for items in map(_list_items, r.references))
-                 or any(len(w) > 1 and "".join(x[0] for x in w) in caps for w in r.ref_words)
-                 or any(ref in _POLARITY and first and first[0] in _POLARITY[ref] for ref in r.refs))
-
-
 def has_number(candidate: str) -> float:
     """1.0 if the candidate states a number or a date (digits or number words)."""
     return float(bool(_NUMBER.search(candidate.lower())))
@@ -569,7 +501,7 @@ def date_agrees(r: Reading) -> float:
     states, written in any form and possibly more precise: "December 7, 1941" for "December", "1941" or
     "7 December 1941"; "September 2, 1945" for "1945". 0.0 otherwise, and where no reference is a date.
     A more precise date is a right answer to "In what year ...?" that `contains` alone does not tell from an
-    answer that names the year beside a wrong claim. An answer that
+    answer that names the year beside a wrong claim; the judge reads this beside `disowned`. An answer that
     also states a date at odds with every date reference ("Sometime in 1969 or 1970.", "In 1968, a year before
     Apollo 12 in 1969.") gets 0.0: which date it asserts is the verifier's to read."""
     gold = [d for d in map(_as_date, r.references) if d]
@@ -585,9 +517,32 @@ def date_agrees(r: Reading) -> float:
 # -- what an answer asserts, not only what it mentions ------------------------------------------------
 
 # brackets, a table's cell walls and a spaced dash close a clause ("A (some say B)", "| A | wrong |",
-# "A - incorrect"); read after QUOTES, which makes dashes "-". A comma closes a clause, except inside a number
-_CLAUSE = re.compile(r"[.;:!?]+(?=\s|$)|(?<!\d),|,(?!\d)|[()\[\]|]|\s+-\s+|\n|\s+\b(?:but|however|whereas|yet)\b")
+# "A - incorrect"), except inside a reference that holds them ("Bok (crater)")
+_INNER = re.compile(r"[()\[\]|]|\s+-\s+")  # read after QUOTES, which makes dashes "-"
+# a comma closes a clause, except inside a number ("7,000")
+_CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|(?<!\d),|,(?!\d)|{_INNER.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")
+_NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
+                       "didnt", "cannot", "cant", "unlike", "except", "excluding"})
+_NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
+                            ("as", "opposed"), ("opposed", "to")})
 COPULAS = frozenset({"is", "was", "are", "were"})
+_ONLY = re.compile(rf"^(?:(?:{'|'.join(sorted(COPULAS))}) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
+_WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
+# "A did not discover it", "A didn't", "A never did": an auxiliary and a negation after the mention deny it too
+_AUXILIARIES = frozenset({"did", "does", "do", "had", "has", "have", "could", "would", "can", "will"})
+_NEGATED_AUXILIARIES = frozenset({"didnt", "doesnt", "dont", "hadnt", "hasnt", "havent", "couldnt", "wouldnt", "cant",
+                                  "wont", "cannot", "never"})
+_ATTRIBUTED = re.compile(
+    r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
+    r"(common|frequent|wrong|incorrect)( wrong)? (mistake|error|guess|answer|belief)|"
+    r"(many|some|most|often|commonly|popularly|widely|sometimes|people|others|sources)\b[\w ]{0,30}?\b"
+    r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
+    r"mention(s|ed)?|give|gives|given|cited|reported|credited|attributed))\b")
+# a concessive clause that gives an answer as others' ("..., although it is usually credited to A")
+_CONCEDED = re.compile(r"^\s*(although|though|even though|while|whereas)\b[\w ]{0,40}?\b(credited|attributed|said|thought|"
+                       r"believed|claimed|cited|reported|named|listed|given)\b")
+# a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
+_WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{_WRONG_MARKS}])[ \t]*")  # the line break stays
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong",
 # "A. Correction: B", "A - just kidding, B")
 _REJECTS = re.compile(
@@ -607,10 +562,39 @@ _CHOICE_LEAD = re.compile(r"^\s*(?:and |but |though |so )?(?:(?:i think |i'd say
 _OFFERS = re.compile(r"\b(?:possibl[ey]|maybe|perhaps|might|may|could|plausible|between|or)\b")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
 _VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
+# a clause that agrees with the attribution before it ("Most people would say A, and they'd be right")
+_AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were| would be| is|'s| was) "
+                     r"(right|correct|the (right |correct )?answer)\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
 _FILLER_WORDS = r"actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on"
 _FILLER = re.compile(rf"^\s*({_FILLER_WORDS})\s*\W*$")
 _LEADING_FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\s*[,.;:!-]+\s*)+", re.IGNORECASE)
+
+
+def _disowned_at(tokens: list[str], i: int, n: int, asked: frozenset[str] = frozenset()) -> bool:
+    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ..."), or denied a verb
+    of the question (`asked`: its word stems; "A never discovered it" for "Who discovered ...?")."""
+    before = tokens[max(0, i - 2):i]
+    if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
+        return True
+    after = tokens[i + n:i + n + 2]
+    if _ONLY.match(" ".join(tokens[i + n:i + n + 4])):  # "A is not the only name given": not a denial
+        return False
+    return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or after == ["not"] or  # "A \u2717"
+                            (len(after) == 2 and after[0] in COPULAS and after[1] in _WRONG_AFTER) or
+                            _denied_verb(tokens[i + n:i + n + 3], asked))
+
+
+def _denied_verb(after: list[str], asked: frozenset[str]) -> bool:
+    """`after` (the words after a mention) denies it a verb of the question: "did not discover", "didn't
+    discover", "never discovered". Not any negation: "dissipation does not happen" states the answer."""
+    if after[:1] and after[0] in _NEGATED_AUXILIARIES:
+        verb = after[1:2]
+    elif after[:1] and after[0] in _AUXILIARIES and after[1:2] in (["not"], ["never"]):
+        verb = after[2:3]
+    else:
+        return False
+    return bool(verb) and verb[0][:5] in asked
 
 
 def _clause_spans(text: str) -> list[tuple[int, int]]:
@@ -649,6 +633,39 @@ def _stresses(clauses: list[str], k: int) -> bool:
     if j >= 0 and clauses[j].rstrip().endswith("?"):
         return False
     return n < len(clauses) and bool(_NEGATES.match(clauses[n])) and not _takes_back(clauses[n])
+
+
+def disowned(r: Reading) -> float:
+    """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
+    "A is not the answer", "Incorrect: A"; with a question, also "A did not discover it" for "Who discovered
+    ...?", `_denied_verb`), sits in a clause that attributes it to others or calls it a mistake
+    ("Many people think it is A, but ...", "A is a frequent wrong guess"; not where the next clause agrees:
+    "..., and they'd be right"), or is taken back by the clause after it ("A? No, ...", "A? Actually, no.", "I
+    considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant B") or by a verdict written after it
+    ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none
+    is found clause by clause (a line is a clause). Rules over folded words, written for the probe families
+    (docs/probes.md) and LLM-style phrasings; English only."""
+    text = _WRONG_LABEL.sub(" not ", r.text.lower())
+    for low in (ref.translate(QUOTES).lower() for ref in r.references):
+        if _INNER.search(low):
+            text = text.replace(low, _INNER.sub(" ", low))
+    clauses = [text[a:b] for a, b in _clause_spans(text)]
+    refs = [words for words in r.ref_words if words]
+    # the question's verbs, unless it asks about a negation itself ("What does not happen ...?")
+    asked = frozenset() if _NEGATORS.intersection(r.question_words) else frozenset(w[:5] for w in r.question_words if len(w) > 3)
+    found = False
+    for k, clause in enumerate(clauses):
+        tokens = fold(clause).split()
+        agreed = k + 1 < len(clauses) and bool(_AGREES.match(clauses[k + 1]))
+        attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) and not agreed
+        after = _past_filler(clauses, k, 1)  # ... or taken back by the clause after it, past any filler
+        attributed = attributed or after < len(clauses) and _takes_back(clauses[after]) and not _stresses(clauses, after)
+        for ref in refs:
+            for i in mentions(tokens, ref):
+                found = True
+                if not attributed and not _disowned_at(tokens, i, len(ref), asked):
+                    return 0.0
+    return float(found)
 
 
 # a bare list of answers: "A or B", "A / B", "A (or B)", after an optional lead ("It's", "The answer is")
