@@ -33,8 +33,8 @@ _ROMAN = re.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{
 _TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
 # "first" and "second" are too often no number ("at first", "a second opinion"): read only after a ten
 ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-                                           "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split(), 1)},
-             **{w[:-1] + "ieth": k for w, k in _TENS.items()}}
+                                          "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split(), 1)},
+            **{w[:-1] + "ieth": k for w, k in _TENS.items()}}
 _ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b")
 
 
