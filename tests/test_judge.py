@@ -460,3 +460,15 @@ def test_details_carry_contributions_and_why(monkeypatch):
     # z = 2 - 1 = 1: P 0.731; verifier set to 0: z -1, part +2; contains set to 0: z 2, part -1
     assert res.details["contributions"] == [{"verifier": 2.0, "contains": -1.0}]
     assert res.details["why"] == ["accepted (0.73 >= 0.50): verifier +2.00, contains -1.00"]
+
+
+@pytest.mark.slow
+def test_the_shipped_judge_reads_a_short_answer_in_other_names_of_the_gold():
+    """WordNet's {Germany, Deutschland}, {Italy, Italia}, {Japan, Nippon}: accepted, and the best reference named
+    is the user's (index 0), not the rewritten one; without the table the same answer scores 0.07."""
+    import qascore
+
+    rec = {"question": "What were the three main Axis powers in World War II?",
+           "candidate": "Deutschland, Italia and Nippon.", "references": ["Germany, Italy, Japan"]}
+    res = qascore.load("judge").score([rec, {**rec, "candidate": "Deutschland, Austria and Nippon."}])
+    assert res.details["correct"] == [True, False] and res.details["reference"][0] == 0

@@ -39,6 +39,9 @@ gets its question mark). Every feature reads the candidate without its markdown 
 (`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a labelled
 list, the item it picks; of a self-correction or a choice among alternatives, its last answer:
 "Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney.").
+Where no reference occurs whole, the references also come rewritten in the other names the candidate gives them
+(`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets); `n_refs` counts the
+user's.
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
 over these features, then a Platt scaling (with, where the card names them, fixed log-odds `offsets` for
@@ -59,7 +62,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from qascore.metrics import asserted, long_inputs
+from qascore.metrics import aliases, asserted, long_inputs
 from qascore.metrics.base import Metric
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
@@ -96,17 +99,19 @@ def doubt(verifier: np.ndarray, contains: np.ndarray) -> np.ndarray:
 
 
 def lexical_features(question: str, candidate: str, references: Sequence[str],
-                     names: Sequence[str] = FEATURES, whole: str | None = None) -> dict[str, float]:
+                     names: Sequence[str] = FEATURES, whole: str | None = None, given: int | None = None
+                     ) -> dict[str, float]:
     """The features that need no model, for one record (the clause-reading ones only when named: they cost
     more than the others together). `whole` is the full answer where `candidate` is what it settles on
     (`answer_match.settled`): `disowned` reads it, since an answer that marks the gold wrong disowns it.
+    `given`: how many of `references` the user gave (the rest are `aliases`' rewritings), read by `n_refs`.
     Every rule reads one `Reading` of the record (of `whole`, a second one)."""
     r = am.Reading(question, candidate, references)
     words = len(candidate.split())
     shortest = min((len(ref.split()) for ref in references), default=0)
     out = {"recall": am.token_recall(r), "near_recall": am.near_recall(r), "contains": r.contains,
            "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
-           "n_refs": math.log(max(1, len(references))),
+           "n_refs": math.log(max(1, len(references) if given is None else given)),
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
@@ -129,6 +134,10 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     cut = np.zeros(len(records), dtype=bool)
     whole = [am.undressed(r.candidate) for r in records]
     records = [replace(r, candidate=am.settled(w, r.references)) for r, w in zip(records, whole)]
+    added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
+    source = [[*range(len(r.references)), *(i for i, _ in a)] for r, a in zip(records, added)]  # added -> its reference
+    given = [len(r.references) for r in records]
+    records = [replace(r, references=[*r.references, *(t for _, t in a)]) for r, a in zip(records, added)]
     short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names or "doubt" in names:
@@ -139,8 +148,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         if why is not None:
             picked = [int(k) for k in res.details.get("reference", [-1] * len(records))]
             why["verifier"] = [round(float(v), 4) for v in res.scores]
-            why["reference"] = [r.references.index(s.references[k]) if k >= 0 else -1
-                                for r, s, k in zip(records, short, picked)]
+            why["reference"] = [src[r.references.index(s.references[k])] if k >= 0 else -1
+                                for r, s, k, src in zip(records, short, picked, source)]
             why["window"] = list(res.details.get("window", [-1] * len(records)))
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "kpqa_rougeL" in names:
@@ -149,7 +158,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "f1" in names:
         cols["f1"] = np.asarray(load("f1").score(records).scores)
-    lex = [lexical_features(r.question, r.candidate, r.references, names, whole=w) for r, w in zip(records, whole)]
+    lex = [lexical_features(r.question, r.candidate, r.references, names, whole=w, given=g)
+           for r, w, g in zip(records, whole, given)]
     if "doubt" in names:
         cols["doubt"] = doubt(cols["verifier"], np.array([row["contains"] for row in lex], dtype=float))
     for name in names:
@@ -378,6 +388,7 @@ class Judge(Metric):
         return {"model": f"{path.stem}@{file_sha256(path)}", "features": "+".join(card["features"]),
                 "kind": card["model"]["kind"],
                 "verifier": f"ava-judge@{card['ava_model'].split('@')[1]}" if "ava_model" in card else "none",
-                "kpqa": installed_tagger(), "threshold": f"{self._threshold(card):.4f}",
+                "kpqa": installed_tagger(), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
+                "threshold": f"{self._threshold(card):.4f}",
                 **({"asserted": f"asserted@{file_sha256(asserted.DELTA)}"} if self.options["asserted"] else {}),
                 **dtype_field(self.options["dtype"])}

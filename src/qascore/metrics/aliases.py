@@ -1,0 +1,81 @@
+"""Other names of a gold answer, read from the judge's synonym table: references in the candidate's own form.
+
+A right answer is often given in a form no reference holds ("Deutschland, Italia and Nippon" for "Germany,
+Italy, Japan"; "a dozen" for 12; "WHO"). Where no reference occurs whole in the candidate, `in_candidate_form`
+looks each reference (and each item of a reference that is a short list) up in the table
+(resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things: `qascore-lab train aliases`) and
+returns the references rewritten with the synonyms the candidate uses. The judge reads them beside the user's.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from functools import lru_cache
+from typing import Sequence
+
+from qascore.runtime import defaults
+from qascore.text.answer_match import ANSWER_MAX_WORDS, LIST_ITEM_WORDS, contains, fold
+
+DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
+LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
+SHORT = 2  # an alias this short ("US", "Hg") counts only where the candidate writes it as the table does
+
+
+@lru_cache(maxsize=2)
+def synonyms(path: str = str(DEFAULT_TABLE)) -> dict[str, tuple[str, ...]]:
+    """Folded name -> the other names of the synonym sets that hold it, longest first, read once per process. A
+    name that heads a set of its own is not looked up where it is only another set's second name ("China" heads
+    {China, People's Republic of China, PRC} and is a second name in {Taiwan, China, Republic of China})."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        table = json.load(f)
+    heads = {folded[0] for folded in table["folded"]}
+    out: dict[str, list[str]] = {}
+    for group, folded in zip(table["groups"], table["folded"]):
+        for k, key in enumerate(folded):
+            if k == 0 or key not in heads:
+                out.setdefault(key, []).extend(g for g, f in zip(group, folded) if f != key)
+    return {k: tuple(sorted(dict.fromkeys(v), key=len, reverse=True)) for k, v in out.items() if k}
+
+
+def _written(alias: str, folded_text: str, raw: str, listed: bool) -> bool:
+    """The candidate names `alias`: as whole folded words; a short one ("US", "Hg") as written, and only as an
+    item of a list or as the whole answer ("The UK."), since "He" and "OK" are words as well as names."""
+    if len(alias) > SHORT:
+        return f" {fold(alias)} " in folded_text
+    return (listed or folded_text.strip() == fold(alias)) and re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", raw) is not None
+
+
+def _named(item: str, listed: bool, table: dict[str, tuple[str, ...]], text: str, raw: str, asked: str) -> str | None:
+    """The synonym of `item` the candidate names, if any: not a part of the item's own name (a surname: the
+    overlap features read those), not named in the question (`asked`, folded), and a single letter only for an
+    item of a list ("A, T, G and C")."""
+    words = set(fold(item).split())
+    return next((a for a in table.get(fold(item), ()) if not set(fold(a).split()) <= words and f" {fold(a)} " not in asked
+                 and (len(a) > 1 or listed) and _written(a, text, raw, listed)), None)
+
+
+def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE)
+                      ) -> list[tuple[int, str]]:
+    """(index, text) of each reference rewritten with the synonyms (`_named`) a short answer uses for it or for
+    its listed items; [] where a reference occurs whole, the candidate is longer than ANSWER_MAX_WORDS words (a
+    passage that names a synonym names it in some role, and the verifier, taught what the gold's own name means
+    in such passages, was never taught its other names), or it names no synonym. A synonym the question names
+    is none: restating the question is no answer."""
+    if not candidate.strip() or len(candidate.split()) > ANSWER_MAX_WORDS or contains(candidate, references):
+        return []
+    table = synonyms(path)
+    text = f" {fold(candidate)} "
+    asked = f" {fold(question)} "
+    out: list[tuple[int, str]] = []
+    for i, ref in enumerate(references):
+        items = [i for i in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if i.strip()]
+        if (whole := _named(ref, False, table, text, candidate, asked)) is None and len(items) > 1 and " or " not in f" {ref} " \
+                and all(len(i.split()) <= LIST_ITEM_WORDS for i in items):
+            named = [item if f" {fold(item)} " in text else _named(item, True, table, text, candidate, asked) or item
+                     for item in items]
+            whole = ", ".join(named) if named != items else None
+        if whole and whole not in [t for _, t in out]:
+            out.append((i, whole))
+    return out

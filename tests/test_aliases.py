@@ -1,0 +1,66 @@
+"""The judge's other names for a gold answer (`metrics.aliases`): a table of hand-checked cases against the shipped
+WordNet table, then the rules each case stands for on a table written here."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from qascore.metrics.aliases import in_candidate_form, synonyms
+from qascore.text.answer_match import fold
+
+# (question, candidate, references, the references the judge adds); every synonym set named here is WordNet 3.0's
+SHIPPED = [
+    ("What were the Axis powers?", "Deutschland, Italia and Nippon.", ["Germany, Italy, Japan"],
+     [(0, "Deutschland, Italia, Nippon")]),                                      # {Japan, Nippon, Nihon}, ...
+    ("Which country is this?", "The PRC.", ["China"], [(0, "PRC")]),             # {China, People's Republic of China, PRC}
+    ("Which country is this?", "Taiwan.", ["China"], []),                        # "China" is only a second name of Taiwan's set
+    ("How many sides has a dodecagon?", "a dozen", ["12", "Twelve"], [(0, "dozen")]),  # {twelve, 12, XII, dozen}
+    ("Which agency?", "NASA", ["National Aeronautics and Space Administration"], [(0, "NASA")]),
+    ("What was Burma renamed?", "Burma", ["Myanmar"], []),                       # the question names it
+    ("What is Myanmar's old name?", "Burma", ["Myanmar"], [(0, "Burma")]),
+    ("Which element?", "He was sure it was helium's cousin", ["Helium"], []),    # "He" alone is a pronoun
+    ("Which noble gases?", "He, Ne, Ar", ["Helium, Neon, Argon"], [(0, "He, Ne, Ar")]),
+    ("Which element?", "OK, it is mercury", ["Oklahoma"], []),                  # "OK" counts only as the whole answer
+    ("Who wrote it?", "Keynes", ["John Maynard Keynes"], []),                    # a part of the name: overlap reads it
+    ("Which noun?", "growth", ["increase"], []),                                 # common words only: not in the table
+    ("Which country?", "Deutschland", ["Germany", "Deutschland"], []),           # a reference occurs whole
+    ("Which country?", "Deutschland is where the Japanese and the Italians met and talked about it", ["Germany"],
+     []),                                                                        # 13 words: a passage, not a short answer
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", SHIPPED)
+def test_the_shipped_table_adds_the_other_names_a_short_answer_gives(question, candidate, references, expected):
+    assert in_candidate_form(question, candidate, references) == expected
+
+
+def small_table(tmp_path: Path, groups: list[list[str]]) -> str:
+    path = tmp_path / "aliases.json.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        json.dump({"groups": groups, "folded": [[fold(n) for n in g] for g in groups]}, f)
+    synonyms.cache_clear()
+    return str(path)
+
+
+def test_a_second_name_that_heads_another_set_is_not_looked_up(tmp_path):
+    table = small_table(tmp_path, [["Alpha", "Ay"], ["Beta", "Alpha", "Bee land"]])
+    assert synonyms(table) == {"alpha": ("Ay",), "ay": ("Alpha",), "beta": ("Bee land", "Alpha"),
+                               "bee land": ("Alpha", "Beta")}
+    assert in_candidate_form("q?", "Bee land", ["Alpha"], table) == []
+    assert in_candidate_form("q?", "Bee land", ["Beta"], table) == [(0, "Bee land")]
+
+
+def test_the_longest_synonym_the_answer_names_is_taken(tmp_path):
+    table = small_table(tmp_path, [["Gamma", "Big Gam", "Gam"]])
+    assert in_candidate_form("q?", "It is Big Gam.", ["Gamma"], table) == [(0, "Big Gam")]
+    assert in_candidate_form("q?", "It is Gam.", ["Gamma"], table) == [(0, "Gam")]
+
+
+def test_items_of_a_listed_reference_are_rewritten_one_by_one(tmp_path):
+    table = small_table(tmp_path, [["Gamma", "Gee"], ["Delta", "Dee"]])
+    assert in_candidate_form("q?", "Gee and Delta", ["Gamma and Delta"], table) == [(0, "Gee, Delta")]
+    assert in_candidate_form("q?", "Gee or Dee", ["Gamma or Delta"], table) == []  # an "or" is no list
