@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from qascore.metrics.aliases import in_candidate_form, synonyms
+from qascore.metrics.aliases import in_candidate_form, names_other, synonyms
 from qascore.text.answer_match import fold
 
 # (question, candidate, references, the references the judge adds); every synonym set named here is WordNet 3.0's
@@ -41,7 +41,7 @@ def test_the_shipped_table_adds_the_other_names_a_short_answer_gives(question, c
 def small_table(tmp_path: Path, groups: list[list[str]]) -> str:
     path = tmp_path / "aliases.json.gz"
     with gzip.open(path, "wt", encoding="utf-8") as f:
-        json.dump({"groups": groups, "folded": [[fold(n) for n in g] for g in groups]}, f)
+        json.dump({"groups": groups, "folded": [[fold(n) for n in g] for g in groups], "nouns": []}, f)
     synonyms.cache_clear()
     return str(path)
 
@@ -64,3 +64,21 @@ def test_items_of_a_listed_reference_are_rewritten_one_by_one(tmp_path):
     table = small_table(tmp_path, [["Gamma", "Gee"], ["Delta", "Dee"]])
     assert in_candidate_form("q?", "Gee and Delta", ["Gamma and Delta"], table) == [(0, "Gee, Delta")]
     assert in_candidate_form("q?", "Gee or Dee", ["Gamma or Delta"], table) == []  # an "or" is no list
+
+
+# (candidate, references, names_other): WordNet 3.0's noun synsets as shipped
+OTHER = [
+    ("Corundum.", ["Topaz"], 1.0),                      # two minerals, two synsets
+    ("Chlorophyll.", ["Beta-carotene"], 1.0),
+    ("Hammer", ["Malleus"], 0.0),                       # {malleus, hammer}: the same thing
+    ("Tigers", ["Tiger"], 0.0),                         # a shared stem
+    ("Twain", ["Mark Twain"], 0.0),
+    ("Imphal", ["Aizawl"], 0.0),                        # WordNet knows neither
+    ("It is corundum, not topaz, I am quite sure", ["Topaz"], 0.0),  # not a bare answer
+    ("Corundum.", ["Topaz", "Topaz (mineral)"], 1.0),   # references WordNet does not know are not read
+]
+
+
+@pytest.mark.parametrize("candidate,references,expected", OTHER)
+def test_a_bare_answer_wordnet_knows_as_another_thing(candidate, references, expected):
+    assert names_other(candidate, references) == expected

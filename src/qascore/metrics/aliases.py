@@ -5,6 +5,8 @@ Italy, Japan"; "a dozen" for 12; "WHO"). Where no reference occurs whole in the 
 looks each reference (and each item of a reference that is a short list) up in the table
 (resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things: `qascore-lab train aliases`) and
 returns the references rewritten with the synonyms the candidate uses. The judge reads them beside the user's.
+The table also lists every WordNet noun synset, so that `names_other` can tell a bare answer that names another
+known thing ("Corundum." for Topaz) from another name of the gold.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from qascore.text.answer_match import ANSWER_MAX_WORDS, LIST_ITEM_WORDS, contain
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
 LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
 SHORT = 2  # an alias this short ("US", "Hg") counts only where the candidate writes it as the table does
+BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNet's longest are about this long)
 
 
 @lru_cache(maxsize=2)
@@ -79,3 +82,30 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
         if whole and whole not in [t for _, t in out]:
             out.append((i, whole))
     return out
+
+
+@lru_cache(maxsize=2)
+def noun_senses(path: str = str(DEFAULT_TABLE)) -> dict[str, frozenset[int]]:
+    """Folded noun -> the WordNet synsets (numbered in table order) that hold it, read once per process."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        nouns = json.load(f)["nouns"]
+    out: dict[str, set[int]] = {}
+    for k, names in enumerate(nouns):
+        for name in names:
+            out.setdefault(name, set()).add(k)
+    return {name: frozenset(ids) for name, ids in out.items()}
+
+
+
+def names_other(candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE)) -> float:
+    """1.0 where a bare answer is a WordNet noun that shares no synset with any reference WordNet knows, and at
+    least one reference is a WordNet noun ("Corundum." for "Topaz"): another known thing, not another name of
+    the gold. A shared word stem ("Tigers" for "Tiger", "Twain" for "Mark Twain") is no other thing."""
+    c = fold(candidate)
+    senses = noun_senses(path)
+    if not c or len(c.split()) > BARE_WORDS or c not in senses:
+        return 0.0
+    refs = [fold(r) for r in references]
+    known = [senses[r] for r in refs if r in senses]
+    stems = {w[:5] for r in refs for w in r.split()}
+    return float(bool(known) and not any(senses[c] & s for s in known) and not any(w[:5] in stems for w in c.split()))

@@ -5,7 +5,8 @@ A gold answer is often right in a form no reference holds: "Nippon" for Japan, "
 round 2026-11-29k), WordNet's synonym sets do. This command reads WordNet's noun synsets (Debian's
 `wordnet-base`, found as `qascore_lab.text.wordnet` finds it) and keeps those of two or more lemmas where a lemma
 has a capital letter or a digit: names, acronyms and numbers. Synsets of common words only ({increase, growth})
-are left out: their synonyms hold in some senses, not in others. The output is deterministic (no seed needed):
+are left out: their synonyms hold in some senses, not in others. Every noun synset is also listed (folded, as
+`nouns`), for the judge's `names_other`. The output is deterministic (no seed needed):
 the same WordNet files give the same table, byte for byte. Each name is stored folded too (`answer_match.fold`,
 the form the judge looks names up in), so that the judge reads the table without folding 47,000 names.
 """
@@ -53,9 +54,11 @@ def run(args: argparse.Namespace) -> int:
     if root is None or not (root / "data.noun").is_file():
         raise SystemExit("train aliases: WordNet's data.noun not found (install Debian's wordnet-base or set "
                          "QASCORE_WORDNET to the folder holding it)")
-    groups = [g for g in synsets(root / "data.noun") if len(g) > 1 and names_things(g)]
+    every = synsets(root / "data.noun")
+    groups = [g for g in every if len(g) > 1 and names_things(g)]
     table = {"source": "WordNet 3.0 noun synsets with a capitalised or numeric lemma (qascore-lab train aliases)",
-             "notice": NOTICE, "groups": groups, "folded": [[fold(name) for name in g] for g in groups]}
+             "notice": NOTICE, "groups": groups, "folded": [[fold(name) for name in g] for g in groups],
+             "nouns": [sorted({fold(name) for name in g} - {""}) for g in every]}
     out = Path(args.out)
     with open(out, "wb") as raw, gzip.GzipFile("", "wb", fileobj=raw, mtime=0) as f:  # no name, no time: same bytes
         f.write(json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
