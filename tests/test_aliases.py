@@ -42,7 +42,6 @@ def small_table(tmp_path: Path, groups: list[list[str]]) -> str:
     path = tmp_path / "aliases.json.gz"
     with gzip.open(path, "wt", encoding="utf-8") as f:
         json.dump({"groups": groups, "folded": [[fold(n) for n in g] for g in groups], "nouns": []}, f)
-    synonyms.cache_clear()
     return str(path)
 
 

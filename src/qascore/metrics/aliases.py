@@ -27,19 +27,34 @@ BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNe
 
 
 @lru_cache(maxsize=2)
-def synonyms(path: str = str(DEFAULT_TABLE)) -> dict[str, tuple[str, ...]]:
-    """Folded name -> the other names of the synonym sets that hold it, longest first, read once per process. A
-    name that heads a set of its own is not looked up where it is only another set's second name ("China" heads
-    {China, People's Republic of China, PRC} and is a second name in {Taiwan, China, Republic of China})."""
+def _index(path: str) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[int]]]:
+    """The table read once per process: `synonyms` and `noun_senses`."""
     with gzip.open(path, "rt", encoding="utf-8") as f:
         table = json.load(f)
     heads = {folded[0] for folded in table["folded"]}
-    out: dict[str, list[str]] = {}
+    names: dict[str, list[str]] = {}
     for group, folded in zip(table["groups"], table["folded"]):
         for k, key in enumerate(folded):
             if k == 0 or key not in heads:
-                out.setdefault(key, []).extend(g for g, f in zip(group, folded) if f != key)
-    return {k: tuple(sorted(dict.fromkeys(v), key=len, reverse=True)) for k, v in out.items() if k}
+                names.setdefault(key, []).extend(g for g, f in zip(group, folded) if f != key)
+    senses: dict[str, set[int]] = {}
+    for k, nouns in enumerate(table["nouns"]):
+        for noun in nouns:
+            senses.setdefault(noun, set()).add(k)
+    return ({k: tuple(sorted(dict.fromkeys(v), key=len, reverse=True)) for k, v in names.items() if k},
+            {noun: frozenset(ids) for noun, ids in senses.items()})
+
+
+def synonyms(path: str = str(DEFAULT_TABLE)) -> dict[str, tuple[str, ...]]:
+    """Folded name -> the other names of the synonym sets that hold it, longest first. A name that heads a set of
+    its own is not looked up where it is only another set's second name ("China" heads {China, People's Republic
+    of China, PRC} and is a second name in {Taiwan, China, Republic of China})."""
+    return _index(path)[0]
+
+
+def noun_senses(path: str = str(DEFAULT_TABLE)) -> dict[str, frozenset[int]]:
+    """Folded noun -> the WordNet noun synsets (numbered in table order) that hold it."""
+    return _index(path)[1]
 
 
 def _written(alias: str, folded_text: str, raw: str, listed: bool) -> bool:
@@ -73,28 +88,15 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     asked = f" {fold(question)} "
     out: list[tuple[int, str]] = []
     for i, ref in enumerate(references):
-        items = [i for i in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if i.strip()]
+        items = [p for p in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if p.strip()]
         if (whole := _named(ref, False, table, text, candidate, asked)) is None and len(items) > 1 and " or " not in f" {ref} " \
-                and all(len(i.split()) <= LIST_ITEM_WORDS for i in items):
+                and all(len(p.split()) <= LIST_ITEM_WORDS for p in items):
             named = [item if f" {fold(item)} " in text else _named(item, True, table, text, candidate, asked) or item
                      for item in items]
             whole = ", ".join(named) if named != items else None
         if whole and whole not in [t for _, t in out]:
             out.append((i, whole))
     return out
-
-
-@lru_cache(maxsize=2)
-def noun_senses(path: str = str(DEFAULT_TABLE)) -> dict[str, frozenset[int]]:
-    """Folded noun -> the WordNet synsets (numbered in table order) that hold it, read once per process."""
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        nouns = json.load(f)["nouns"]
-    out: dict[str, set[int]] = {}
-    for k, names in enumerate(nouns):
-        for name in names:
-            out.setdefault(name, set()).add(k)
-    return {name: frozenset(ids) for name, ids in out.items()}
-
 
 
 def names_other(candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE)) -> float:
