@@ -384,7 +384,7 @@ def test_why_names_the_verifier_probability_and_the_deciding_reference_and_windo
     # token recall in the candidate: 0, 1, 0, 0, 1; the best four (ties in file order) are "Paris France", "Paris",
     # "zzz", "yyy", handed over in file order; "www" is left out, so short index 3 ("Paris") is the record's 4
     assert handed == [["zzz", "Paris France", "yyy", "Paris"]]
-    assert why == {"verifier": [0.8], "reference": [4], "window": [2]}
+    assert why == {"verifier": [0.8], "reference": [4], "window": [2], "aliases": [[]]}
 
 
 def test_threshold_option_decides_correct_and_is_checked(monkeypatch):
@@ -472,3 +472,5 @@ def test_the_shipped_judge_reads_a_short_answer_in_other_names_of_the_gold():
            "candidate": "Deutschland, Italia and Nippon.", "references": ["Germany, Italy, Japan"]}
     res = qascore.load("judge").score([rec, {**rec, "candidate": "Deutschland, Austria and Nippon."}])
     assert res.details["correct"] == [True, False] and res.details["reference"][0] == 0
+    assert res.details["aliases"] == [["Deutschland, Italia, Nippon"], ["Deutschland, Italy, Nippon"]]
+    assert "the gold as the answer names it: 'Deutschland, Italia, Nippon'" in res.details["why"][0]

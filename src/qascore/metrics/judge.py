@@ -130,7 +130,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     """The (n, len(names)) feature matrix; model features are computed only when named. `truncated`,
     when given, gets one flag per record: a model feature did not read all of its text. `why`, when given,
     gets the verifier's probability and the reference (index into the record's `references`) and window
-    that decided it, per record."""
+    that decided it, and the references `aliases` added, per record."""
     from qascore.metrics.registry import load  # the registry, not the package API above the metrics
 
     cols: dict[str, np.ndarray] = {}
@@ -138,6 +138,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     whole = [am.undressed(r.candidate) for r in records]
     records = [replace(r, candidate=am.settled(w, r.references)) for r, w in zip(records, whole)]
     added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
+    if why is not None:
+        why["aliases"] = [[t for _, t in a] for a in added]
     source = [[*range(len(r.references)), *(i for i, _ in a)] for r, a in zip(records, added)]  # added -> its reference
     given = [len(r.references) for r in records]
     records = [replace(r, references=[*r.references, *(t for _, t in a)]) for r, a in zip(records, added)]
@@ -369,14 +371,18 @@ class Judge(Metric):
         signals = [[f for k, f in named if row[k] > 0] for row in x]
         parts = contributions(card, x)
         said: list[str | None] = [None] * len(records)
+        renamed = why.get("aliases", [[] for _ in records])  # the references as the answer names them
         if self.options["asserted"]:
             reads = asserted.readings([am.as_question(r.question) for r in records],
                                       [am.undressed(r.candidate) for r in records],
                                       batch_size=int(self.options["batch_size"]), device=self.options["device"],
                                       dtype=self.options["dtype"])
             why["asserted"] = [asserted.asserted_span(rd) for rd in reads]
-            said = [asserted.claim(span, r.references) for span, r in zip(why["asserted"], records)]
+            said = [asserted.claim(span, [*r.references, *named])  # the gold as the answer names it counts too
+                    for span, r, named in zip(why["asserted"], records, renamed)]
             cut = [c or rd.truncated for c, rd in zip(cut, reads)]
+        said = [s or (f"the gold as the answer names it: '{named[0]}'" if named else None)
+                for s, named in zip(said, renamed)]
         return [float(p) for p in probs], {
             "correct": [bool(p >= thr) for p in probs], **why, "signals": signals, "contributions": parts,
             "why": [explain(float(p), thr, part, said=s) for p, part, s in zip(probs, parts, said)],
