@@ -1,15 +1,16 @@
-"""The judge's other names for a gold answer (`metrics.aliases`): a table of hand-checked cases against the shipped
-WordNet table, then the rules each case stands for on a table written here."""
+"""The judge's other names for a gold answer (`metrics.aliases`): tables of hand-checked cases against the shipped
+WordNet and redirect tables, then the rules each case stands for on tables written here."""
 
 from __future__ import annotations
 
 import gzip
 import json
+import lzma
 from pathlib import Path
 
 import pytest
 
-from qascore.metrics.aliases import in_candidate_form, names_other, synonyms
+from qascore.metrics.aliases import in_candidate_form, names_other, redirected, synonyms
 from qascore.text.answer_match import fold
 
 # (question, candidate, references, the references the judge adds); every synonym set named here is WordNet 3.0's
@@ -36,6 +37,36 @@ SHIPPED = [
 @pytest.mark.parametrize("question,candidate,references,expected", SHIPPED)
 def test_the_shipped_table_adds_the_other_names_a_short_answer_gives(question, candidate, references, expected):
     assert in_candidate_form(question, candidate, references) == expected
+
+
+# Wikipedia's redirects as shipped (DBpedia): other names no WordNet synonym set holds
+REDIRECTS = [
+    ("Which element has the symbol Sb?", "Stibium.", ["Antimony"], [(0, "stibium")]),         # its Latin name
+    ("Who wrote Tom Sawyer?", "Samuel Clemens", ["Mark Twain"], [(0, "samuel clemens")]),     # his own name
+    ("What is the capital of Mizoram?", "Aijal", ["Aizawl"], [(0, "aijal")]),                 # an older spelling
+    ("What is the capital of Mizoram?", "Imphal", ["Aizawl"], []),                            # another city
+    ("Who wrote Tom Sawyer?", "Samuel Clemens", ["Samuel Clemens"], []),                      # a reference occurs whole
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", REDIRECTS)
+def test_the_shipped_redirects_add_the_names_wikipedia_redirects(question, candidate, references, expected):
+    assert in_candidate_form(question, candidate, references) == expected
+
+
+def test_a_redirect_table_is_bisected_for_every_page_a_name_belongs_to(tmp_path):
+    """The format `qascore-lab train aliases --redirects` writes, by hand: a header, one line per page (its names),
+    then "folded name<TAB>page line" sorted by the folded name; "ay" redirects to two pages."""
+    path = tmp_path / "redirects.tsv.xz"
+    with lzma.open(path, "wb") as f:
+        f.write(b'{"groups": 3}\nalpha\tay\tthe a\nbeta\tbee land\ngamma\tay\n'
+                b"a\t0\nalpha\t0\nay\t0\nay\t2\nbee land\t1\nbeta\t1\ngamma\t2\n")
+    table = str(path)
+    assert redirected("ay", table) == ("alpha", "the a", "gamma")
+    assert redirected("a", table) == ("alpha", "ay")              # "the a" folds to the name looked up
+    assert redirected("gamma", table) == ("ay",)                 # the last line
+    assert [redirected(k, table) for k in ("0", "b", "beta land", "zeta")] == [()] * 4  # before, between, after
+    assert in_candidate_form("q?", "Bee land.", ["Beta"], redirects=table) == [(0, "bee land")]
 
 
 def small_table(tmp_path: Path, groups: list[list[str]]) -> str:

@@ -54,7 +54,8 @@ def stored() -> dict:
     square = qascore.load("square")
     hashes: dict[str, str] = {}
     for field in (sig["ava"]["model"], sig["ava"]["base"], sig["square"]["model"], sig["judge"]["model"],
-                  sig["judge"]["verifier"], sig["judge"]["kpqa"], sig["judge"]["aliases"], sig["answerability"]["model"]):
+                  sig["judge"]["verifier"], sig["judge"]["kpqa"], sig["judge"]["aliases"], sig["judge"]["redirects"],
+                  sig["answerability"]["model"]):
         name, digest = field.split("@")
         hashes[name] = digest
     for spec in ("kpqa-rougeL", "kp-rougeL"):

@@ -3,8 +3,9 @@
 A right answer is often given in a form no reference holds ("Deutschland, Italia and Nippon" for "Germany,
 Italy, Japan"; "a dozen" for 12; "WHO"). Where no reference occurs whole in the candidate, `in_candidate_form`
 looks each reference (and each item of a reference that is a short list) up in the table
-(resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things: `qascore-lab train aliases`) and
-returns the references rewritten with the synonyms the candidate uses. The judge reads them beside the user's.
+(resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things, and resources/judge/redirects.tsv.xz,
+Wikipedia's redirects as DBpedia gives them: `qascore-lab train aliases`) and returns the references rewritten
+with the synonyms the candidate uses. The judge reads them beside the user's.
 The table also lists every WordNet noun synset, so that `names_other` can tell a bare answer that names another
 known thing ("Corundum." for Topaz) from another name of the gold.
 """
@@ -13,14 +14,19 @@ from __future__ import annotations
 
 import gzip
 import json
+import lzma
 import re
+from bisect import bisect_left
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
+
+import numpy as np
 
 from qascore.runtime import defaults
 from qascore.text.answer_match import ANSWER_MAX_WORDS, LIST_ITEM_WORDS, contains, fold
 
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
+DEFAULT_REDIRECTS = defaults.RESOURCES / "judge" / "redirects.tsv.xz"
 LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
 SHORT = 2  # an alias this short ("US", "Hg") counts only where the candidate writes it as the table does
 BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNet's longest are about this long)
@@ -45,6 +51,43 @@ def _index(path: str) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[i
             {noun: frozenset(ids) for noun, ids in senses.items()})
 
 
+@lru_cache(maxsize=2)
+def _redirect_lines(path: str) -> tuple[bytes, np.ndarray, int]:
+    """The redirect table read once per process (`train.aliases.write_redirects` gives its format): its bytes, the
+    offset of every newline, and its number of page lines. 1.3 million names stay one block of bytes, bisected
+    in place: a dictionary of them would take seconds to build and gigabytes to hold."""
+    with lzma.open(path, "rb") as f:
+        data = f.read()
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    return data, ends, int(json.loads(data[:ends[0]])["groups"])
+
+
+def redirected(name: str, path: str = str(DEFAULT_REDIRECTS)) -> tuple[str, ...]:
+    """The other names (Wikipedia's redirects and page titles) of every page that `name` (folded) names."""
+    data, ends, pages = _redirect_lines(path)
+
+    def line(i: int) -> bytes:
+        return data[int(ends[i - 1]) + 1:int(ends[i])]
+
+    key = name.encode("utf-8")
+    names = range(1 + pages, len(ends))
+    at = bisect_left(names, key, key=lambda i: line(i).split(b"\t", 1)[0])
+    out: list[str] = []
+    for i in names[at:]:
+        found, page = line(i).split(b"\t")
+        if found != key:
+            break
+        out.extend(n for n in line(1 + int(page)).decode("utf-8").split("\t") if fold(n) != name)
+    return tuple(out)
+
+
+def other_names(name: str, table: str = str(DEFAULT_TABLE), redirects: str = str(DEFAULT_REDIRECTS)
+                ) -> tuple[str, ...]:
+    """`synonyms` and `redirected` of a folded name, longest first."""
+    return tuple(sorted(dict.fromkeys([*synonyms(table).get(name, ()), *redirected(name, redirects)]), key=len,
+                        reverse=True))
+
+
 def synonyms(path: str = str(DEFAULT_TABLE)) -> dict[str, tuple[str, ...]]:
     """Folded name -> the other names of the synonym sets that hold it, longest first. A name that heads a set of
     its own is not looked up where it is only another set's second name ("China" heads {China, People's Republic
@@ -65,17 +108,18 @@ def _written(alias: str, folded_text: str, raw: str, listed: bool) -> bool:
     return (listed or folded_text.strip() == fold(alias)) and re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", raw) is not None
 
 
-def _named(item: str, listed: bool, table: dict[str, tuple[str, ...]], text: str, raw: str, asked: str) -> str | None:
+def _named(item: str, listed: bool, table: Callable[[str], tuple[str, ...]], text: str, raw: str, asked: str
+           ) -> str | None:
     """The synonym of `item` the candidate names, if any: not a part of the item's own name (a surname: the
     overlap features read those), not named in the question (`asked`, folded), and a single letter only for an
     item of a list ("A, T, G and C")."""
     words = set(fold(item).split())
-    return next((a for a in table.get(fold(item), ()) if not set(fold(a).split()) <= words and f" {fold(a)} " not in asked
+    return next((a for a in table(fold(item)) if not set(fold(a).split()) <= words and f" {fold(a)} " not in asked
                  and (len(a) > 1 or listed) and _written(a, text, raw, listed)), None)
 
 
-def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE)
-                      ) -> list[tuple[int, str]]:
+def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE),
+                      redirects: str = str(DEFAULT_REDIRECTS)) -> list[tuple[int, str]]:
     """(index, text) of each reference rewritten with the synonyms (`_named`) a short answer uses for it or for
     its listed items; [] where a reference occurs whole, the candidate is longer than ANSWER_MAX_WORDS words (a
     passage that names a synonym names it in some role, and the verifier, taught what the gold's own name means
@@ -83,7 +127,9 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     is none: restating the question is no answer."""
     if not candidate.strip() or len(candidate.split()) > ANSWER_MAX_WORDS or contains(candidate, references):
         return []
-    table = synonyms(path)
+    def table(name: str) -> tuple[str, ...]:
+        return other_names(name, path, redirects)
+
     text = f" {fold(candidate)} "
     asked = f" {fold(question)} "
     out: list[tuple[int, str]] = []

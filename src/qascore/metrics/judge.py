@@ -42,8 +42,8 @@ gets its question mark). Every feature reads the candidate without its markdown 
 list, the item it picks; of a self-correction or a choice among alternatives, its last answer:
 "Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney.").
 Where no reference occurs whole, the references also come rewritten in the other names the candidate gives them
-(`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets); `n_refs` counts the
-user's.
+(`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets; "Stibium" for Antimony,
+"Samuel Clemens" for Mark Twain, Wikipedia's redirects); `n_refs` counts the user's.
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
 over these features, then a Platt scaling (with, where the card names them, fixed log-odds `offsets` for
@@ -398,6 +398,7 @@ class Judge(Metric):
                 "kind": card["model"]["kind"],
                 "verifier": f"ava-judge@{card['ava_model'].split('@')[1]}" if "ava_model" in card else "none",
                 "kpqa": installed_tagger(), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
+                "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
                 "threshold": f"{self._threshold(card):.4f}",
                 **({"asserted": f"asserted@{file_sha256(asserted.DELTA)}"} if self.options["asserted"] else {}),
                 **dtype_field(self.options["dtype"])}

