@@ -59,11 +59,11 @@ def test_a_redirect_table_is_bisected_for_every_page_a_name_belongs_to(tmp_path)
     then "folded name<TAB>page line" sorted by the folded name; "ay" redirects to two pages."""
     path = tmp_path / "redirects.tsv.xz"
     with lzma.open(path, "wb") as f:
-        f.write(b'{"groups": 3}\nalpha\tay\tthe a\nbeta\tbee land\ngamma\tay\n'
-                b"a\t0\nalpha\t0\nay\t0\nay\t2\nbee land\t1\nbeta\t1\ngamma\t2\n")
+        f.write(b'{"groups": 3}\nalpha\tay\tthe alpha\nbeta\tbee land\ngamma\tay\n'
+                b"alpha\t0\nay\t0\nay\t2\nbee land\t1\nbeta\t1\ngamma\t2\n")
     table = str(path)
-    assert redirected("ay", table) == ("alpha", "the a", "gamma")
-    assert redirected("a", table) == ("alpha", "ay")              # "the a" folds to the name looked up
+    assert redirected("ay", table) == ("alpha", "the alpha", "gamma")
+    assert redirected("alpha", table) == ("ay",)                 # "the alpha" folds to the name looked up
     assert redirected("gamma", table) == ("ay",)                 # the last line
     assert [redirected(k, table) for k in ("0", "b", "beta land", "zeta")] == [()] * 4  # before, between, after
     assert in_candidate_form("q?", "Bee land.", ["Beta"], redirects=table) == [(0, "bee land")]
