@@ -33,7 +33,9 @@ A small model over signals that carry from one kind of answer to another (their 
   states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
   or 1970"; `answer_match.date_agrees`);
 - `names_other`: a bare answer that WordNet knows as another thing than every reference it knows ("Corundum."
-  for "Topaz"; `aliases.names_other`).
+  for "Topaz"; `aliases.names_other`);
+- `short_list`: the question asks for N things and a list answer names fewer ("Phobos." for "What are the two
+  moons of Mars?"; `list_count.short_list`).
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate without its markdown marks and leading
@@ -73,6 +75,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
+from qascore.text.list_count import short_list
 from qascore.text.names import name_clash
 from qascore.text.roles import lesser_role, misattributed
 
@@ -82,11 +85,11 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "misattributed", "names_other")
+            "lesser_role", "doubt", "misattributed", "names_other", "short_list")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
-           "misattributed", "names_other")
+           "misattributed", "names_other", "short_list")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -118,7 +121,8 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
            "lesser_role": lesser_role(r), "misattributed": misattributed(r),
-           "names_other": aliases.names_other(candidate, references)}
+           "names_other": aliases.names_other(candidate, references),
+           "short_list": short_list(question, candidate, references)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     return out

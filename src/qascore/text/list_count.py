@@ -1,0 +1,34 @@
+"""A list answer with fewer items than the question asks for ("Saturn and Jupiter." for "Name the four ringed
+planets."): items are counted, not matched, so a right list in other names ("Hammer, anvil and stirrup") counts."""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from qascore.text.answer_match import LIST_ITEM_WORDS, fold
+
+_COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
+# "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws" nor "three letters"
+ASKED = re.compile(rf"\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?({'|'.join(_COUNTS)}|[2-9]"
+                   rf"|1[0-2])[\s-]+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
+PLURAL = re.compile(r"^\s*(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
+ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n]|->|\band\b|\bplus\b|&)\s*", re.IGNORECASE)
+LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
+
+
+def items(text: str) -> list[str]:
+    """The items of a list written with commas, semicolons, "and", "plus", slashes, arrows or lines."""
+    return [part for part in ITEMS.split(text.strip().rstrip(".")) if part and part.strip(" .*-")]
+
+
+def short_list(question: str, candidate: str, references: Sequence[str]) -> float:
+    """1.0 where the question asks for N things (a number after "which", "name", ...; or, asking for several, the most
+    items a reference lists, each of at most LIST_ITEM_WORDS words and none a number) and an answer of at most
+    LIST_WORDS words lists fewer. A reference "Seattle, Washington" alone asks for no list."""
+    m = ASKED.search(question)
+    listed = [len(p) for p in map(items, references) if all(len(i.split()) <= LIST_ITEM_WORDS for i in p)
+              and not any(c.isdigit() for c in fold(" ".join(p)))]
+    wanted = (int(m[1]) if m[1].isdigit() else _COUNTS.index(m[1].lower()) + 2) if m else \
+        max(listed, default=0) if PLURAL.search(question) else 0
+    return float(wanted > 1 and len(candidate.split()) <= LIST_WORDS and len(items(candidate)) < wanted)
