@@ -54,8 +54,8 @@ def _index(path: str) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[i
 @lru_cache(maxsize=2)
 def _redirect_lines(path: str) -> tuple[bytes, np.ndarray, int]:
     """The redirect table read once per process (`train.aliases.write_redirects` gives its format): its bytes, the
-    offset of every newline, and its number of page lines. 1.3 million names stay one block of bytes, bisected
-    in place: a dictionary of them would take seconds to build and gigabytes to hold."""
+    offset of every newline, and its number of page lines. Its 870,000 names stay one block of bytes, bisected in
+    place: loaded in about half a second, where a dictionary of them takes seconds to build."""
     with lzma.open(path, "rb") as f:
         data = f.read()
     ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)

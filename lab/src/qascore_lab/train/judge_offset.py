@@ -21,7 +21,7 @@ from scipy.optimize import minimize_scalar
 from qascore.metrics import judge
 from qascore.records import Record
 
-BOUNDS = (-20.0, 5.0)  # an offset only lowers (rules never raise the score); -20 is certain rejection
+BOUNDS = (-20.0, 0.0)  # a rule only lowers the score (the card's monotone rule); -20 is certain rejection
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
