@@ -69,6 +69,26 @@ def test_a_redirect_table_is_bisected_for_every_page_a_name_belongs_to(tmp_path)
     assert in_candidate_form("q?", "Bee land.", ["Beta"], redirects=table) == [(0, "bee land")]
 
 
+# (candidate, references, what the judge adds): a yes/no gold in the answer's opening words
+POLARITY = [
+    ("Correct — that war is how it became landlocked.", ["Yes"], [(0, "Correct")]),
+    ("That's right, only bats.", ["Yes"], [(0, "That's right")]),
+    ("Not at all. Sound needs a medium.", ["No"], [(0, "Not at all")]),
+    ("It isn't — primes need exactly two distinct divisors, and 1 has only one of them, itself.", ["No"],
+     [(0, "It isn't")]),                                          # 15 words: the opening is read whatever the length
+    ("Yep, Spanish.", ["No"], []),                                # the other sense: nothing added
+    ("No doubt about it: amoxicillin clears it.", ["No"], []),    # "No doubt about it" is no polarity phrase
+    ("Not since December 1991.", ["No"], []),                     # the clause says more than its polarity
+    ("Correct — it did.", ["Paris"], []),                         # not a yes/no gold
+    ("Yes, it did.", ["Yes"], []),                                # the gold occurs
+]
+
+
+@pytest.mark.parametrize("candidate,references,expected", POLARITY)
+def test_a_yes_no_gold_is_read_in_the_answers_opening_words(candidate, references, expected):
+    assert in_candidate_form("Did it?", candidate, references) == expected
+
+
 def small_table(tmp_path: Path, groups: list[list[str]]) -> str:
     path = tmp_path / "aliases.json.gz"
     with gzip.open(path, "wt", encoding="utf-8") as f:

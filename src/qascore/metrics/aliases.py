@@ -118,21 +118,46 @@ def _named(item: str, listed: bool, table: Callable[[str], tuple[str, ...]], tex
                  and (len(a) > 1 or listed) and _written(a, text, raw, listed)), None)
 
 
+# English phrases that open an answer to a yes/no question with its polarity ("That's right, only bats." for "Yes")
+POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "true", "indeed", "absolutely", "certainly",
+                    "definitely", "exactly", "affirmative", "of course", "that's right", "that's correct", "that is correct",
+                    "that's true", "it is", "it was", "it does", "it did", "they are", "they were", "they do", "they did",
+                    "he did", "she did", "indeed it is", "indeed it was", "yes indeed"),
+            "no": ("no", "nope", "nah", "not", "never", "negative", "false", "incorrect", "wrong", "not at all",
+                   "by no means", "it isn't", "it's not", "it is not", "it wasn't", "it was not", "it doesn't",
+                   "it does not", "it didn't", "it did not", "they aren't", "they are not", "they weren't", "they don't",
+                   "they didn't", "not really", "certainly not", "absolutely not", "definitely not", "of course not")}
+_SENSE = {fold(phrase): sense for sense, phrases in POLARITY.items() for phrase in phrases}
+_OPENING = re.compile(r"[,.:;!?\u2014\u2013]|\s-\s")  # where an answer's opening clause ends
+
+
+def polarity_opening(candidate: str, references: Sequence[str]) -> list[tuple[int, str]]:
+    """(index, opening clause) of each "Yes" or "No" reference whose sense the answer's opening clause states, that
+    clause being wholly a `POLARITY` phrase ("Correct \u2014 ...", "Not at all. ...", "Indeed it was, ...")."""
+    opening = _OPENING.split(candidate.strip(), maxsplit=1)[0].strip()
+    sense = _SENSE.get(fold(opening))
+    return [(i, opening) for i, ref in enumerate(references) if sense and fold(ref) == sense]
+
+
 def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE),
                       redirects: str = str(DEFAULT_REDIRECTS)) -> list[tuple[int, str]]:
     """(index, text) of each reference rewritten with the synonyms (`_named`) a short answer uses for it or for
     its listed items; [] where a reference occurs whole, the candidate is longer than ANSWER_MAX_WORDS words (a
     passage that names a synonym names it in some role, and the verifier, taught what the gold's own name means
     in such passages, was never taught its other names), or it names no synonym. A synonym the question names
-    is none: restating the question is no answer."""
-    if not candidate.strip() or len(candidate.split()) > ANSWER_MAX_WORDS or contains(candidate, references):
+    is none: restating the question is no answer. A "Yes" or "No" reference is also read in the answer's opening
+    words (`polarity_opening`), whatever the answer's length."""
+    if not candidate.strip() or contains(candidate, references):
         return []
+    out = polarity_opening(candidate, references)
+    if len(candidate.split()) > ANSWER_MAX_WORDS:
+        return out
+
     def table(name: str) -> tuple[str, ...]:
         return other_names(name, path, redirects)
 
     text = f" {fold(candidate)} "
     asked = f" {fold(question)} "
-    out: list[tuple[int, str]] = []
     for i, ref in enumerate(references):
         items = [p for p in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if p.strip()]
         if (whole := _named(ref, False, table, text, candidate, asked)) is None and len(items) > 1 and " or " not in f" {ref} " \

@@ -45,7 +45,8 @@ list, the item it picks; of a self-correction or a choice among alternatives, it
 "Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney.").
 Where no reference occurs whole, the references also come rewritten in the other names the candidate gives them
 (`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets; "Stibium" for Antimony,
-"Samuel Clemens" for Mark Twain, Wikipedia's redirects); `n_refs` counts the user's.
+"Samuel Clemens" for Mark Twain, Wikipedia's redirects; "That's right" for a "Yes" that opens the answer);
+`n_refs` counts the user's.
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
 over these features, then a Platt scaling (with, where the card names them, fixed log-odds `offsets` for
