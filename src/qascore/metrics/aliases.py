@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from qascore.runtime import defaults
-from qascore.text.answer_match import ANSWER_MAX_WORDS, LIST_ITEM_WORDS, contains, fold
+from qascore.text.answer_match import ANSWER_MAX_WORDS, contains, fold, listed_items
 
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
 DEFAULT_REDIRECTS = defaults.RESOURCES / "judge" / "redirects.tsv.xz"
@@ -159,9 +159,8 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     text = f" {fold(candidate)} "
     asked = f" {fold(question)} "
     for i, ref in enumerate(references):
-        items = [p for p in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if p.strip()]
-        if (whole := _named(ref, False, table, text, candidate, asked)) is None and len(items) > 1 and " or " not in f" {ref} " \
-                and all(len(p.split()) <= LIST_ITEM_WORDS for p in items):
+        items = listed_items(p for p in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if p.strip())
+        if (whole := _named(ref, False, table, text, candidate, asked)) is None and items and " or " not in f" {ref} ":
             named = [item if f" {fold(item)} " in text else _named(item, True, table, text, candidate, asked) or item
                      for item in items]
             whole = ", ".join(named) if named != items else None

@@ -328,7 +328,7 @@ def _offered(text: str) -> list[str]:
     if len(labelled) >= 2:
         return labelled
     first = re.split(r"[.;:?!]\s|[.;:?!]$|\n", text.strip(), maxsplit=1)[0]
-    return _short_list(p.strip(" .") for p in _LIST_SPLIT.split(_LIST_HEAD.sub("", first)))
+    return listed_items(p.strip(" .") for p in _LIST_SPLIT.split(_LIST_HEAD.sub("", first)))
 
 
 def corrected(candidate: str) -> str | None:
@@ -693,7 +693,7 @@ def _is_name(reference: str) -> bool:
     return 2 <= len(words) <= NAME_PART_WORDS and all(w[:1].isupper() or w in _PARTICLES for w in words)
 
 
-def _short_list(parts: Iterable[str]) -> list[str]:
+def listed_items(parts: Iterable[str]) -> list[str]:
     """The non-empty parts, where there are at least two and none is longer than LIST_ITEM_WORDS words; else []."""
     items = [p for p in parts if p]
     return items if len(items) >= 2 and all(len(p.split()) <= LIST_ITEM_WORDS for p in items) else []
@@ -709,14 +709,14 @@ def listed(candidate: str, hedged: bool = False) -> list[str]:
     if "\n" in text:
         return []
     if not hedged:
-        return _short_list(p.strip(" .()") for p in _LIST_SEP.split(_LIST_LEAD.sub("", text).rstrip(" .!?)")))
+        return listed_items(p.strip(" .()") for p in _LIST_SEP.split(_LIST_LEAD.sub("", text).rstrip(" .!?)")))
     text = _HEDGED_OR.sub(" or ", _HEDGED_LEAD.sub("", text))
     head, *notes = _LIST_NOTE.split(text.rstrip(" .!?)"), maxsplit=1)
     if notes and _LIST_SEP.search(head) and not _LIST_SEP.search(notes[0]):
         note = f" {fold(notes[0])} "
         if len(note.split()) > LIST_NOTE_WORDS or any(f" {fold(p)} " in note for p in _LIST_SEP.split(head)):
             return []
-    return _short_list(p.strip(" .()") for p in _LIST_SEP.split(head))
+    return listed_items(p.strip(" .()") for p in _LIST_SEP.split(head))
 
 
 _A_NUMBER = rf"(?:\d[\d,.]*\d|\d|{'|'.join(_NUMBER_WORDS)})"

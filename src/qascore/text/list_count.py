@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qascore.text.answer_match import LIST_ITEM_WORDS, fold
+from qascore.text.answer_match import fold, listed_items
 
 _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
 # "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws" nor "three letters"
@@ -24,11 +24,10 @@ def items(text: str) -> list[str]:
 
 def short_list(question: str, candidate: str, references: Sequence[str]) -> float:
     """1.0 where the question asks for N things (a number after "which", "name", ...; or, asking for several, the most
-    items a reference lists, each of at most LIST_ITEM_WORDS words and none a number) and an answer of at most
+    items a reference lists, as `answer_match.listed_items` reads a list, none a number) and an answer of at most
     LIST_WORDS words lists fewer. A reference "Seattle, Washington" alone asks for no list."""
     m = ASKED.search(question)
-    listed = [len(p) for p in map(items, references) if all(len(i.split()) <= LIST_ITEM_WORDS for i in p)
-              and not any(c.isdigit() for c in fold(" ".join(p)))]
+    listed = [len(p) for p in map(listed_items, map(items, references)) if not any(c.isdigit() for c in fold(" ".join(p)))]
     wanted = (int(m[1]) if m[1].isdigit() else _COUNTS.index(m[1].lower()) + 2) if m else \
         max(listed, default=0) if PLURAL.search(question) else 0
     return float(wanted > 1 and len(candidate.split()) <= LIST_WORDS and len(items(candidate)) < wanted)
