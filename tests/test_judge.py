@@ -477,15 +477,18 @@ def test_the_shipped_judge_reads_a_short_answer_in_other_names_of_the_gold():
 
 
 @pytest.mark.slow
-def test_the_shipped_judge_rejects_a_list_shorter_than_asked_and_reads_a_redirect():
-    """`short_list`: one moon where the question asks for two is rejected by its offset, both moons are not; the
+def test_the_shipped_judge_rejects_a_list_shorter_or_longer_than_asked_and_reads_a_redirect():
+    """`short_list`: one moon where the question asks for two is rejected by its offset, both moons are not, nor
+    (`long_list`) three moons; the
     redirect table: "Stibium" (antimony's Latin name, a Wikipedia redirect) is read as the gold."""
     import qascore
 
     moons = {"question": "What are the two moons of Mars?", "references": ["Phobos and Deimos"]}
     res = qascore.load("judge").score([{**moons, "candidate": "Phobos."}, {**moons, "candidate": "Phobos and Deimos."},
                                        {"question": "Which element has the symbol Sb?", "candidate": "Stibium.",
-                                        "references": ["Antimony"]}])
-    assert res.details["correct"] == [False, True, True]
+                                        "references": ["Antimony"]},
+                                       {**moons, "candidate": "Phobos, Deimos and Titan."}])
+    assert res.details["correct"] == [False, True, True, False]
+    assert res.details["signals"][3] == ["long_list"]
     assert "short_list" in res.details["signals"][0] and "short_list" not in res.details["signals"][1]
     assert res.details["contributions"][0]["short_list"] < 0 and res.details["aliases"][2] == ["stibium"]

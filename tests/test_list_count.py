@@ -1,10 +1,10 @@
-"""`text.list_count`: a list answer with fewer items than the question asks for; cases counted by hand."""
+"""`text.list_count`: a list answer with fewer or more items than the question asks for; cases counted by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from qascore.text.list_count import items, short_list
+from qascore.text.list_count import items, long_list, short_list
 
 # (question, candidate, references, fires)
 CASES = [
@@ -36,3 +36,24 @@ def test_a_list_shorter_than_asked_fires(question, candidate, references, expect
                                     ("- A\n- B\n- C", 3), ("France plus Italy", 2), ("Paris", 1)])
 def test_items_are_split_on_a_lists_separators(text, n):
     assert len(items(text)) == n
+
+
+# (question, candidate, fires): more items than the number the question writes
+LONG = [
+    ("What are the three primary colours of light?", "Red, green, blue and yellow", 1.0),
+    ("What are the three primary colours of light?", "Red, green and blue.", 0.0),
+    ("Which 2 countries share Lake Titicaca?", "Peru, Bolivia and Chile.", 1.0),
+    ("Name the Baltic states.", "Estonia, Latvia, Lithuania and Finland", 0.0),           # no number asked
+    ("Name two of the Great Lakes.", "Erie, Huron and Ontario", 0.0),                      # "two of": at least two
+    ("Which three countries are on Borneo?", "Indonesia (Kalimantan), Malaysia (Sabah and Sarawak) and Brunei.", 0.0),
+    ("Name the five Great Lakes.", "HOMES:\n- Huron\n- Ontario\n- Michigan\n- Erie\n- Superior", 0.0),  # a heading
+    ("What are the two city-states in Germany?", "Not Freistaaten, but Hamburg and Bremen.", 0.0),       # contrast
+    ("Which two heavier isotopes of hydrogen are named?", "2H and 3H, i.e. D and T.", 0.0),
+    ("What two countries emerged?", "After the Congress of Vienna, Austria and Prussia emerged as two.", 0.0),  # clauses
+    ("Which three countries border Luxembourg?", ", ".join(["Belgium"] * 31), 0.0),      # over LIST_WORDS: prose
+]
+
+
+@pytest.mark.parametrize("question,candidate,expected", LONG)
+def test_a_list_longer_than_asked_fires(question, candidate, expected):
+    assert long_list(question, candidate) == expected

@@ -76,7 +76,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
-from qascore.text.list_count import short_list
+from qascore.text.list_count import long_list, short_list
 from qascore.text.names import name_clash
 from qascore.text.roles import lesser_role, misattributed
 
@@ -86,11 +86,11 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "misattributed", "names_other", "short_list")
+            "lesser_role", "doubt", "misattributed", "names_other", "short_list", "long_list")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
-           "misattributed", "names_other", "short_list")
+           "misattributed", "names_other", "short_list", "long_list")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -123,7 +123,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
            "lesser_role": lesser_role(r), "misattributed": misattributed(r),
            "names_other": aliases.names_other(candidate, references),
-           "short_list": short_list(question, candidate, references)}
+           "short_list": short_list(question, candidate, references), "long_list": long_list(question, candidate)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     return out

@@ -1,5 +1,6 @@
-"""A list answer with fewer items than the question asks for ("Saturn and Jupiter." for "Name the four ringed
-planets."): items are counted, not matched, so a right list in other names ("Hammer, anvil and stirrup") counts."""
+"""A list answer with fewer or more items than the question asks for ("Saturn and Jupiter." for "Name the four
+ringed planets."): items are counted, not matched, so a right list in other names ("Hammer, anvil and stirrup")
+counts."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ ASKED = re.compile(rf"\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:th
 PLURAL = re.compile(r"^\s*(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
 ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n]|->|\band\b|\bplus\b|&)\s*", re.IGNORECASE)
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
+EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line
+_CLAUSE = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
+_SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
 
 
 def items(text: str) -> list[str]:
@@ -26,8 +31,22 @@ def short_list(question: str, candidate: str, references: Sequence[str]) -> floa
     """1.0 where the question asks for N things (a number after "which", "name", ...; or, asking for several, the most
     items a reference lists, as `answer_match.listed_items` reads a list, none a number) and an answer of at most
     LIST_WORDS words lists fewer. A reference "Seattle, Washington" alone asks for no list."""
-    m = ASKED.search(question)
     listed = [len(p) for p in map(listed_items, map(items, references)) if not any(c.isdigit() for c in fold(" ".join(p)))]
-    wanted = (int(m[1]) if m[1].isdigit() else _COUNTS.index(m[1].lower()) + 2) if m else \
-        max(listed, default=0) if PLURAL.search(question) else 0
+    wanted = asked_count(question) or (max(listed, default=0) if PLURAL.search(question) else 0)
     return float(wanted > 1 and len(candidate.split()) <= LIST_WORDS and len(items(candidate)) < wanted)
+
+
+def asked_count(question: str) -> int:
+    """N where the question asks for N things with the number written ("Which three countries ..."), else 0."""
+    m = ASKED.search(question)
+    return (int(m[1]) if m[1].isdigit() else _COUNTS.index(m[1].lower()) + 2) if m else 0
+
+
+def long_list(question: str, candidate: str) -> float:
+    """1.0 where the question asks for N things with the number written (not "N of ...") and the answer (at most
+    LIST_WORDS words; parentheses and a heading line left out) lists more than N items, none longer than
+    EXACT_ITEM_WORDS words nor negating or contrasting ("Red, green, blue and yellow" for the three primary colours)."""
+    parts = items(_ASIDE.sub(" ", candidate))
+    return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS
+                 and not _SOME_OF.search(question)
+                 and not any(len(p.split()) > EXACT_ITEM_WORDS or _CLAUSE.search(p) for p in parts))
