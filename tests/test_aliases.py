@@ -1,5 +1,5 @@
 """The judge's other names for a gold answer (`metrics.aliases`): tables of hand-checked cases against the shipped
-WordNet and redirect tables, then the rules each case stands for on tables written here."""
+WordNet, redirect and CLDR tables, then the rules each case stands for on tables written here."""
 
 from __future__ import annotations
 
@@ -51,6 +51,24 @@ REDIRECTS = [
 
 @pytest.mark.parametrize("question,candidate,references,expected", REDIRECTS)
 def test_the_shipped_redirects_add_the_names_wikipedia_redirects(question, candidate, references, expected):
+    assert in_candidate_form(question, candidate, references) == expected
+
+
+# Unicode CLDR's names of countries, languages and currencies in other languages, and their ISO codes, as shipped
+CLDR = [
+    ("Which four countries founded Mercosur?", "AR, BR, PY and UY.", ["Argentina, Brazil, Paraguay, Uruguay"],
+     [(0, "AR, BR, PY, UY")]),                                                               # ISO 3166 alpha-2
+    ("What is the currency of Peru?", "PEN", ["Peruvian sol"], [(0, "PEN")]),                  # ISO 4217
+    ("What is the currency of Peru?", "a pen", ["Peruvian sol"], []),                          # a code only in capitals
+    ("What is the currency of Albania?", "all of them", ["Albanian lek"], []),                 # "ALL" is its code
+    ("Which language?", "Avañe'ẽ.", ["Guarani"], [(0, "avañe\u2019ẽ")]),                         # its name for itself
+    ("Which country?", "Allemagne", ["Germany"], [(0, "Allemagne")]),                           # French
+    ("Which gas?", "CO₂", ["Carbon dioxide"], [(0, "CO2")]),                                   # WordNet's, read NFKC
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", CLDR)
+def test_the_shipped_cldr_table_adds_names_in_other_languages_and_codes(question, candidate, references, expected):
     assert in_candidate_form(question, candidate, references) == expected
 
 

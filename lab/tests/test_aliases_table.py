@@ -9,10 +9,11 @@ import pytest
 
 import importlib.util
 
-from qascore.metrics.aliases import DEFAULT_REDIRECTS, DEFAULT_TABLE, redirected
+from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_REDIRECTS, DEFAULT_TABLE, redirected
 from qascore.text.answer_match import fold
 from qascore_lab.text.wordnet import available
-from qascore_lab.train.aliases import dbpedia_redirects, names_things, redirect_groups, run, synsets, write_redirects
+from qascore_lab.train.aliases import (cldr_groups, dbpedia_redirects, names_things, redirect_groups, run, synsets,
+                                       write_redirects)
 
 def test_the_builder_keeps_sets_that_name_things(tmp_path):
     data = tmp_path / "data.noun"
@@ -28,7 +29,7 @@ def test_the_builder_keeps_sets_that_name_things(tmp_path):
 @pytest.mark.skipif(not available(), reason="WordNet's files are not installed (Debian's wordnet-base)")
 def test_the_shipped_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "aliases.json.gz"
-    assert run(argparse.Namespace(out=str(out), redirects=None)) == 0
+    assert run(argparse.Namespace(out=str(out), redirects=None, cldr=False)) == 0
     assert out.read_bytes() == DEFAULT_TABLE.read_bytes()
 
 
@@ -73,5 +74,25 @@ def test_the_written_table_is_what_the_judge_bisects(tmp_path):
 def test_the_shipped_redirect_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "redirects.tsv.xz"
     assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects="installed",
-                                  redirects_out=str(out))) == 0
+                                  redirects_out=str(out), cldr=False)) == 0
     assert out.read_bytes() == DEFAULT_REDIRECTS.read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not available() or importlib.util.find_spec("babel") is None,
+                    reason="needs WordNet's files (Debian's wordnet-base) and babel (pip install babel==2.18.0)")
+def test_the_shipped_cldr_table_is_what_the_command_writes(tmp_path):
+    out = tmp_path / "cldr.json.gz"
+    assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects=None, cldr=True,
+                                  cldr_out=str(out))) == 0
+    assert out.read_bytes() == DEFAULT_CLDR.read_bytes()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("babel") is None, reason="needs babel (pip install babel==2.18.0)")
+def test_the_cldr_groups_keep_codes_and_translations_but_not_words():
+    """Germany's group holds its code and "Deutschland"; Chile's keeps "Chili" (WordNet's chili shares a synset with
+    chile); no group holds a translation of under four letters nor a metal's currency (XAU)."""
+    groups = {g[0]: g for g in cldr_groups({"chile": {1}, "chili": {1, 2}, "man": {3}})}
+    assert groups["Germany"][1] == "DE" and "Deutschland" in groups["Germany"]
+    assert "Chili" in groups["Chile"] and "Gold" not in groups
+    assert all(len(fold(n)) >= 4 for g in groups.values() for n in g[1:] if not n.isupper())

@@ -16,6 +16,7 @@ import gzip
 import json
 import lzma
 import re
+import unicodedata
 from bisect import bisect_left
 from functools import lru_cache
 from typing import Callable, Sequence
@@ -27,12 +28,14 @@ from qascore.text.answer_match import ANSWER_MAX_WORDS, contains, fold, listed_i
 
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
 DEFAULT_REDIRECTS = defaults.RESOURCES / "judge" / "redirects.tsv.xz"
+DEFAULT_CLDR = defaults.RESOURCES / "judge" / "cldr.json.gz"
 LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
-SHORT = 2  # an alias this short ("US", "Hg") counts only where the candidate writes it as the table does
+SHORT = 2  # an alias this short ("US", "Hg"), or a code ("PEN"), counts only where the candidate writes it as the table does
+CODE = 3  # the longest code: a name in capitals ("USA", "PEN") of this many letters at most
 BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNet's longest are about this long)
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _index(path: str) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[int]]]:
     """The table read once per process: `synonyms` and `noun_senses`."""
     with gzip.open(path, "rt", encoding="utf-8") as f:
@@ -81,11 +84,11 @@ def redirected(name: str, path: str = str(DEFAULT_REDIRECTS)) -> tuple[str, ...]
     return tuple(out)
 
 
-def other_names(name: str, table: str = str(DEFAULT_TABLE), redirects: str = str(DEFAULT_REDIRECTS)
-                ) -> tuple[str, ...]:
-    """`synonyms` and `redirected` of a folded name, longest first."""
-    return tuple(sorted(dict.fromkeys([*synonyms(table).get(name, ()), *redirected(name, redirects)]), key=len,
-                        reverse=True))
+def other_names(name: str, table: str = str(DEFAULT_TABLE), redirects: str = str(DEFAULT_REDIRECTS),
+                cldr: str = str(DEFAULT_CLDR)) -> tuple[str, ...]:
+    """`synonyms` (of the WordNet and the CLDR tables) and `redirected` of a folded name, longest first."""
+    return tuple(sorted(dict.fromkeys([*synonyms(table).get(name, ()), *synonyms(cldr).get(name, ()),
+                                       *redirected(name, redirects)]), key=len, reverse=True))
 
 
 def synonyms(path: str = str(DEFAULT_TABLE)) -> dict[str, tuple[str, ...]]:
@@ -101,11 +104,13 @@ def noun_senses(path: str = str(DEFAULT_TABLE)) -> dict[str, frozenset[int]]:
 
 
 def _written(alias: str, folded_text: str, raw: str, listed: bool) -> bool:
-    """The candidate names `alias`: as whole folded words; a short one ("US", "Hg") as written, and only as an
-    item of a list or as the whole answer ("The UK."), since "He" and "OK" are words as well as names."""
-    if len(alias) > SHORT:
+    """The candidate names `alias`: as whole folded words; a code in capitals ("PEN", "WHO") as written, since "all"
+    and "who" are words too; a short one ("US", "Hg") as written and only as an item of a list or as the whole
+    answer ("The UK."), since "He" and "OK" are words as well as names."""
+    if len(alias) > CODE or len(alias) > SHORT and not alias.isupper():
         return f" {fold(alias)} " in folded_text
-    return (listed or folded_text.strip() == fold(alias)) and re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", raw) is not None
+    written = re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", unicodedata.normalize("NFKC", raw)) is not None
+    return written and (len(alias) > SHORT or listed or folded_text.strip() == fold(alias))
 
 
 def _named(item: str, listed: bool, table: Callable[[str], tuple[str, ...]], text: str, raw: str, asked: str

@@ -404,6 +404,7 @@ class Judge(Metric):
                 "verifier": f"ava-judge@{card['ava_model'].split('@')[1]}" if "ava_model" in card else "none",
                 "kpqa": installed_tagger(), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
+                "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}",
                 "threshold": f"{self._threshold(card):.4f}",
                 **({"asserted": f"asserted@{file_sha256(asserted.DELTA)}"} if self.options["asserted"] else {}),
                 **dtype_field(self.options["dtype"])}

