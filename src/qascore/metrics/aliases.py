@@ -3,8 +3,9 @@
 A right answer is often given in a form no reference holds ("Deutschland, Italia and Nippon" for "Germany,
 Italy, Japan"; "a dozen" for 12; "WHO"). Where no reference occurs whole in the candidate, `in_candidate_form`
 looks each reference (and each item of a reference that is a short list) up in the table
-(resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things, and resources/judge/redirects.tsv.xz,
-Wikipedia's redirects as DBpedia gives them: `qascore-lab train aliases`) and returns the references rewritten
+(resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things; resources/judge/redirects.tsv.xz,
+Wikipedia's redirects as DBpedia gives them; resources/judge/cldr.json.gz, Unicode CLDR's names of countries,
+languages and currencies in other languages and their codes: `qascore-lab train aliases`) and returns the references rewritten
 with the synonyms the candidate uses. The judge reads them beside the user's.
 The table also lists every WordNet noun synset, so that `names_other` can tell a bare answer that names another
 known thing ("Corundum." for Topaz) from another name of the gold.

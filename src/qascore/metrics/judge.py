@@ -35,7 +35,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `names_other`: a bare answer that WordNet knows as another thing than every reference it knows ("Corundum."
   for "Topaz"; `aliases.names_other`);
 - `short_list`: the question asks for N things and a list answer names fewer ("Phobos." for "What are the two
-  moons of Mars?"; `list_count.short_list`).
+  moons of Mars?"; `list_count.short_list`); `long_list`: the question writes its number N and a list answer
+  names more ("Phobos, Deimos and Titan."; `list_count.long_list`).
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate without its markdown marks and leading
@@ -45,7 +46,8 @@ list, the item it picks; of a self-correction or a choice among alternatives, it
 "Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney.").
 Where no reference occurs whole, the references also come rewritten in the other names the candidate gives them
 (`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets; "Stibium" for Antimony,
-"Samuel Clemens" for Mark Twain, Wikipedia's redirects; "That's right" for a "Yes" that opens the answer);
+"Samuel Clemens" for Mark Twain, Wikipedia's redirects; "AR" for Argentina, "Avañe'ẽ" for Guarani, Unicode CLDR's
+names and codes of countries, languages and currencies; "That's right" for a "Yes" that opens the answer);
 `n_refs` counts the user's.
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
