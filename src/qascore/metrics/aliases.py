@@ -31,8 +31,8 @@ DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
 DEFAULT_REDIRECTS = defaults.RESOURCES / "judge" / "redirects.tsv.xz"
 DEFAULT_CLDR = defaults.RESOURCES / "judge" / "cldr.json.gz"
 LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
-SHORT = 2  # an alias this short ("US", "Hg"), or a code ("PEN"), counts only where the candidate writes it as the table does
-CODE = 3  # the longest code: a name in capitals ("USA", "PEN") of this many letters at most
+SHORT = 2  # an alias this short ("US", "Hg") counts only as written, as an item of a list or as the whole answer
+CODE = 3  # an alias in capitals this short ("PEN", "WHO") counts only as written (`_written`)
 BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNet's longest are about this long)
 
 
