@@ -72,6 +72,22 @@ def test_the_shipped_cldr_table_adds_names_in_other_languages_and_codes(question
     assert in_candidate_form(question, candidate, references) == expected
 
 
+# (question, candidate, references, the references the judge adds): a reference of one number, restated otherwise
+NUMBERS = [
+    ("In what year did the Berlin Wall fall?", "November 9th, '89.", ["1989"], [(0, "November 9th, '89")]),
+    ("When was the first iPhone released?", "Two thousand seven.", ["2007"], [(0, "Two thousand seven")]),
+    ("What is normal body temperature?", "98.6 °F.", ["37 °C"], [(0, "98.6 °F")]),            # 37 °C in Fahrenheit
+    ("When was Magna Carta sealed?", "MCCXV", ["1215"], [(0, "MCCXV")]),
+    ("When was Magna Carta sealed?", "MCCXVI", ["1215"], []),                                 # 1216
+    ("How high was it?", "3,000 m (9,070 ft)", ["3,000 m (9,843 ft)"], []),                    # two numbers: not read
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", NUMBERS)
+def test_a_gold_number_restated_is_read_in_the_answers_words(question, candidate, references, expected):
+    assert in_candidate_form(question, candidate, references) == expected
+
+
 def test_a_redirect_table_is_bisected_for_every_page_a_name_belongs_to(tmp_path):
     """The format `qascore-lab train aliases --redirects` writes, by hand: a header, one line per page (its names),
     then "folded name<TAB>page line" sorted by the folded name; "ay" redirects to two pages."""

@@ -6,7 +6,8 @@ looks each reference (and each item of a reference that is a short list) up in t
 (resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things; resources/judge/redirects.tsv.xz,
 Wikipedia's redirects as DBpedia gives them; resources/judge/cldr.json.gz, Unicode CLDR's names of countries,
 languages and currencies in other languages and their codes: `qascore-lab train aliases`) and returns the references rewritten
-with the synonyms the candidate uses. The judge reads them beside the user's.
+with the synonyms the candidate uses; a reference of one number the answer states in another form is read as the
+answer's own words (`restated_number`). The judge reads them beside the user's.
 The table also lists every WordNet noun synset, so that `names_other` can tell a bare answer that names another
 known thing ("Corundum." for Topaz) from another name of the gold.
 """
@@ -26,6 +27,7 @@ import numpy as np
 
 from qascore.runtime import defaults
 from qascore.text.answer_match import ANSWER_MAX_WORDS, contains, fold, listed_items
+from qascore.text.quantities import quantities, restated
 
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
 DEFAULT_REDIRECTS = defaults.RESOURCES / "judge" / "redirects.tsv.xz"
@@ -158,6 +160,7 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     out = polarity_opening(candidate, references)
     if len(candidate.split()) > ANSWER_MAX_WORDS:
         return out
+    out += restated_number(question, candidate, references)
 
     def table(name: str) -> tuple[str, ...]:
         return other_names(name, path, redirects)
@@ -173,6 +176,14 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
         if whole and whole not in [t for _, t in out]:
             out.append((i, whole))
     return out
+
+
+def restated_number(question: str, candidate: str, references: Sequence[str]) -> list[tuple[int, str]]:
+    """(index, the answer's text) of each reference of one number that a short answer states in another form
+    (`quantities.restated`: "Two thousand seven" for 2007, "'89" for 1989, "98.6 °F" for 37 °C)."""
+    text, folded = candidate.strip().rstrip(".!"), fold(candidate)
+    return [(i, text) for i, ref in enumerate(references)
+            if len(list(quantities(ref))) == 1 and restated(question, candidate, folded, [ref])]
 
 
 def names_other(candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE)) -> float:
