@@ -76,6 +76,7 @@ def test_the_shipped_cldr_table_adds_names_in_other_languages_and_codes(question
 NUMBERS = [
     ("In what year did the Berlin Wall fall?", "November 9th, '89.", ["1989"], [(0, "November 9th, '89")]),
     ("When was the first iPhone released?", "Two thousand seven.", ["2007"], [(0, "Two thousand seven")]),
+    ("How many bones are in the adult skeleton?", "Two hundred and six.", ["206"], [(0, "Two hundred and six")]),
     ("What is normal body temperature?", "98.6 °F.", ["37 °C"], [(0, "98.6 °F")]),            # 37 °C in Fahrenheit
     ("When was Magna Carta sealed?", "MCCXV", ["1215"], [(0, "MCCXV")]),
     ("When was Magna Carta sealed?", "MCCXVI", ["1215"], []),                                 # 1216

@@ -62,11 +62,12 @@ def convert(value: float, unit: str, target: str) -> float:
 
 
 def _worded(text: str, folded: str) -> set[float]:
-    """Numbers `fold` leaves apart: years in words ("14 92", "2 thousand and 7" once folded) or dd.mm.yyyy, ordinals
+    """Numbers `fold` leaves apart: years in words ("14 92", "2 thousand and 7", "18 hundred and 4" once folded) or dd.mm.yyyy, ordinals
     ("thirteenth", "twenty-first") and Roman numerals of two letters or more ("XIII")."""
     out = {float(a + b) for a, b in re.findall(r"(?=\b(1\d|20) (\d\d)\b)", folded)}
     out |= {float(y) for y in re.findall(r"\b[0-3]?\d\.[01]?\d\.(\d{4})\b", text)}
     out |= {1000.0 * int(k) + int(rest or 0) for k, rest in re.findall(r"\b(\d) thousand(?: and)?(?: (\d{1,2}))?\b", folded)}
+    out |= {100.0 * int(k) + int(rest or 0) for k, rest in re.findall(r"\b(\d{1,2}) hundred(?: and)?(?: (\d{1,2}))?\b", folded)}
     out |= {float(_TENS.get(tens, 0) + ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
             if tens or ORDINALS[unit] > 2}
     for m in _ROMAN.finditer(text):
