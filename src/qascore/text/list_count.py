@@ -18,7 +18,7 @@ ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n]|->|\band\b|\bplus\b|&)\s*"
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
 EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line
-_CLAUSE = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
 
 
@@ -49,4 +49,4 @@ def long_list(question: str, candidate: str) -> float:
     parts = items(_ASIDE.sub(" ", candidate))
     return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS
                  and not _SOME_OF.search(question)
-                 and not any(len(p.split()) > EXACT_ITEM_WORDS or _CLAUSE.search(p) for p in parts))
+                 and not any(len(p.split()) > EXACT_ITEM_WORDS or _CONTRAST.search(p) for p in parts))

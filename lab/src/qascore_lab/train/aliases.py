@@ -30,9 +30,9 @@ import json
 import lzma
 from collections import Counter
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import AbstractSet, Iterable, Iterator, Mapping
 
-from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_REDIRECTS, DEFAULT_TABLE
+from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_REDIRECTS, DEFAULT_TABLE, noun_senses
 from qascore.text.answer_match import fold, near
 from qascore_lab.text.wordnet import wordnet_dir
 
@@ -149,7 +149,7 @@ def write_redirects(groups: list[list[str]], out: Path) -> None:
     print(f"wrote {out}: {len(groups)} pages, {len(keys)} names, {out.stat().st_size} bytes")
 
 
-def cldr_groups(nouns: dict[str, set[int]]) -> list[list[str]]:
+def cldr_groups(nouns: Mapping[str, AbstractSet[int]]) -> list[list[str]]:
     """Per territory, language and currency CLDR names in English: that name first, then its ISO code (a territory's
     two letters, a currency's three; no code of a language, as "de" is also a word), its names in CLDR_LOCALES and
     a language's name for itself. A translation is kept where it folds to CLDR_MIN_CHARS characters or more and to no
@@ -163,7 +163,7 @@ def cldr_groups(nouns: dict[str, set[int]]) -> list[list[str]]:
 
     def keeps(name: str, head: str) -> bool:
         f = fold(name)
-        return len(f) >= CLDR_MIN_CHARS and f != fold(head) and (f not in nouns or bool(nouns[f] & nouns.get(fold(head), set())))
+        return len(f) >= CLDR_MIN_CHARS and f != fold(head) and (f not in nouns or bool(nouns[f] & nouns.get(fold(head), frozenset())))
 
     groups: dict[str, list[str]] = {}
     kinds = [("territories", lambda c: c.isalpha() and len(c) == 2, True), ("languages", lambda c: "_" not in c, False),
@@ -221,9 +221,5 @@ def run(args: argparse.Namespace) -> int:
     if args.redirects:
         write_redirects(redirect_groups(dbpedia_redirects(package_folder(args.redirects))), Path(args.redirects_out))
     if args.cldr:
-        nouns: dict[str, set[int]] = {}
-        for k, synset in enumerate(table["nouns"]):
-            for noun in synset:
-                nouns.setdefault(noun, set()).add(k)
-        write_cldr(cldr_groups(nouns), Path(args.cldr_out))
+        write_cldr(cldr_groups(noun_senses(str(out))), Path(args.cldr_out))  # the nouns as the judge reads them
     return 0
