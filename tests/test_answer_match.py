@@ -177,7 +177,8 @@ def test_as_question(question, expected):
     ("Oxygen (O\n2) is toxic", "Oxygen (O\n2) is toxic"),       # nor is "2)" after a line break
     ("The answer: yes", "The answer: yes"),                      # a label only where the text opens with it
     ("a - b * c", "a - b * c"),                                  # marks inside a line stay
-    ("1. **Sydney** (correct)", "Sydney (correct)"),           # a verdict is the item's text here
+    ("1. **Sydney** (correct)\n2. Canberra", "Sydney (correct)\nCanberra"),  # a verdict is the item's text here
+    ("39. Catholic Bibles count 46.", "39. Catholic Bibles count 46."),  # one numbered line: the answer, no list
     ("", ""),
 ])
 def test_undressed(candidate, expected):

@@ -183,7 +183,8 @@ def as_question(question: str) -> str:
 
 
 _MARKS = re.compile(r"\*\*|__|`")
-_LINE_MARK = re.compile(r"^[ \t]*(#{1,6}|[-*+]|\d{1,2}\.)[ \t]+", re.MULTILINE)
+_LINE_MARK = re.compile(r"^[ \t]*(#{1,6}|[-*+])[ \t]+", re.MULTILINE)
+_NUMBERED = re.compile(r"^[ \t]*\d{1,2}\.[ \t]+", re.MULTILINE)  # a list's mark where two lines have one, else an answer
 _LABEL = re.compile(r"^\s*((final|short) )?answer\s*:\s*", re.IGNORECASE)
 
 
@@ -191,8 +192,10 @@ def undressed(candidate: str) -> str:
     """The candidate without markdown dress: emphasis and code marks ("**", "__", "`"), the heading, bullet
     and list marks that open a line, and one leading "Answer:" label ("Final answer:", "Short answer:").
     LLM answers often come so; the judge's verifier and tagger were trained on plain text and read
-    "**Answer:** Paris" worse than "Paris" (lab/results/judge.md)."""
-    return _LABEL.sub("", _LINE_MARK.sub("", _MARKS.sub("", candidate)), count=1)
+    "**Answer:** Paris" worse than "Paris" (lab/results/judge.md). A number that opens a line is a numbered
+    list's mark only where another line opens with one too: "39. Catholic Bibles count 46, ..." answers 39."""
+    text = _LINE_MARK.sub("", _MARKS.sub("", candidate))
+    return _LABEL.sub("", _NUMBERED.sub("", text) if len(_NUMBERED.findall(text)) > 1 else text, count=1)
 
 
 def settled(candidate: str, references: Sequence[str]) -> str:
