@@ -31,6 +31,12 @@ SHIPPED = [
     ("Which country?", "Deutschland", ["Germany", "Deutschland"], []),           # a reference occurs whole
     ("Which country?", "Deutschland is where the Japanese and the Italians met and talked about it", ["Germany"],
      []),                                                                        # 13 words: a passage, not a short answer
+    ("Which country?", "Deutschland, where the Japanese and the Italians met and talked about it", ["Germany"],
+     [(0, "Deutschland")]),                                                      # ... read in its opening clause
+    ("Which country?", "The country where the Japanese and the Italians met, Deutschland, talked about it",
+     ["Germany"], []),                                                           # an opening clause of 9 words: prose
+    ("Which powers?", "Nippon, Italy and Germany were the three Axis powers of the Second World War.",
+     ["Germany, Italy, Japan"], []),                                             # a list's first item is no opening clause
 ]
 
 

@@ -35,6 +35,7 @@ DEFAULT_CLDR = defaults.RESOURCES / "judge" / "cldr.json.gz"
 LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
 SHORT = 2  # an alias this short ("US", "Hg") counts only as written, as an item of a list or as the whole answer
 CODE = 3  # an alias in capitals this short ("PEN", "WHO") counts only as written (`_written`)
+OPENING_WORDS = 6  # a long answer's opening clause this short names its answer ("Octavian \u2014 Caesar's heir, who ...")
 BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNet's longest are about this long)
 
 
@@ -150,17 +151,22 @@ def polarity_opening(candidate: str, references: Sequence[str]) -> list[tuple[in
 def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE),
                       redirects: str = str(DEFAULT_REDIRECTS)) -> list[tuple[int, str]]:
     """(index, text) of each reference rewritten with the synonyms (`_named`) a short answer uses for it or for
-    its listed items; [] where a reference occurs whole, the candidate is longer than ANSWER_MAX_WORDS words (a
-    passage that names a synonym names it in some role, and the verifier, taught what the gold's own name means
-    in such passages, was never taught its other names), or it names no synonym. A synonym the question names
-    is none: restating the question is no answer. A "Yes" or "No" reference is also read in the answer's opening
+    its listed items; [] where a reference occurs whole or the answer names no synonym. An answer longer than
+    ANSWER_MAX_WORDS words is read in its opening clause alone, where that has at most OPENING_WORDS words
+    ("Octavian \u2014 Julius Caesar's adopted heir, who ..."): further on, a passage that names a synonym names it
+    in some role, and the verifier, taught what the gold's own name means in such passages, was never taught its
+    other names. A synonym the question names is none: restating the question is no answer. A "Yes" or "No" reference is also read in the answer's opening
     words (`polarity_opening`), whatever the answer's length."""
     if not candidate.strip() or contains(candidate, references):
         return []
     out = polarity_opening(candidate, references)
-    if len(candidate.split()) > ANSWER_MAX_WORDS:
-        return out
-    out += restated_number(question, candidate, references)
+    long = len(candidate.split()) > ANSWER_MAX_WORDS
+    if long:  # a long answer states its answer first: its opening clause (a list's first item only: not read)
+        candidate = _OPENING.split(candidate.strip(), maxsplit=1)[0]
+        if len(candidate.split()) > OPENING_WORDS:
+            return out
+    else:
+        out += restated_number(question, candidate, references)
 
     def table(name: str) -> tuple[str, ...]:
         return other_names(name, path, redirects)
@@ -169,7 +175,8 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     asked = f" {fold(question)} "
     for i, ref in enumerate(references):
         items = listed_items(p for p in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if p.strip())
-        if (whole := _named(ref, False, table, text, candidate, asked)) is None and items and " or " not in f" {ref} ":
+        if (whole := _named(ref, False, table, text, candidate, asked)) is None and items and not long \
+                and " or " not in f" {ref} ":
             named = [item if f" {fold(item)} " in text else _named(item, True, table, text, candidate, asked) or item
                      for item in items]
             whole = ", ".join(named) if named != items else None
