@@ -87,6 +87,10 @@ NUMBERS = [
     ("When was Magna Carta sealed?", "MCCXV", ["1215"], [(0, "MCCXV")]),
     ("When was Magna Carta sealed?", "MCCXVI", ["1215"], []),                                 # 1216
     ("How high was it?", "3,000 m (9,070 ft)", ["3,000 m (9,843 ft)"], []),                    # two numbers: not read
+    ("When was the first iPhone released?", "Two thousand seven \u2014 it went on sale in the US that June.", ["2007"],
+     [(0, "Two thousand seven")]),                                                          # a long answer's opening
+    ("When was the first iPhone released?", "It went on sale in the US that June of two thousand seven.", ["2007"],
+     []),                                                                                   # ... not its middle
 ]
 
 

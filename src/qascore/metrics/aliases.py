@@ -151,12 +151,13 @@ def polarity_opening(candidate: str, references: Sequence[str]) -> list[tuple[in
 def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE),
                       redirects: str = str(DEFAULT_REDIRECTS)) -> list[tuple[int, str]]:
     """(index, text) of each reference rewritten with the synonyms (`_named`) a short answer uses for it or for
-    its listed items; [] where a reference occurs whole or the answer names no synonym. An answer longer than
-    ANSWER_MAX_WORDS words is read in its opening clause alone, where that has at most OPENING_WORDS words
-    ("Octavian \u2014 Julius Caesar's adopted heir, who ..."): further on, a passage that names a synonym names it
-    in some role, and the verifier, taught what the gold's own name means in such passages, was never taught its
-    other names. A synonym the question names is none: restating the question is no answer. A "Yes" or "No" reference is also read in the answer's opening
-    words (`polarity_opening`), whatever the answer's length."""
+    its listed items, and each reference of one number it states in another form (`restated_number`); [] where a
+    reference occurs whole or the answer names no synonym. An answer longer than ANSWER_MAX_WORDS words is read in
+    its opening clause alone, where that has at most OPENING_WORDS words ("Octavian \u2014 Julius Caesar's adopted
+    heir, who ...", "Two thousand seven \u2014 it went on sale ..."): further on, a passage that names a synonym
+    names it in some role, and the verifier, taught what the gold's own name means in such passages, was never
+    taught its other names. A synonym the question names is none: restating the question is no answer. A "Yes"
+    or "No" reference is also read in the answer's opening words (`polarity_opening`), whatever its length."""
     if not candidate.strip() or contains(candidate, references):
         return []
     out = polarity_opening(candidate, references)
@@ -165,8 +166,7 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
         candidate = _OPENING.split(candidate.strip(), maxsplit=1)[0]
         if len(candidate.split()) > OPENING_WORDS:
             return out
-    else:
-        out += restated_number(question, candidate, references)
+    out += restated_number(question, candidate, references)
 
     def table(name: str) -> tuple[str, ...]:
         return other_names(name, path, redirects)
