@@ -132,6 +132,12 @@ def test_number_miss(question, candidate, references, expected):
     ("the 7th of December, 1941", ["december 1941"], 1.0),     # day-month-year; the reference in any case
     ("7 December 1941", ["December 7, 1941"], 1.0),            # the same date, another form
     ("1941-12-07", ["December 1941"], 1.0),                    # ISO
+    ("14/07/1789", ["July 14, 1789"], 1.0),                    # day first: 14 is no month
+    ("07/14/1789", ["14 July 1789"], 1.0),                     # month first: 14 is no month
+    ("14.07.1789", ["July 1789"], 1.0),
+    ("05/07/1789", ["July 5, 1789"], 0.0),                     # either order: the year alone is read
+    ("05/07/1789", ["1789"], 1.0),
+    ("15/07/1789", ["July 14, 1789"], 0.0),                    # the day differs
     ("In Sept. 1945", ["September"], 1.0),                     # an abbreviated month
     ("In 1941.", ["in 1941"], 1.0),                            # the reference's "in" is not a part
     ("September 16, 1924", ["1916"], 0.0),                     # the year differs

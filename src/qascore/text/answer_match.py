@@ -458,7 +458,8 @@ _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<y>[12]\d{3})"
 # longest forms first: where two overlap, the longer is read (`_dates`)
 _DATE_FORMS = (rf"{_MONTH}\s+{_DAY},?\s+{_YEAR}", rf"{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}",
-               rf"{_YEAR}-(?P<mm>[01]?\d)-(?P<d>[0-3]?\d)", rf"{_MONTH},?\s+(?:of\s+)?{_YEAR}",
+               rf"{_YEAR}-(?P<mm>[01]?\d)-(?P<d>[0-3]?\d)", rf"(?P<n1>[0-3]?\d)([/.])(?P<n2>[0-3]?\d)\2{_YEAR}",
+               rf"{_MONTH},?\s+(?:of\s+)?{_YEAR}",
                rf"{_MONTH}\s+{_DAY}(?![\d,])", rf"{_DAY}\s+(?:of\s+)?{_MONTH}", _YEAR, _MONTH)
 _DATES = tuple(re.compile(rf"(?<![\w-]){f}(?![\w-])") for f in _DATE_FORMS)  # a month capitalised, as in prose
 _DATES_ANY_CASE = tuple(re.compile(f, re.IGNORECASE) for f in _DATE_FORMS)
@@ -473,6 +474,9 @@ def _parts(m: re.Match[str]) -> dict[str, int]:
         out["m"] = next(i for i, name in enumerate(MONTHS, 1) if name.lower().startswith(said))
     if "mm" in g:  # "1941-12-07"
         out["m"] = int(g["mm"])
+    if "n1" in g:  # "07/12/1941", "12/7/1941": day and month where one of them is over 12, else the year alone
+        n1, n2 = int(g["n1"]), int(g["n2"])
+        out.update({"d": n1, "m": n2} if n1 > 12 else {"m": n1, "d": n2} if n2 > 12 else {})
     return out
 
 
