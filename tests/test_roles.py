@@ -34,6 +34,9 @@ RELATIVITY = "Who developed the theory of general relativity?"
     ("Who was the 44th president?", "Obama, not Obama's vice president.", ["Obama"], 0.0),  # one mention asserts
     ("Who was the 44th president?", "Obama's predecessor, George W. Bush.", ["Barack Obama"], 1.0),  # a word of it
     ("Who was the first woman to win a Nobel Prize?", "Pierre Curie, Marie's husband.", ["Marie Curie"], 1.0),
+    ("Who wrote The General Theory?", "Keynes. Not Hayek, Keynes's rival.", ["John Maynard Keynes"], 0.0),  # said bare
+    ("Who wrote The General Theory?", "Hayek, younger than Keynes, Keynes's rival.", ["John Maynard Keynes"], 1.0),
+    ("Who wrote it?", "Allende, Gabo Marquez's friend.", ["Gabo Marquez"], 1.0),  # both words possessive
     ("Who was the 44th president?", "Barack Obama; Obama's vice president was Biden.", ["Barack Obama"], 0.0),
     ("Who painted the Mona Lisa?", "Da Vinci's Mona Lisa.", ["Leonardo da Vinci"], 0.0),  # what was asked
     ("Which chain sells the Big Mac?", "McDonald's.", ["McDonald's"], 0.0),  # the gold's own "'s"

@@ -113,13 +113,15 @@ def lesser_role(r: Reading) -> float:
     """1.0 if the candidate names a reference and every mention of every reference is in a lesser role (above);
     0.0 otherwise, and where no reference is named. A mention inside a longer one ("Peru" in "Lower Peru") is
     read as the longer one. A word of a name of two or three words in the possessive counts as a mention ("Obama's
-    predecessor" for "Barack Obama", "Marie's husband" for "Marie Curie"). A reference that itself holds "'s"
-    ("McDonald's") is never read as a possessor."""
+    predecessor" for "Barack Obama", "Marie's husband" for "Marie Curie"), and then so does one said otherwise
+    ("Keynes. Not Hayek, Keynes's rival."). A reference that itself holds "'s" ("McDonald's") is never read as a
+    possessor."""
     tokens = _marked(_appositions(r.text, set(r.question_words)))
     plain = [_MARK if t == _NAMED else t for t in tokens]  # what a reference is matched against
     asked = {_stem(w) for w in r.question_words}
     spans: list[tuple[int, int, bool]] = []  # (start, words, may be a possessor)
     names: list[int] = []  # starts of a name's word in the possessive
+    bare: list[int] = []  # ... and of one said otherwise: the name given its own role ("Keynes. ... Keynes's rival")
     for ref in r.references:
         own = ref.translate(QUOTES)
         words = [_MARK if t == _NAMED else t for t in _marked(own)]
@@ -127,9 +129,12 @@ def lesser_role(r: Reading) -> float:
         if words:
             spans += [(i, len(words), possessor) for i in mentions(plain, words)]
         if possessor and 1 < len(words) <= _NAME_WORDS:
-            names += [i for w in words if len(w) >= _PART for i in mentions(tokens, [w, _MARK])]
+            said = [i for w in words if len(w) >= _PART for i in mentions(tokens, [w])]
+            names += [i for i in said if tokens[i + 1:i + 2] == [_MARK]]
+            bare += [i for i in said if next((t for t in tokens[i + 1:] if t not in words), "") != _MARK]
     covered = {k for i, n, _ in spans for k in range(i, i + n)}
-    spans += [(i, 1, True) for i in names if i not in covered]
+    if names:
+        spans += [(i, 1, True) for i in names if i not in covered] + [(i, 1, False) for i in bare if i not in covered]
     outer = [(i, n, p) for i, n, p in spans
              if not any(j <= i and i + n <= j + m and m > n for j, m, _ in spans)]
     return float(bool(outer) and all(_lesser_at(tokens, i, n, asked, p) for i, n, p in outer))
