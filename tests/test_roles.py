@@ -103,6 +103,12 @@ CAPITAL, MOON = "What is the capital of Australia?", "Who was the first person t
     ("Who wrote the novel 1984?", "1984 was written by Orwell; Huxley wrote Brave New World.", ["George Orwell"], 0.0),
     ("What were walled quarters known as?", "mellahs is the answer. Let me know if you need more detail.", ["mellahs"],
      0.0),                                                          # "know" in a filler clause is not "known"
+    ("Who was the first gymnast to score a perfect 10?", "Nadia Comaneci, on the bars in 1976. Nellie Kim also scored a "
+     "perfect 10 later.", ["Nadia Comaneci"], 0.0),                 # the first clause's opening names the gold
+    ("Who was the first gymnast to score a perfect 10?", "On the bars, Nadia Comaneci's coach watched. Nellie Kim scored "
+     "the first perfect 10.", ["Nadia Comaneci"], 1.0),             # ... not where it opens with another
+    ("Who performed the first heart transplant?", "Christiaan Barnard did it in Cape Town. Norman Shumway performed "
+     "the first adult heart transplant in the US.", ["Christiaan Barnard"], 0.0),  # "did it": the gold answers
 ])
 def test_misattributed(question, candidate, references, expected):
     assert misattributed(Reading(question, candidate, references)) == expected

@@ -161,7 +161,8 @@ _NOT_ASSERTED = re.compile(r"\b(?:not|never|neither|nor|isn't|wasn't|aren't|were
 # a clause that states the answer in so many words ("the answer is A", "it is A"): the gold asserted there
 _STATES = re.compile(r"\b(?:the (?:correct |right )?answer is|it is|it's|it was)\b", re.IGNORECASE)
 _LEADS = re.compile(r"^(?:(?:but|and|yet|so|while|whereas|the|a|an)\s+)+", re.IGNORECASE)
-_BARE = 4  # a first clause of this many words or fewer, with no copula, that names the gold is the answer itself
+_BARE = 4  # a first clause (or its opening, up to a comma) this short, with no copula, that names the gold is the answer
+_OPENING = re.compile(r"[,(:]|\s-\s")  # where a clause's opening words end (read after QUOTES: dashes are "-")
 MAX_WORDS = 40  # a longer answer elaborates with other names in clauses of its own; it is left to the verifier
 _SAID_WORDS = 4  # what a copula ascribes the role to: a name, not a description
 
@@ -193,9 +194,10 @@ def misattributed(r: Reading) -> float:
     less), asserts (no negation, hedge, concession or attribution to others), and is about a name
     neither the question's nor a reference's: its first word, or what follows its copula in at most four words
     ("The 44th was George W. Bush"). Not read: an answer of one clause or of more than MAX_WORDS words, a first
-    clause of up to four words and no copula that names a reference (the answer itself, the rest elaboration:
-    "Neil Armstrong. Buzz Aldrin was the second ..."), a clause that names a reference and states it as the
-    answer ("..., but the answer is A")."""
+    clause with no copula that names a reference in at most four words, or in its opening words up to a comma, or
+    that opens with a reference and "did it" (the answer itself, the rest elaboration: "Neil Armstrong. Buzz Aldrin
+    was the second ...", "Nadia Comaneci, on the uneven bars in 1976. ..."), a clause that names a reference and
+    states it as the answer ("..., but the answer is A")."""
     clauses = [c for c in _SENTENCE_END.split(r.text) if c and re.search(r"\w", c)]
     if len(clauses) < 2 or len(r.candidate.split()) > MAX_WORDS:
         return 0.0
@@ -206,9 +208,15 @@ def misattributed(r: Reading) -> float:
     # a word of a longer name counts ("Obama" for "Barack Obama"); a short reference ("Au") must occur whole
     parts = {w for w in ref_words if len(w) >= _PART and w not in _FUNCTION}
     folded = [fold(c).split() for c in clauses]
-    holds = [any(mentions(t, ref) for ref in refs) or bool(parts.intersection(t)) for t in folded]
-    bare = len(folded[0]) <= _BARE and not COPULAS.intersection(folded[0])
-    if not any(holds) or holds[0] and bare or any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
+
+    def held(tokens: list[str]) -> bool:
+        return any(mentions(tokens, ref) for ref in refs) or bool(parts.intersection(tokens))
+
+    holds = [held(t) for t in folded]
+    bare = not COPULAS.intersection(folded[0]) and any(
+        len(t) <= _BARE and held(t) for t in (folded[0], fold(_OPENING.split(clauses[0], maxsplit=1)[0]).split()))
+    bare = bare or any(folded[0][:len(ref) + 2] == [*ref, "did", "it"] for ref in refs)
+    if not any(holds) or bare or any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
         return 0.0
     ranks = _LOWER_RANKS - question_words
     overlap = [len({_content(w) for w in t} & asked) + 0.5 * bool(_PRONOUNS.intersection(t))
