@@ -37,6 +37,8 @@ SHIPPED = [
      ["Germany"], []),                                                           # an opening clause of 9 words: prose
     ("Which powers?", "Nippon, Italy and Germany were the three Axis powers of the Second World War.",
      ["Germany, Italy, Japan"], []),                                             # a list's first item is no opening clause
+    ("Which powers?", "The three Axis powers: Nazi Deutschland, Fascist Italy and Imperial Nippon.",
+     ["Germany, Italy, Japan"], [(0, "Deutschland, Italy, Nippon")]),           # one sentence of short names: read whole
 ]
 
 

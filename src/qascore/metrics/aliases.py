@@ -36,6 +36,7 @@ LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  
 SHORT = 2  # an alias this short ("US", "Hg") counts only as written, as an item of a list or as the whole answer
 CODE = 3  # an alias in capitals this short ("PEN", "WHO") counts only as written (`_written`)
 OPENING_WORDS = 6  # a long answer's opening clause this short names its answer ("Octavian \u2014 Caesar's heir, who ...")
+LIST_NAME_WORDS = 3  # a long answer that lists items this short lists names ("the PRC, France, the Russian Federation")
 BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNet's longest are about this long)
 
 
@@ -137,6 +138,7 @@ POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "tr
                    "it does not", "it didn't", "it did not", "they aren't", "they are not", "they weren't", "they don't",
                    "they didn't", "not really", "certainly not", "absolutely not", "definitely not", "of course not")}
 _SENSE = {fold(phrase): sense for sense, phrases in POLARITY.items() for phrase in phrases}
+_LABEL = re.compile(r"^[^:,.]{1,30}:\s+")  # "The P5: ", "Answer: "
 _OPENING = re.compile(r"[,.:;!?\u2014\u2013]|\s-\s")  # where an answer's opening clause ends
 
 
@@ -161,7 +163,10 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     if not candidate.strip() or contains(candidate, references):
         return []
     out = polarity_opening(candidate, references)
-    long = len(candidate.split()) > ANSWER_MAX_WORDS
+    # one sentence that lists three or more names, after a label ("The P5: the PRC, France, the UK, ..."), is read whole
+    said = [p.strip() for p in LIST_SEPARATORS.split(_LABEL.sub("", candidate.strip().rstrip(".")))]
+    long = len(candidate.split()) > ANSWER_MAX_WORDS and (
+        len(said) < 3 or any("." in p or len(p.split()) > LIST_NAME_WORDS for p in said))
     if long:  # a long answer states its answer first: its opening clause (a list's first item only: not read)
         candidate = _OPENING.split(candidate.strip(), maxsplit=1)[0]
         if len(candidate.split()) > OPENING_WORDS:
