@@ -126,6 +126,7 @@ POLARITY = [
     ("Yep, Spanish.", ["No"], []),                                # the other sense: nothing added
     ("No doubt about it: amoxicillin clears it.", ["No"], []),    # "No doubt about it" is no polarity phrase
     ("Not since December 1991.", ["No"], []),                     # the clause says more than its polarity
+    ("Not anymore: Brasilia is.", ["No"], [(0, "Not anymore")]),   # a "no" that says it changed
     ("Correct — it did.", ["Paris"], []),                         # not a yes/no gold
     ("Yes, it did.", ["Yes"], []),                                # the gold occurs
 ]

@@ -136,7 +136,8 @@ POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "tr
             "no": ("no", "nope", "nah", "not", "never", "negative", "false", "incorrect", "wrong", "not at all",
                    "by no means", "it isn't", "it's not", "it is not", "it wasn't", "it was not", "it doesn't",
                    "it does not", "it didn't", "it did not", "they aren't", "they are not", "they weren't", "they don't",
-                   "they didn't", "not really", "certainly not", "absolutely not", "definitely not", "of course not")}
+                   "they didn't", "not really", "certainly not", "absolutely not", "definitely not", "of course not", "not any more",
+                   "not anymore", "not yet")}
 _SENSE = {fold(phrase): sense for sense, phrases in POLARITY.items() for phrase in phrases}
 _LABEL = re.compile(r"^[^:,.]{1,30}:\s+")  # "The P5: ", "Answer: "
 _OPENING = re.compile(r"[,.:;!?\u2014\u2013]|\s-\s")  # where an answer's opening clause ends
