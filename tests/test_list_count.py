@@ -33,7 +33,9 @@ def test_a_list_shorter_than_asked_fires(question, candidate, references, expect
 
 
 @pytest.mark.parametrize("text,n", [("A, B and C.", 3), ("A; B & C", 3), ("A / B", 2), ("A -> B", 2), ("1,000 and 2", 2),
-                                    ("- A\n- B\n- C", 3), ("France plus Italy", 2), ("Paris", 1)])
+                                    ("- A\n- B\n- C", 3), ("France plus Italy", 2), ("Paris", 1),
+                                    ("Bleu, Blanc et Rouge", 3), ("Castellano y guarani", 2), ("X and Y", 2),
+                                    ("\u6606\u5e03\u3068\u9c39\u7bc0", 2)])  # "and" in other languages; "Y" is a name
 def test_items_are_split_on_a_lists_separators(text, n):
     assert len(items(text)) == n
 

@@ -14,7 +14,8 @@ _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
 ASKED = re.compile(rf"\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?({'|'.join(_COUNTS)}|[2-9]"
                    rf"|1[0-2])[\s-]+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
 PLURAL = re.compile(r"^\s*(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
-ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n]|->|\band\b|\bplus\b|&)\s*", re.IGNORECASE)
+# "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge")
+ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と]|->|\b(?:and|plus|και|и|(?-i:y|et|und|och|og))\b|&)\s*", re.IGNORECASE)
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
 EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line
