@@ -256,7 +256,6 @@ def test_picked(candidate, expected):
     ("Hmm, Sydney. Nope, Canberra.", "Canberra."),
     ("Shakespeare. I mean, who else could it be?", None),          # "I mean" with no answer after it
     ("Sydney. No, that's wrong. It's Canberra.", "It's Canberra."),  # "no" and "that's wrong": one take-back
-    ("Canberra. No, not Sydney.", None),                          # "no" stresses: what follows negates another
     ("Sydney... no, sorry, Canberra.", "Canberra."),             # filler after the take-back is not the answer
     ("Sydney? No, not Sydney. Canberra.", "not Sydney. Canberra."),  # after a question, "no" answers it
     ("Possibly Sydney, but more likely Canberra.", "Canberra."),   # a choice among what the clause before offers
@@ -332,7 +331,6 @@ def test_settled(candidate, references, expected):
     ("It is Sydney [not Canberra]", ["Canberra"], 1.0),
     ("Although Bok (crater) is often suggested, it is Cortina.", ["Bok (crater)"], 1.0),  # a reference's own brackets
     ("Canberra? Actually no, Sydney.", ["Canberra"], 1.0),     # "actually no" rejects it too
-    ("Marlowe, although it is usually credited to Shakespeare.", ["Shakespeare"], 1.0),  # conceded to others
     ("Shakespeare, although some credit Marlowe.", ["Shakespeare"], 0.0),
     ("Although it is credited to Shakespeare, Marlowe wrote it.", ["Marlowe"], 0.0),
     ("Sydney (correct)\nCanberra (incorrect)", ["Canberra"], 1.0),  # a verdict after the item
@@ -346,7 +344,6 @@ def test_settled(candidate, references, expected):
     ("Canberra. Well, it is the capital.", ["Canberra"], 0.0),  # filler, then no rejection
     ("Hong Kong - China is the answer.", ["Hong Kong - China"], 0.0),  # a reference's own dash
     ("Rome. Chopin \u2013 The Women is a popular misconception.", ["Chopin \u2013 The Women"], 1.0),  # en dash
-    ("Canberra is not the only name people give, but it is the answer.", ["Canberra"], 0.0),  # not a denial
     ("Canberra isn't just a city; it is the capital.", ["Canberra"], 0.0),
     ("Canberra, or rather Sydney.", ["Canberra"], 1.0),        # taken back by what follows
     ("Sydney, or rather Canberra.", ["Canberra"], 0.0),
@@ -354,8 +351,6 @@ def test_settled(candidate, references, expected):
     ("Canberra. Correction: Sydney.", ["Canberra"], 1.0),        # a correction label takes it back
     ("Canberra. Sorry, I meant Sydney.", ["Canberra"], 1.0),
     ("Canberra? That's a popular misconception. It's Sydney.", ["Canberra"], 1.0),
-    ("Most people would say Canberra, and they'd be right.", ["Canberra"], 0.0),  # an attribution agreed with
-    ("Canberra. No, not Sydney.", ["Canberra"], 0.0),           # "no" stresses Canberra
     ("Canberra? No, not Canberra. Sydney.", ["Canberra"], 1.0),   # "no" answers the question
     ("Most people would say Canberra, but it's Sydney.", ["Canberra"], 1.0),
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
@@ -363,18 +358,6 @@ def test_settled(candidate, references, expected):
 ])
 def test_disowned(candidate, references, expected):
     assert am.disowned(Reading("", candidate, references)) == expected
-
-
-@pytest.mark.parametrize("question, candidate, references, expected", [
-    ("Who discovered penicillin?", "Fleming did not discover it; Florey did.", ["Fleming"], 1.0),  # the question's verb
-    ("Who discovered penicillin?", "Fleming didn't discover it.", ["Fleming"], 1.0),
-    ("Who discovered penicillin?", "Fleming never discovered it.", ["Fleming"], 1.0),
-    ("Who discovered penicillin?", "Fleming discovered it; Florey did not.", ["Fleming"], 0.0),  # the other is denied
-    ("Who discovered penicillin?", "Fleming did not patent it; he discovered it in 1928.", ["Fleming"], 0.0),
-    ("What does not happen in a reversible process?", "Dissipation does not happen.", ["Dissipation"], 0.0),  # asked
-])
-def test_disowned_reads_the_question_verb(question, candidate, references, expected):
-    assert am.disowned(Reading(question, candidate, references)) == expected
 
 
 @pytest.mark.parametrize("candidate, references, expected", [
@@ -431,20 +414,3 @@ def test_listed(candidate, items):
 ])
 def test_listed_hedged(candidate, items):
     assert am.listed(candidate, hedged=True) == items
-
-
-@pytest.mark.parametrize("question, candidate, references, expected", [
-    ("How many planets are there?", "There are 8 or 9 planets depending on Pluto.", ["8", "eight"], 1.0),
-    ("How many planets are there?", "There are eight or nine planets.", ["8"], 1.0),   # number words
-    ("When did the Titanic sink?", "It sank in 1912 or 1913.", ["1912"], 1.0),
-    ("When did the Titanic sink?", "It sank in 1911 or 1913.", ["1912"], 0.0),          # no gold: a miss, not a hedge
-    ("When did it land?", "Around 1969 or so.", ["1969"], 0.0),                          # "or so" rounds one number
-    ("Was it 1969 or 1970?", "1969 or 1970? It was 1969.", ["1969"], 0.0),              # the question offers both
-    ("How often?", "3 or 4 times a day.", ["3 or 4"], 0.0),                             # both are gold
-    ("How much did it cost?", "1.5 or 2 billion dollars.", ["$1.5 billion"], 1.0),
-    ("How many planets are there?", "Eight planets, or nine with Pluto.", ["8"], 0.0),  # not "N or M"
-    ("When was it built?", "Not 2000 or 1999: it is 1998.", ["1998", "2000"], 0.0),     # negated
-    ("How long do cicadas live?", "They emerge after 7, 13 or 17 years.", ["17 years"], 0.0),  # a longer list
-])
-def test_number_choice(question, candidate, references, expected):
-    assert am.number_choice(Reading(question, candidate, references)) == expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from qascore.text.answer_match import Reading
-from qascore.text.names import name_clash, same_word, sounds
+from qascore.text.names import name_clash, same_word
 
 CLASHES = [  # (question, candidate, references, clash)
     ("Who was the first US president?", "George Bush", ["George Washington"], 1),
@@ -33,7 +33,6 @@ CLASHES = [  # (question, candidate, references, clash)
     ("Which article of the Constitution sets up the executive?", "Article II", ["Article Two"], 0),
     ("Which article of the Constitution sets up the executive?", "Article III", ["Article Two"], 1),
     ("What were Joe DiMaggio's brothers called?", "Dom and Vince", ["Dom & Vincent"], 0),
-    ("Which cartoon?", "Hong Kong Phooie", ["Hong Kong Phooey"], 0),
     ("Which post did she hold?", "Director General of MI5", ["Head of MI5"], 0),
     ("Which test detects hCG?", "HCG Test", ["Human Chorionic Gonadotropin Test"], 0),
     ("Colonel Blood is known for what?", "Stolen the Crown Jewels", ["Trying to steal the Crown Jewels"], 0),
@@ -51,16 +50,7 @@ def test_name_clash(question, candidate, references, clash):
 
 @pytest.mark.parametrize("a,b,same", [
     ("viii", "eighth", True), ("vii", "viii", False), ("ii", "2", True), ("2", "second", True), ("3", "ii", False),
-    ("f", "fitzgerald", True), ("mt", "mount", True),
-    ("vince", "vincent", True), ("hendricks", "hendrix", True), ("louis", "neil", False), ("john", "joseph", False),
+    ("f", "fitzgerald", True), ("vince", "vincent", True), ("louis", "neil", False), ("john", "joseph", False),
 ])
 def test_same_word(a, b, same):
     assert same_word(a, b) is same
-
-
-@pytest.mark.parametrize("word,code", [  # American Soundex, the standard examples
-    ("robert", "r163"), ("rupert", "r163"), ("rubin", "r150"), ("ashcraft", "a261"), ("tymczak", "t522"),
-    ("pfister", "p236"),
-])
-def test_sounds(word, code):
-    assert sounds(word) == code

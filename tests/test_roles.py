@@ -44,14 +44,6 @@ RELATIVITY = "Who developed the theory of general relativity?"
     ("Which chain sells the Big Mac?", "Burger King, cheaper than McDonald's.", ["McDonald's"], 1.0),
     ("Which country?", "Somalia is more likely than Lower Peru.", ["Lower Peru", "Peru"], 1.0),  # the longer name
     ("How many homes lost power?", "More than 420,000 homes.", ["420,000"], 0.0),  # a bound, not a standard
-    # a time's standard: the gold year measured from another the answer states
-    ("When did Apollo 11 land?", "It landed in 1968, a year before Apollo 12 in 1969.", ["1969"], 1.0),
-    ("When did Apollo 11 land?", "In 1969, a year after Apollo 8 in 1968.", ["1969"], 0.0),
-    ("When did Apollo 11 land?", "In 1968, a year before July 20, 1969.", ["July 20, 1969"], 1.0),  # a date's year
-    ("When did Apollo 11 land?", "It landed after launching on July 16, 1969.", ["1969"], 0.0),  # no span, no year
-    ("When did the war end?", "The war ended two years after the 1943 armistice, in 1945.", ["1945"], 0.0),
-    ("When did Willard die?", "Tappan died in 1803 and Willard a year later, in 1804.", ["1804"], 0.0),  # "later"
-    ("When did the war end?", "From 1939 until 1945.", ["1945"], 0.0),     # a bound: the answer's own
     ("What is the tallest mountain?", "K2 is the tallest, taller than Everest.", ["Mount Everest", "Everest"], 1.0),
     ("What is the tallest mountain?", "Everest, taller than K2.", ["Everest"], 0.0),
     (RELATIVITY, "It was Niels Bohr, a contemporary of Einstein.", ["Einstein"], 1.0),  # a relation's standard
@@ -94,12 +86,8 @@ CAPITAL, MOON = "What is the capital of Australia?", "Who was the first person t
     (CAPITAL, "Sydney is the capital.", ["Canberra"], 0.0),                  # the gold named nowhere
     (CAPITAL, "Sydney is the capital; Canberra is the largest city. " + "More words follow here. " * 8,
      ["Canberra"], 0.0),                                                     # over MAX_WORDS: left to the verifier
-    ("What is the tallest mountain in the world?", "K2 is the tallest; Everest is the second tallest.", ["Everest"], 1.0),
     ("What is the tallest mountain in the world?", "Everest is the tallest; K2 is the second tallest.", ["Everest"], 0.0),
     ("What is the tallest mountain in the world?", "K2 is the second tallest; Everest is the tallest.", ["Everest"], 0.0),
-    ("Which is the second tallest mountain?", "Everest is the tallest; K2 is the second tallest.", ["K2"], 0.0),  # asked
-    ("Who wrote the novel 1984?", "1984 was written by Aldous Huxley; Orwell wrote Brave New World.", ["George Orwell"],
-     1.0),                                                          # "written" restates "wrote"
     ("Who wrote the novel 1984?", "1984 was written by Orwell; Huxley wrote Brave New World.", ["George Orwell"], 0.0),
     ("What were walled quarters known as?", "mellahs is the answer. Let me know if you need more detail.", ["mellahs"],
      0.0),                                                          # "know" in a filler clause is not "known"

@@ -15,11 +15,10 @@ A small model over signals that carry from one kind of answer to another (their 
 - `log_len`, `len_ratio`: log(1 + candidate words), log((1 + candidate words) / (1 + shortest reference words));
 - `n_refs`: log(number of references): with one or two gold answers a correct answer often shares no words
   with them, so overlap says less than with a full alias list;
-- `disowned`: the candidate names a reference but never asserts it (negated, denied the question's verb, or
-  attributed to others: "It is B, not A", "A did not discover it", "Many people think it is A, but ..."; `answer_match.disowned`);
+- `disowned`: the candidate names a reference but never asserts it (negated, attributed to others or taken back:
+  "It is B, not A", "Many people think it is A, but ...", "A? No, B."; `answer_match.disowned`);
 - `bare_list`: the candidate is only a list, "A or B" / "A / B" / "A (or B)", where one item is a reference
-  and another names none (`answer_match.bare_list`), or offers the gold number or another anywhere ("There are
-  8 or 9 planets."; `answer_match.number_choice`);
+  and another names none (`answer_match.bare_list`);
 - `name_clash`: the candidate names something that shares a word with a reference but puts another word in
   its place ("Louis Armstrong" for "Neil Armstrong", "George Bush" for "George Washington"; `names.name_clash`);
 - `lesser_role`: every mention of a reference is a comparison's standard or the possessor of something the
@@ -123,7 +122,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "n_refs": math.log(max(1, len(references) if given is None else given)),
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
-           "bare_list": max(am.bare_list(r), am.number_choice(r)), "name_clash": name_clash(r),
+           "bare_list": am.bare_list(r), "name_clash": name_clash(r),
            "lesser_role": lesser_role(r), "misattributed": misattributed(r),
            "names_other": aliases.names_other(candidate, references),
            "short_list": short_list(question, candidate, references), "long_list": long_list(question, candidate)}

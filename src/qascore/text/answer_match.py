@@ -358,7 +358,7 @@ def _self_correction(candidate: str) -> tuple[str, str, str] | None:
         chooses = last is not None and bool(_CHOICE_LEAD.match(clause) and _OFFERS.search(clauses[last]))
         if not (chooses or _takes_back(clause)):
             last = last if _FILLER.match(clause) else k
-        elif last is not None and len(clauses[last].split()) <= ANSWER_MAX_WORDS and not _stresses(clauses, k):
+        elif last is not None and len(clauses[last].split()) <= ANSWER_MAX_WORDS:
             lead = _RETRACT_LEAD.match(clause) or _CHOICE_LEAD.match(clause)  # "A, or rather B": B is the answer
             found = spans[last][0], spans[k][0] + lead.end() if lead else spans[k][1]
     if found is None:
@@ -535,19 +535,12 @@ _NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "th
 COPULAS = frozenset({"is", "was", "are", "were"})
 _ONLY = re.compile(rf"^(?:(?:{'|'.join(sorted(COPULAS))}) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
 _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
-# "A did not discover it", "A didn't", "A never did": an auxiliary and a negation after the mention deny it too
-_AUXILIARIES = frozenset({"did", "does", "do", "had", "has", "have", "could", "would", "can", "will"})
-_NEGATED_AUXILIARIES = frozenset({"didnt", "doesnt", "dont", "hadnt", "hasnt", "havent", "couldnt", "wouldnt", "cant",
-                                  "wont", "cannot", "never"})
 _ATTRIBUTED = re.compile(
     r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
     r"(common|frequent|wrong|incorrect)( wrong)? (mistake|error|guess|answer|belief)|"
     r"(many|some|most|often|commonly|popularly|widely|sometimes|people|others|sources)\b[\w ]{0,30}?\b"
     r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
     r"mention(s|ed)?|give|gives|given|cited|reported|credited|attributed))\b")
-# a concessive clause that gives an answer as others' ("..., although it is usually credited to A")
-_CONCEDED = re.compile(r"^\s*(although|though|even though|while|whereas)\b[\w ]{0,40}?\b(credited|attributed|said|thought|"
-                       r"believed|claimed|cited|reported|named|listed|given)\b")
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
 _WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{_WRONG_MARKS}])[ \t]*")  # the line break stays
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong",
@@ -569,18 +562,14 @@ _CHOICE_LEAD = re.compile(r"^\s*(?:and |but |though |so )?(?:(?:i think |i'd say
 _OFFERS = re.compile(r"\b(?:possibl[ey]|maybe|perhaps|might|may|could|plausible|between|or)\b")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
 _VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
-# a clause that agrees with the attribution before it ("Most people would say A, and they'd be right")
-_AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were| would be| is|'s| was) "
-                     r"(right|correct|the (right |correct )?answer)\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
 _FILLER_WORDS = r"actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on"
 _FILLER = re.compile(rf"^\s*({_FILLER_WORDS})\s*\W*$")
 _LEADING_FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\s*[,.;:!-]+\s*)+", re.IGNORECASE)
 
 
-def _disowned_at(tokens: list[str], i: int, n: int, asked: frozenset[str] = frozenset()) -> bool:
-    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ..."), or denied a verb
-    of the question (`asked`: its word stems; "A never discovered it" for "Who discovered ...?")."""
+def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
+    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ...")."""
     before = tokens[max(0, i - 2):i]
     if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
         return True
@@ -588,20 +577,7 @@ def _disowned_at(tokens: list[str], i: int, n: int, asked: frozenset[str] = froz
     if _ONLY.match(" ".join(tokens[i + n:i + n + 4])):  # "A is not the only name given": not a denial
         return False
     return bool(after) and (after[0] in ("isnt", "wasnt", "arent", "werent") or after == ["not"] or  # "A \u2717"
-                            (len(after) == 2 and after[0] in COPULAS and after[1] in _WRONG_AFTER) or
-                            _denied_verb(tokens[i + n:i + n + 3], asked))
-
-
-def _denied_verb(after: list[str], asked: frozenset[str]) -> bool:
-    """`after` (the words after a mention) denies it a verb of the question: "did not discover", "didn't
-    discover", "never discovered". Not any negation: "dissipation does not happen" states the answer."""
-    if after[:1] and after[0] in _NEGATED_AUXILIARIES:
-        verb = after[1:2]
-    elif after[:1] and after[0] in _AUXILIARIES and after[1:2] in (["not"], ["never"]):
-        verb = after[2:3]
-    else:
-        return False
-    return bool(verb) and verb[0][:5] in asked
+                            (len(after) == 2 and after[0] in COPULAS and after[1] in _WRONG_AFTER))
 
 
 def _clause_spans(text: str) -> list[tuple[int, int]]:
@@ -627,50 +603,29 @@ def _past_filler(clauses: list[str], k: int, step: int) -> int:
     return k
 
 
-# a clause that negates something named ("not B", "it's not B", "it isn't B")
-_NEGATES = re.compile(r"^\s*(?:(?:it|that|this|the answer)(?:'s|\s+is|\s+was)?\s+)?(?:not|isn't|wasn't|never)\s+\w")
-
-
-def _stresses(clauses: list[str], k: int) -> bool:
-    """The take-back at clauses[k] ("no") stresses the statement before, not after a question, rather than taking
-    it back: what follows negates something named ("Canberra. No, not Sydney."; not "Canberra? No, not ...")."""
-    if _RETRACT_LEAD.match(clauses[k]):  # "A, or rather not B" holds the new answer itself
-        return False
-    j, n = _past_filler(clauses, k, -1), _past_filler(clauses, k, 1)
-    if j >= 0 and clauses[j].rstrip().endswith("?"):
-        return False
-    return n < len(clauses) and bool(_NEGATES.match(clauses[n])) and not _takes_back(clauses[n])
-
-
 def disowned(r: Reading) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
-    "A is not the answer", "Incorrect: A"; with a question, also "A did not discover it" for "Who discovered
-    ...?", `_denied_verb`), sits in a clause that attributes it to others or calls it a mistake
-    ("Many people think it is A, but ...", "A is a frequent wrong guess"; not where the next clause agrees:
-    "..., and they'd be right"), or is taken back by the clause after it ("A? No, ...", "A? Actually, no.", "I
-    considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant B") or by a verdict written after it
-    ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none
-    is found clause by clause (a line is a clause). Rules over folded words, written for the probe families
-    (docs/probes.md) and LLM-style phrasings; English only."""
+    "A is not the answer", "Incorrect: A"), sits in a clause that attributes it to others or calls it a mistake
+    ("Many people think it is A, but ...", "A is a frequent wrong guess"), or is taken back by the clause after it
+    ("A? No, ...", "A? Actually, no.", "I considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant
+    B") or by a verdict written after it ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some
+    mention is asserted, or where none is found clause by clause (a line is a clause). Rules over folded words,
+    written for the probe families (docs/probes.md) and LLM-style phrasings; English only."""
     text = _WRONG_LABEL.sub(" not ", r.text.lower())
     for low in (ref.translate(QUOTES).lower() for ref in r.references):
         if _INNER.search(low):
             text = text.replace(low, _INNER.sub(" ", low))
     clauses = [text[a:b] for a, b in _clause_spans(text)]
     refs = [words for words in r.ref_words if words]
-    # the question's verbs, unless it asks about a negation itself ("What does not happen ...?")
-    asked = frozenset() if _NEGATORS.intersection(r.question_words) else frozenset(w[:5] for w in r.question_words if len(w) > 3)
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
-        agreed = k + 1 < len(clauses) and bool(_AGREES.match(clauses[k + 1]))
-        attributed = bool(_ATTRIBUTED.search(clause) or _CONCEDED.match(clause)) and not agreed
         after = _past_filler(clauses, k, 1)  # ... or taken back by the clause after it, past any filler
-        attributed = attributed or after < len(clauses) and _takes_back(clauses[after]) and not _stresses(clauses, after)
+        attributed = bool(_ATTRIBUTED.search(clause)) or after < len(clauses) and _takes_back(clauses[after])
         for ref in refs:
             for i in mentions(tokens, ref):
                 found = True
-                if not attributed and not _disowned_at(tokens, i, len(ref), asked):
+                if not attributed and not _disowned_at(tokens, i, len(ref)):
                     return 0.0
     return float(found)
 
@@ -724,33 +679,6 @@ def listed(candidate: str, hedged: bool = False) -> list[str]:
         if len(note.split()) > LIST_NOTE_WORDS or any(f" {fold(p)} " in note for p in _LIST_SEP.split(head)):
             return []
     return listed_items(p.strip(" .()") for p in _LIST_SEP.split(head))
-
-
-_A_NUMBER = rf"(?:\d[\d,.]*\d|\d|{'|'.join(_NUMBER_WORDS)})"
-# "8 or 9", "eight or nine", "1912 or 1913" anywhere in the answer ("or so" rounds one number: not a choice)
-# (not negated, "Not 2000 or 1999: it is 1998", nor the last two of a longer list, "after 7, 13 or 17 years")
-_NUMBER_OR = re.compile(rf"(?<!\bnot )(?<!\bnor )(?<!\bneither )(?<!\d, )(?<![\w.,-])({_A_NUMBER})\s+or\s+({_A_NUMBER})"
-                        rf"(?![\w-])(?!\s+so\b)", re.IGNORECASE)
-
-
-def number_choice(r: Reading) -> float:
-    """1.0 if the candidate offers the gold number or another, anywhere in it ("There are 8 or 9 planets,
-    depending on Pluto." for 8; "It sank in 1912 or 1913."): a hedge between two numbers, one of them gold (a
-    reference of at most ANSWER_WORDS words, in digits or as a number word up to "ninety-nine"). Not where the
-    question itself offers both ("Was it 1969 or 1970?"), the pair is negated ("Not 2000 or 1999: it is 1998.")
-    or ends a longer list ("after 7, 13 or 17 years")."""
-    _, asked, refs = r.numbers
-    gold = {n for ref, folded, said in zip(r.references, r.refs, refs) if len(ref.split()) <= ANSWER_WORDS
-            for n in (said | ({_NUMBER_WORDS.get(folded, folded)} if folded.isdigit() or folded == "one" else set()))}
-    asked = asked | {_NUMBER_WORDS.get(w, w) for w in r.question_words if w.isdigit() or w == "one"}
-    for m in _NUMBER_OR.finditer(r.text):
-        pair = [_NUMBER_WORDS.get(g.lower()) or next(iter(numbers(g)), "") for g in m.groups()]
-        if "" in pair or set(pair) <= asked or pair[0] == pair[1]:
-            continue
-        hits = [any(_close(n, g) for g in gold) for n in pair]
-        if any(hits) and not all(hits):
-            return 1.0
-    return 0.0
 
 
 def bare_list(r: Reading) -> float:

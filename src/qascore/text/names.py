@@ -47,14 +47,6 @@ GENERIC = _CONNECTORS | _TITLES | _HEADS  # words that never tell two names apar
 # a rank written two ways ("VIII", "Eighth"): its number
 _RANK = {**{w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi", " ".join(map(str, range(1, 17))))
              for k, w in enumerate(ranks.split(), 1)}, **{w: k for w, k in ORDINALS.items() if k <= 16}}
-# abbreviations a name is written with ("Mt. Everest", "St. Louis", "Wm. Shakespeare")
-_SHORT = {"mt": ("mount", "mountain"), "mtn": ("mountain",), "st": ("saint", "street"), "ste": ("sainte",),
-          "ft": ("fort",), "dr": ("doctor", "drive"), "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "capt": ("captain",),
-          "prof": ("professor",), "rev": ("reverend",), "wm": ("william",), "chas": ("charles",), "geo": ("george",),
-          "thos": ("thomas",), "jas": ("james",), "bros": ("brothers",), "co": ("company", "county"),
-          "corp": ("corporation",), "inc": ("incorporated",), "univ": ("university",), "intl": ("international",),
-          "natl": ("national",), "dept": ("department",), "ave": ("avenue",), "rd": ("road",), "pt": ("point",),
-          "isl": ("island",)}
 _ABBREVIATION = re.compile(r"\b([A-Z]|Mt|St|Dr|Jr|Sr|Mr|Mrs|Ms|Prof|Rev|Gen|Capt|Ft)\.")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019&-]*|[^\w\s]|\d\w*")
 _BREAKS = frozenset(".,;:!?()[]{}\"/|")
@@ -93,36 +85,16 @@ def _capital_next(toks: Sequence[str], i: int) -> bool:
 
 def same_word(a: str, b: str) -> bool:
     """Two folded words that may name the same part of a name: equal or a `near` spelling, an initial and the
-    word ("f" / "fitzgerald"), a short form ("vince" / "vincent") or an abbreviation ("mt" / "mount") and the
-    word, the same sound ("hendricks" / "hendrix", `sounds`), or the same rank written two ways ("viii" / "eighth"; "ii"
-    / "2": `fold` writes "Two" as "2")."""
+    word ("f" / "fitzgerald"), a short form and the word ("vince" / "vincent"), or the same rank written two ways
+    ("viii" / "eighth"; "ii" / "2": `fold` writes "Two" as "2")."""
     if a == b or near(a, b):
         return True
     if a in _RANK and b in _RANK:
         return _RANK[a] == _RANK[b]
     short, long_ = sorted((a, b), key=len)
-    if len(short) >= 3 and short.isalpha() and (long_.startswith(short)  # "Vince" / "Vincent", "Sam" / "Samuel"
-                                                or long_.isalpha() and sounds(a) == sounds(b)):  # "Phooie" / "Phooey"
+    if len(short) >= 3 and short.isalpha() and long_.startswith(short):  # "Vince" / "Vincent", "Sam" / "Samuel"
         return True
-    return long_ in _SHORT.get(short, ()) or (len(short) == 1 and long_.isalpha() and long_[0] == short)
-
-
-_SOUND = {**dict.fromkeys("bfpv", "1"), **dict.fromkeys("cgjkqsxz", "2"), **dict.fromkeys("dt", "3"), "l": "4",
-          **dict.fromkeys("mn", "5"), "r": "6"}
-
-
-def sounds(word: str) -> str:
-    """American Soundex of a folded word ("hendrix" and "hendricks" -> "h536"): how a misspelt alias that is more
-    than one edit away ("Mabovitz" for "Mabovitch") is still read as the same name, not another."""
-    codes = [word[0]]
-    last = _SOUND.get(word[0], "")
-    for ch in word[1:]:
-        code = _SOUND.get(ch, "")
-        if code and code != last:
-            codes.append(code)
-        if ch not in "hw":
-            last = code
-    return "".join(codes)[:4].ljust(4, "0")
+    return len(short) == 1 and long_.isalpha() and long_[0] == short
 
 
 def _name_words(reference: str) -> list[str]:

@@ -6,8 +6,6 @@ and containment read that as agreement; the answer asserts Saturn and Ganymede. 
 - a comparison's standard: the mention follows "than" ("taller than Everest"), unless a "no" / "nothing" /
   "none" before it makes the gold the one nothing beats ("No planet is larger than Jupiter"), or "more than" /
   "less than" bounds a quantity ("more than 3 million" for "3 million");
-- a time's standard: the mention is a year within six words after "a year before", "six years after", ..., and
-  the answer states another year before that ("In 1911, a year before its sister ship sailed in 1912.");
 - a relation's standard: the mention follows a relation between people in an apposition to a name the question
   lacks ("Niels Bohr, a contemporary of Einstein", "Buzz Aldrin, the colleague of Armstrong");
 - a possessor: the mention is followed by "'s" and a lower-case word the question lacks, past any number
@@ -41,12 +39,6 @@ _NOTHING = frozenset({"no", "nothing", "none", "nobody", "neither", "nowhere", "
 # "more than 3 million", "less than half": a bound on a quantity, which the reference may state itself
 _BOUNDS = frozenset({"more", "less", "fewer", "over", "under"})
 _STANDARD_REACH = 8  # words before "than" within which a "no" / "nothing" still governs the comparison
-# "a year before ... in 1912", "six years after ... in 1939": a year measured from another the answer states
-# (a span of time first: "after 1850" and "until 1975" name the answer's own bound)
-_TIME_WORDS = frozenset({"before", "after"})  # not "a year later, in 1804": there the year is the answer's own
-_SPANS = frozenset({"year", "years", "decade", "decades", "month", "months", "week", "weeks", "day", "days",
-                    "century", "centuries"})
-_TIME_REACH = 6  # words between such a word and the year it measures from
 _PART = 4  # letters a word of a longer reference needs to count as a mention of it in the possessive
 _NAME_WORDS = 3  # ... and words that reference may have: a name ("Leonardo da Vinci"), not a sentence
 
@@ -77,25 +69,11 @@ def _stem(word: str) -> str:
     return word[:5]
 
 
-def _year(token: str) -> bool:
-    return len(token) == 4 and token.isdigit() and 1000 <= int(token) <= 2199
-
-
-def _time_standard(tokens: list[str], i: int, n: int) -> bool:
-    """The mention tokens[i:i+n] is a time's standard: a year within _TIME_REACH words after a span and "before" /
-    "after", with another year stated before that."""
-    if not _year(tokens[i + n - 1]):
-        return False
-    start = max(1, i - _TIME_REACH)
-    k = next((j for j in range(i - 1, start - 1, -1) if tokens[j] in _TIME_WORDS and tokens[j - 1] in _SPANS), None)
-    return k is not None and any(_year(t) and t != tokens[i + n - 1] for t in tokens[:k])
-
-
 def _lesser_at(tokens: list[str], i: int, n: int, asked: set[str], possessor: bool) -> bool:
     """The mention tokens[i:i+n] is in a lesser role (a possessor only where `possessor`)."""
     if i > 0 and tokens[i - 1] == "than":
         return not (i > 1 and tokens[i - 2] in _BOUNDS or _NOTHING.intersection(tokens[max(0, i - 1 - _STANDARD_REACH):i - 1]))
-    if _time_standard(tokens, i, n) or i > 0 and tokens[i - 1] == _RELATION:
+    if i > 0 and tokens[i - 1] == _RELATION:
         return True
     if possessor and i + n + 1 < len(tokens) and tokens[i + n] == _MARK:
         # the possessed word, past a year or a count ("Madonna's 1990 single")
@@ -151,8 +129,6 @@ has have had what which who whom whose when where why how that this these those 
 him them there name named first one can could would will shall should may might must not no than then so such
 also about into over under after before between during while whereas but if i you we me us my your our""".split())
 _PRONOUNS = frozenset({"it", "they"})  # a clause whose subject or object is "it" speaks of what was asked
-# a rank below the first ("Everest is the second tallest"): the clause gives a lesser place than the one asked for
-_LOWER_RANKS = frozenset({"second", "third", "fourth", "fifth", "next", "runner"})
 # a clause that does not assert: negated, conceded, or said to be others' or wrong ("Many think Sydney is the
 # capital", "Quiz books sometimes print B", "You might expect B")
 _NOT_ASSERTED = re.compile(r"\b(?:not|never|neither|nor|isn't|wasn't|aren't|weren't|no longer|although|though|unlike|"
@@ -167,21 +143,9 @@ MAX_WORDS = 40  # a longer answer elaborates with other names in clauses of its 
 _SAID_WORDS = 4  # what a copula ascribes the role to: a name, not a description
 
 
-# the forms of irregular verbs that questions ask with, read as one stem ("Who wrote 1984?" / "written by"); not
-# "know", "say", "make" and the like, which filler clauses use ("Let me know if ...")
-_IRREGULAR = {form: forms.split()[0] for forms in (
-    "write wrote written writes", "sing sang sung sings", "build built builds", "lead led leads", "win won wins",
-    "begin began begun begins", "fight fought fights", "draw drew drawn draws", "sell sold sells",
-    "fly flew flown flies", "grow grew grown grows", "teach taught teaches", "lose lost loses", "shoot shot shoots",
-    "steal stole stolen steals", "ride rode ridden rides", "drive drove driven drives", "sink sank sunk sinks",
-    "throw threw thrown throws")
-    for form in forms.split()}
-
-
 def _content(word: str) -> str:
-    """A word's stem for matching against the question ("painted" / "painting", "wrote" / "written"), "" for a
-    function word."""
-    return "" if word in _FUNCTION or len(word) < 3 else _stem(_IRREGULAR.get(word, word))
+    """A word's stem for matching against the question ("painted" / "painting"), "" for a function word."""
+    return "" if word in _FUNCTION or len(word) < 3 else _stem(word)
 
 
 def misattributed(r: Reading) -> float:
@@ -190,8 +154,7 @@ def misattributed(r: Reading) -> float:
     reference: the answer gives the asked role to another and the gold a different one ("Canberra is the largest
     city; Sydney is the capital.", "Ag is gold and Au is silver." for gold's symbol). The restating clause
     shares a word stem with the question and more than every other clause (a clause speaking of "it" counts
-    half a word more, one that gives a lower rank the question does not name, "the second tallest", half a word
-    less), asserts (no negation, hedge, concession or attribution to others), and is about a name
+    half a word more), asserts (no negation, hedge, concession or attribution to others), and is about a name
     neither the question's nor a reference's: its first word, or what follows its copula in at most four words
     ("The 44th was George W. Bush"). Not read: an answer of one clause or of more than MAX_WORDS words, a first
     clause with no copula that names a reference in at most four words, or in its opening words up to a comma, or
@@ -218,9 +181,7 @@ def misattributed(r: Reading) -> float:
     bare = bare or any(folded[0][:len(ref) + 2] == [*ref, "did", "it"] for ref in refs)
     if not any(holds) or bare or any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
         return 0.0
-    ranks = _LOWER_RANKS - question_words
-    overlap = [len({_content(w) for w in t} & asked) + 0.5 * bool(_PRONOUNS.intersection(t))
-               - 0.5 * bool(ranks.intersection(t)) for t in folded]
+    overlap = [len({_content(w) for w in t} & asked) + 0.5 * bool(_PRONOUNS.intersection(t)) for t in folded]
     best = max(range(len(clauses)), key=overlap.__getitem__)
     if overlap[best] < 1 or sorted(overlap)[-2] == overlap[best] or holds[best] or _NOT_ASSERTED.search(clauses[best]):
         return 0.0
