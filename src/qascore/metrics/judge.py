@@ -60,8 +60,10 @@ No scikit-learn is needed here: the card is plain numbers.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import sys
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -78,6 +80,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
 from qascore.text import answer_match as am
+from qascore.text import list_count, names, quantities, roles, squad
 from qascore.text.list_count import long_list, short_list
 from qascore.text.names import name_clash
 from qascore.text.roles import lesser_role, misattributed
@@ -261,6 +264,16 @@ def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
+def rules_hash() -> str:
+    """A hash of the code that reads a record into the features (this module, the alias lookup and the text rules):
+    the signature names it, since a rule's change moves scores that the card's hash does not."""
+    h = hashlib.sha256()
+    for module in (sys.modules[__name__], aliases, am, list_count, names, quantities, roles, squad):
+        h.update(Path(str(module.__file__)).read_bytes())
+    return h.hexdigest()[:12]
+
+
 def installed_verifier() -> str:
     """The judge's verifier as a card's `ava_model` records it (hashed once per process)."""
     return f"ava@{file_sha256(VERIFIER)}"
@@ -406,7 +419,7 @@ class Judge(Metric):
                 "verifier": f"ava-judge@{card['ava_model'].split('@')[1]}" if "ava_model" in card else "none",
                 "kpqa": installed_tagger(), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
-                "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}",
+                "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}", "rules": f"rules@{rules_hash()}",
                 "threshold": f"{self._threshold(card):.4f}",
                 **({"asserted": f"asserted@{file_sha256(asserted.DELTA)}"} if self.options["asserted"] else {}),
                 **dtype_field(self.options["dtype"])}
