@@ -311,7 +311,6 @@ def test_settled(candidate, references, expected):
     ("Not Sydney or Melbourne: it is Canberra.", ["Canberra"], 0.0),
     ("While some say Sydney, the correct answer is Canberra.", ["Canberra"], 0.0),
     ("No, it was Canberra.", ["Canberra"], 0.0),              # "no" opens the answer; it negates nothing
-    ("Sydney rather than Canberra.", ["Canberra"], 1.0),
     ("The capital is Canberra.", ["Canberra"], 0.0),
     ("Correct: Sydney\nIncorrect: Canberra", ["Canberra"], 1.0),  # a list that labels its items
     ("Correct: Canberra\nIncorrect: Sydney", ["Canberra"], 0.0),

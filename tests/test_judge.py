@@ -339,7 +339,7 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
     # the question's role given to another, the gold named in a clause of its own (`roles.misattributed`)
     "misattributed": [("What is the capital of Australia?", "Canberra is the largest city; Sydney is the capital.",
                        ["Canberra"]),
-                      ("Who wrote Hamlet?", "Marlowe wrote it; Shakespeare wrote Macbeth.", ["William Shakespeare", "Shakespeare"]),
+                      ("Who wrote Hamlet?", "Marlowe wrote Hamlet; Shakespeare wrote Macbeth.", ["William Shakespeare", "Shakespeare"]),
                       ("What is the capital of Australia?", "Canberra is the capital; Sydney is the largest city.",
                        ["Canberra"]),
                       ("Who wrote Hamlet?", "Shakespeare wrote it; Marlowe wrote Doctor Faustus.",

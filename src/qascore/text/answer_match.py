@@ -530,8 +530,6 @@ _INNER = re.compile(r"[()\[\]|]|\s+-\s+")  # read after QUOTES, which makes dash
 _CLAUSE = re.compile(rf"[.;:!?]+(?=\s|$)|(?<!\d),|,(?!\d)|{_INNER.pattern}|\n|\s+\b(?:but|however|whereas|yet)\b")
 _NEGATORS = frozenset({"not", "never", "nor", "neither", "isnt", "wasnt", "arent", "werent", "dont", "doesnt",
                        "didnt", "cannot", "cant", "unlike", "except", "excluding"})
-_NEGATOR_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from"),
-                            ("as", "opposed"), ("opposed", "to")})
 COPULAS = frozenset({"is", "was", "are", "were"})
 _ONLY = re.compile(rf"^(?:(?:{'|'.join(sorted(COPULAS))}) not|isnt|wasnt|arent|werent) (?:the )?(?:only|just|merely|alone)\b")
 _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistaken"})
@@ -569,9 +567,9 @@ _LEADING_FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\s*[,.;:!-]+\s*)+", re.IG
 
 
 def _disowned_at(tokens: list[str], i: int, n: int) -> bool:
-    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "rather than A", "A is not ...")."""
+    """The mention tokens[i:i+n] is negated ("not A", "isn't A", "A is not ...")."""
     before = tokens[max(0, i - 2):i]
-    if before and before[-1] in _NEGATORS or tuple(before) in _NEGATOR_PAIRS:
+    if before and before[-1] in _NEGATORS:
         return True
     after = tokens[i + n:i + n + 2]
     if _ONLY.match(" ".join(tokens[i + n:i + n + 4])):  # "A is not the only name given": not a denial
