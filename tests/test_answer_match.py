@@ -256,6 +256,7 @@ def test_picked(candidate, expected):
     ("Hmm, Sydney. Nope, Canberra.", "Canberra."),
     ("Shakespeare. I mean, who else could it be?", None),          # "I mean" with no answer after it
     ("Sydney. No, that's wrong. It's Canberra.", "It's Canberra."),  # "no" and "that's wrong": one take-back
+    ("Canberra. No, not Sydney.", None),                          # "no" stresses: what follows negates another
     ("Sydney... no, sorry, Canberra.", "Canberra."),             # filler after the take-back is not the answer
     ("Sydney? No, not Sydney. Canberra.", "not Sydney. Canberra."),  # after a question, "no" answers it
     ("Possibly Sydney, but more likely Canberra.", "Canberra."),   # a choice among what the clause before offers
@@ -343,6 +344,7 @@ def test_settled(candidate, references, expected):
     ("Canberra. Well, it is the capital.", ["Canberra"], 0.0),  # filler, then no rejection
     ("Hong Kong - China is the answer.", ["Hong Kong - China"], 0.0),  # a reference's own dash
     ("Rome. Chopin \u2013 The Women is a popular misconception.", ["Chopin \u2013 The Women"], 1.0),  # en dash
+    ("Canberra is not the only name people give, but it is the answer.", ["Canberra"], 0.0),  # not a denial
     ("Canberra isn't just a city; it is the capital.", ["Canberra"], 0.0),
     ("Canberra, or rather Sydney.", ["Canberra"], 1.0),        # taken back by what follows
     ("Sydney, or rather Canberra.", ["Canberra"], 0.0),
@@ -350,6 +352,8 @@ def test_settled(candidate, references, expected):
     ("Canberra. Correction: Sydney.", ["Canberra"], 1.0),        # a correction label takes it back
     ("Canberra. Sorry, I meant Sydney.", ["Canberra"], 1.0),
     ("Canberra? That's a popular misconception. It's Sydney.", ["Canberra"], 1.0),
+    ("Most people would say Canberra, and they'd be right.", ["Canberra"], 0.0),  # an attribution agreed with
+    ("Canberra. No, not Sydney.", ["Canberra"], 0.0),           # "no" stresses Canberra
     ("Canberra? No, not Canberra. Sydney.", ["Canberra"], 1.0),   # "no" answers the question
     ("Most people would say Canberra, but it's Sydney.", ["Canberra"], 1.0),
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned

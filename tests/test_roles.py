@@ -15,6 +15,7 @@ RELATIVITY = "Who developed the theory of general relativity?"
 @pytest.mark.parametrize("question, candidate, references, expected", [
     (PLANET, "Saturn is larger than Jupiter.", ["Jupiter"], 1.0),            # the gold is the standard
     (PLANET, "Jupiter is larger than Saturn.", ["Jupiter"], 0.0),
+    (PLANET, "No planet is larger than Jupiter.", ["Jupiter"], 0.0),         # nothing beats the gold
     (PLANET, "Jupiter's moon Ganymede.", ["Jupiter"], 1.0),                  # the gold possesses the answer
     (PLANET, "Jupiter, with Saturn's rings a close second.", ["Jupiter"], 0.0),
     (PLANET, "Jupiter", ["Jupiter"], 0.0),

@@ -358,7 +358,7 @@ def _self_correction(candidate: str) -> tuple[str, str, str] | None:
         chooses = last is not None and bool(_CHOICE_LEAD.match(clause) and _OFFERS.search(clauses[last]))
         if not (chooses or _takes_back(clause)):
             last = last if _FILLER.match(clause) else k
-        elif last is not None and len(clauses[last].split()) <= ANSWER_MAX_WORDS:
+        elif last is not None and len(clauses[last].split()) <= ANSWER_MAX_WORDS and not _stresses(clauses, k):
             lead = _RETRACT_LEAD.match(clause) or _CHOICE_LEAD.match(clause)  # "A, or rather B": B is the answer
             found = spans[last][0], spans[k][0] + lead.end() if lead else spans[k][1]
     if found is None:
@@ -560,6 +560,9 @@ _CHOICE_LEAD = re.compile(r"^\s*(?:and |but |though |so )?(?:(?:i think |i'd say
 _OFFERS = re.compile(r"\b(?:possibl[ey]|maybe|perhaps|might|may|could|plausible|between|or)\b")
 # a clause that is only a verdict on the one before it ("A (incorrect)", "| A | No |", "A - wrong")
 _VERDICT = re.compile(rf"^\s*({_WRONG_WORDS}|nope|not (right|true|it))\s*\W*$")
+# a clause that agrees with the attribution before it ("Most people would say A, and they'd be right")
+_AGREES = re.compile(r"^\s*(and )?(they|that|which|this|it)('re|'d be| are| were| would be| is|'s| was) "
+                     r"(right|correct|the (right |correct )?answer)\s*\W*$")
 # a clause that only leads into the next one ("A? Actually, no.", "A... wait, no")
 _FILLER_WORDS = r"actually|wait|well|hmm|oh|um|err?|erm|uh|oops|sorry|hold on|hang on"
 _FILLER = re.compile(rf"^\s*({_FILLER_WORDS})\s*\W*$")
@@ -601,10 +604,26 @@ def _past_filler(clauses: list[str], k: int, step: int) -> int:
     return k
 
 
+# a clause that negates something named ("not B", "it's not B", "it isn't B")
+_NEGATES = re.compile(r"^\s*(?:(?:it|that|this|the answer)(?:'s|\s+is|\s+was)?\s+)?(?:not|isn't|wasn't|never)\s+\w")
+
+
+def _stresses(clauses: list[str], k: int) -> bool:
+    """The take-back at clauses[k] ("no") stresses the statement before, not after a question, rather than taking
+    it back: what follows negates something named ("Canberra. No, not Sydney."; not "Canberra? No, not ...")."""
+    if _RETRACT_LEAD.match(clauses[k]):  # "A, or rather not B" holds the new answer itself
+        return False
+    j, n = _past_filler(clauses, k, -1), _past_filler(clauses, k, 1)
+    if j >= 0 and clauses[j].rstrip().endswith("?"):
+        return False
+    return n < len(clauses) and bool(_NEGATES.match(clauses[n])) and not _takes_back(clauses[n])
+
+
 def disowned(r: Reading) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
     "A is not the answer", "Incorrect: A"), sits in a clause that attributes it to others or calls it a mistake
-    ("Many people think it is A, but ...", "A is a frequent wrong guess"), or is taken back by the clause after it
+    ("Many people think it is A, but ...", "A is a frequent wrong guess"; not where the next clause agrees: "...,
+    and they'd be right"), or is taken back by the clause after it
     ("A? No, ...", "A? Actually, no.", "I considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant
     B") or by a verdict written after it ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some
     mention is asserted, or where none is found clause by clause (a line is a clause). Rules over folded words,
@@ -618,8 +637,10 @@ def disowned(r: Reading) -> float:
     found = False
     for k, clause in enumerate(clauses):
         tokens = fold(clause).split()
+        agreed = k + 1 < len(clauses) and bool(_AGREES.match(clauses[k + 1]))
         after = _past_filler(clauses, k, 1)  # ... or taken back by the clause after it, past any filler
-        attributed = bool(_ATTRIBUTED.search(clause)) or after < len(clauses) and _takes_back(clauses[after])
+        attributed = (bool(_ATTRIBUTED.search(clause)) and not agreed
+                      or after < len(clauses) and _takes_back(clauses[after]) and not _stresses(clauses, after))
         for ref in refs:
             for i in mentions(tokens, ref):
                 found = True

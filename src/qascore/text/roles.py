@@ -3,8 +3,9 @@
 "Saturn is larger than Jupiter." and "Jupiter's moon Ganymede." both name the gold Jupiter, and token overlap
 and containment read that as agreement; the answer asserts Saturn and Ganymede. `lesser_role` reads these roles:
 
-- a comparison's standard: the mention follows "than" ("taller than Everest"), unless "more than" / "less than"
-  bounds a quantity ("more than 3 million" for "3 million");
+- a comparison's standard: the mention follows "than" ("taller than Everest"), unless a "no" / "nothing" /
+  "none" before it makes the gold the one nothing beats ("No planet is larger than Jupiter"), or "more than" /
+  "less than" bounds a quantity ("more than 3 million" for "3 million");
 - a relation's standard: the mention follows a relation between people in an apposition to a name the question
   lacks ("Niels Bohr, a contemporary of Einstein", "Buzz Aldrin, the colleague of Armstrong");
 - a possessor: the mention is followed by "'s" and a lower-case word the question lacks, past any number
@@ -34,8 +35,10 @@ _NOT_POSSESSED = frozenset({"the", "a", "an", "been", "not", "also", "still", "n
                             "work", "works", "play", "novel", "book", "poem", "song", "painting", "film", "opera",
                             "symphony", "masterpiece", "composition", "creation", "invention", "design", "theory",
                             "idea", "own"})
+_NOTHING = frozenset({"no", "nothing", "none", "nobody", "neither", "nowhere", "never"})
 # "more than 3 million", "less than half": a bound on a quantity, which the reference may state itself
 _BOUNDS = frozenset({"more", "less", "fewer", "over", "under"})
+_STANDARD_REACH = 8  # words before "than" within which a "no" / "nothing" still governs the comparison
 _PART = 4  # letters a word of a longer reference needs to count as a mention of it in the possessive
 _NAME_WORDS = 3  # ... and words that reference may have: a name ("Leonardo da Vinci"), not a sentence
 
@@ -69,7 +72,7 @@ def _stem(word: str) -> str:
 def _lesser_at(tokens: list[str], i: int, n: int, asked: set[str], possessor: bool) -> bool:
     """The mention tokens[i:i+n] is in a lesser role (a possessor only where `possessor`)."""
     if i > 0 and tokens[i - 1] == "than":
-        return not (i > 1 and tokens[i - 2] in _BOUNDS)
+        return not (i > 1 and tokens[i - 2] in _BOUNDS or _NOTHING.intersection(tokens[max(0, i - 1 - _STANDARD_REACH):i - 1]))
     if i > 0 and tokens[i - 1] == _RELATION:
         return True
     if possessor and i + n + 1 < len(tokens) and tokens[i + n] == _MARK:
@@ -130,6 +133,8 @@ also about into over under after before between during while whereas but if i yo
 _NOT_ASSERTED = re.compile(r"\b(?:not|never|neither|nor|isn't|wasn't|aren't|weren't|no longer|although|though|unlike|"
                            r"many|some|most|people|others|often|sometimes|wrongly|mistakenly|confuse[ds]?|expect(?:ed)?|"
                            r"might|may|could|perhaps|maybe|possibly|error|mistake|incorrect|wrong)\b", re.IGNORECASE)
+# a clause that states the answer in so many words ("the answer is A", "it is A"): the gold asserted there
+_STATES = re.compile(r"\b(?:the (?:correct |right )?answer is|it is|it's|it was)\b", re.IGNORECASE)
 _LEADS = re.compile(r"^(?:(?:but|and|yet|so|while|whereas|the|a|an)\s+)+", re.IGNORECASE)
 _BARE = 4  # a first clause (or its opening, up to a comma) this short, with no copula, that names the gold is the answer
 _OPENING = re.compile(r"[,(:]|\s-\s")  # where a clause's opening words end (read after QUOTES: dashes are "-")
@@ -153,7 +158,8 @@ def misattributed(r: Reading) -> float:
     one clause or of more than MAX_WORDS words, and one whose first clause, with no copula, names a reference in at
     most four words or in its opening words up to a comma, or opens with a reference and "did it" (the answer
     itself, the rest elaboration: "Neil Armstrong. Buzz Aldrin was the second ...", "Nadia Comaneci, on the uneven
-    bars in 1976. ...")."""
+    bars in 1976. ..."), and a clause that names a reference and states it as the answer ("..., but the answer is
+    A")."""
     clauses = [c for c in _SENTENCE_END.split(r.text) if c and re.search(r"\w", c)]
     if len(clauses) < 2 or len(r.candidate.split()) > MAX_WORDS:
         return 0.0
@@ -172,7 +178,7 @@ def misattributed(r: Reading) -> float:
     bare = not COPULAS.intersection(folded[0]) and any(
         len(t) <= _BARE and held(t) for t in (folded[0], fold(_OPENING.split(clauses[0], maxsplit=1)[0]).split()))
     bare = bare or any(folded[0][:len(ref) + 2] == [*ref, "did", "it"] for ref in refs)
-    if not any(holds) or bare:
+    if not any(holds) or bare or any(h and _STATES.search(c) for h, c in zip(holds, clauses)):
         return 0.0
     overlap = [len({_content(w) for w in t} & asked) for t in folded]
     best = max(range(len(clauses)), key=overlap.__getitem__)
