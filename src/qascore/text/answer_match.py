@@ -623,11 +623,11 @@ def disowned(r: Reading) -> float:
     """1.0 if the candidate names a reference but never asserts it: every mention is negated ("It is B, not A",
     "A is not the answer", "Incorrect: A"), sits in a clause that attributes it to others or calls it a mistake
     ("Many people think it is A, but ...", "A is a frequent wrong guess"; not where the next clause agrees: "...,
-    and they'd be right"), or is taken back by the clause after it
-    ("A? No, ...", "A? Actually, no.", "I considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant
-    B") or by a verdict written after it ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some
-    mention is asserted, or where none is found clause by clause (a line is a clause). Rules over folded words,
-    written for the probe families (docs/probes.md) and LLM-style phrasings; English only."""
+    and they'd be right"), or is taken back by the clause after it ("A? No, ...", "A? Actually, no.", "I
+    considered A, but ruled it out", "A. Correction: B", "A. Sorry, I meant B") or by a verdict written after it
+    ("A (incorrect)", "| A | No |", "A - wrong", "A \u2717"). 0.0 where some mention is asserted, or where none
+    is found clause by clause (a line is a clause). Rules over folded words, written for the probe families
+    (docs/probes.md) and LLM-style phrasings; English only."""
     text = _WRONG_LABEL.sub(" not ", r.text.lower())
     for low in (ref.translate(QUOTES).lower() for ref in r.references):
         if _INNER.search(low):
