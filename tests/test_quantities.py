@@ -60,6 +60,9 @@ def test_quantities(text, expected):
     ("When did the Soviet Union dissolve?", "In '92.", ["1991"], False),
     ("When was the Peace of Westphalia?", "24.10.1648", ["1648"], True),
     ("When?", "In 1970.", ["1969"], False),                    # digits as digits: number_miss's own reading
+    ("When was Shakespeare born?", "In the 1500s.", ["16th century"], True),   # a century by its hundreds
+    ("When was the Renaissance?", "14th to 17th century", ["1300s to 1600s"], True),
+    ("When was Shakespeare born?", "In the 1600s.", ["16th century"], False),
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected

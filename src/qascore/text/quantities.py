@@ -1,6 +1,7 @@
 """A gold number in another form, which `answer_match.number_miss` must not read as a miss: another unit ("238,900
 miles" for 384,400 km, "351.5 K" for 78.37 °C), a multiplier or a power of ten ("384 thousand", "5.73 × 10³"), words
-("fourteen ninety-two", "thirteenth"), Roman numerals ("XIII"), a year's last two digits ("'91"). SI unit sizes."""
+("fourteen ninety-two", "thirteenth"), Roman numerals ("XIII"), a year's last two digits ("'91"), a century by its
+hundreds ("1500s" for "16th century"). SI unit sizes."""
 
 from __future__ import annotations
 
@@ -86,6 +87,12 @@ def _agree(said: tuple[float, float, str | None, bool], gold: tuple[float, float
     return scaled and abs(s - g) < s_tol + g_tol
 
 
+def _centuries(text: str) -> set[int]:
+    """The centuries `text` names, as an ordinal ("16th century") or by their hundreds ("1500s")."""
+    return ({int(n) for n in re.findall(r"\b(\d{1,2})(?:st|nd|rd|th)\s+century", text, re.IGNORECASE)}
+            | {int(n) + 1 for n in re.findall(r"\b(\d{1,2})00s\b", text)})
+
+
 def restated(question: str, text: str, folded: str, references: Sequence[str]) -> bool:
     """Whether the candidate (`text`; `folded` as `fold` gives it) states a number of the references in another form
     than its digits (`_agree`, `_worded`, a year's last two digits: "16 octets" for "How many bits ...?" and "128")."""
@@ -94,4 +101,5 @@ def restated(question: str, text: str, folded: str, references: Sequence[str]) -
     years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
     golds = [q for reference in references for q in quantities(reference)]
     return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \
-        or any(_agree(s, g, asked) for s in said for g in golds)
+        or any(_agree(s, g, asked) for s in said for g in golds) \
+        or bool(_centuries(text) & set().union(*map(_centuries, references)))
