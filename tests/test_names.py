@@ -13,6 +13,8 @@ CLASHES = [  # (question, candidate, references, clash)
      ["George Washington", "Washington"], 1),
     ("Who first walked on the Moon?", "Louis Armstrong", ["Neil Armstrong"], 1),
     ("Which king had six wives?", "Henry VII", ["Henry VIII"], 1),
+    ("Which test detects pregnancy?", "HCG Test", ["Human Chorionic Gonadotropin Test"], 0),  # initials of its words
+    ("Which test detects pregnancy?", "HPV Test", ["Human Chorionic Gonadotropin Test"], 1),
     ("What is the nickname of the Merchant Navy's flag?", "The Merchant Navy's flag is known as the Red Ensign.",
      ["Red Duster", "The Red Duster"], 1),
     ("What does FBI stand for?", "Federal Agency of Inquiry", ["Federal Bureau of Investigation"], 1),

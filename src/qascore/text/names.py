@@ -128,8 +128,10 @@ def name_clash(r: Reading) -> float:
         for want in refs:
             if not any(same_word(w, g) for w in run for g in want):
                 continue
+            # initials of two or more of its words in a row ("HCG" for "Human Chorionic Gonadotropin Test")
+            initials = {"".join(g[0] for g in want[i:j]) for i in range(len(want)) for j in range(i + 2, len(want) + 1)}
             extra = [w for w in run if len(w) > 1 and w not in asked and w not in _TITLES and w not in _HEADS
-                     and not any(same_word(w, g) for g in every) and w != "".join(g[0] for g in want)]
+                     and not any(same_word(w, g) for g in every) and w not in initials]
             lacking = [g for g in want if g not in _TITLES and g not in _HEADS and g not in said
                        and not any(same_word(w, g) for w in named)]
             if not (extra and lacking):
