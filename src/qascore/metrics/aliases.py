@@ -151,6 +151,13 @@ def polarity_opening(candidate: str, references: Sequence[str]) -> list[tuple[in
     return [(i, opening) for i, ref in enumerate(references) if sense and fold(ref) == sense]
 
 
+def _lists_names(candidate: str) -> bool:
+    """The candidate is one sentence that lists three or more names, after a label ("The P5: the PRC, France, the UK,
+    ..."): read whole, however long."""
+    said = [p.strip() for p in LIST_SEPARATORS.split(_LABEL.sub("", candidate.strip().rstrip(".")))]
+    return len(said) >= 3 and not any("." in p or len(p.split()) > LIST_NAME_WORDS for p in said)
+
+
 def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE),
                       redirects: str = str(DEFAULT_REDIRECTS)) -> list[tuple[int, str]]:
     """(index, text) of each reference rewritten with the synonyms (`_named`) a short answer uses for it or for
@@ -164,10 +171,7 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     if not candidate.strip() or contains(candidate, references):
         return []
     out = polarity_opening(candidate, references)
-    # one sentence that lists three or more names, after a label ("The P5: the PRC, France, the UK, ..."), is read whole
-    said = [p.strip() for p in LIST_SEPARATORS.split(_LABEL.sub("", candidate.strip().rstrip(".")))]
-    long = len(candidate.split()) > ANSWER_MAX_WORDS and (
-        len(said) < 3 or any("." in p or len(p.split()) > LIST_NAME_WORDS for p in said))
+    long = len(candidate.split()) > ANSWER_MAX_WORDS and not _lists_names(candidate)
     if long:  # a long answer states its answer first: its opening clause (a list's first item only: not read)
         candidate = _OPENING.split(candidate.strip(), maxsplit=1)[0]
         if len(candidate.split()) > OPENING_WORDS:
