@@ -492,3 +492,21 @@ def test_the_shipped_judge_rejects_a_list_shorter_or_longer_than_asked_and_reads
     assert res.details["signals"][3] == ["long_list"]
     assert "short_list" in res.details["signals"][0] and "short_list" not in res.details["signals"][1]
     assert res.details["contributions"][0]["short_list"] < 0 and res.details["aliases"][2] == ["stibium"]
+
+
+def test_the_signature_names_the_code_that_reads_the_rules(tmp_path, monkeypatch):
+    """A rule's change moves scores that the card's hash does not: the signature's `rules@` hash reads the rule code."""
+    from qascore import load
+    from qascore.metrics import judge
+
+    before = judge.rules_hash()
+    assert load("judge").signature_fields()["rules"] == f"rules@{before}" and len(before) == 12
+    edited = tmp_path / "roles.py"
+    edited.write_text(open(judge.roles.__file__).read() + "\n# edited\n")
+    monkeypatch.setattr(judge.roles, "__file__", str(edited))
+    judge.rules_hash.cache_clear()
+    try:
+        assert judge.rules_hash() != before
+    finally:
+        monkeypatch.undo()
+        judge.rules_hash.cache_clear()

@@ -264,7 +264,6 @@ def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-@lru_cache(maxsize=1)
 def rules_hash() -> str:
     """A hash of the code that reads a record into the features (this module, the alias lookup and the text rules):
     the signature names it, since a rule's change moves scores that the card's hash does not."""
@@ -274,6 +273,7 @@ def rules_hash() -> str:
     return h.hexdigest()[:12]
 
 
+@lru_cache(maxsize=1)
 def installed_verifier() -> str:
     """The judge's verifier as a card's `ava_model` records it (hashed once per process)."""
     return f"ava@{file_sha256(VERIFIER)}"
