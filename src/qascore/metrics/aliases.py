@@ -143,10 +143,15 @@ _LABEL = re.compile(r"^[^:,.]{1,30}:\s+")  # "The P5: ", "Answer: "
 _OPENING = re.compile(r"[,.:;!?\u2014\u2013]|\s-\s")  # where an answer's opening clause ends
 
 
+def _opening(candidate: str) -> str:
+    """The answer's opening clause: what comes before its first stop, comma, colon or dash."""
+    return _OPENING.split(candidate.strip(), maxsplit=1)[0].strip()
+
+
 def polarity_opening(candidate: str, references: Sequence[str]) -> list[tuple[int, str]]:
     """(index, opening clause) of each "Yes" or "No" reference whose sense the answer's opening clause states, that
     clause being wholly a `POLARITY` phrase ("Correct \u2014 ...", "Not at all. ...", "Indeed it was, ...")."""
-    opening = _OPENING.split(candidate.strip(), maxsplit=1)[0].strip()
+    opening = _opening(candidate)
     sense = _SENSE.get(fold(opening))
     return [(i, opening) for i, ref in enumerate(references) if sense and fold(ref) == sense]
 
@@ -173,7 +178,7 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     out = polarity_opening(candidate, references)
     long = len(candidate.split()) > ANSWER_MAX_WORDS and not _lists_names(candidate)
     if long:  # a long answer states its answer first: its opening clause (a list's first item only: not read)
-        candidate = _OPENING.split(candidate.strip(), maxsplit=1)[0]
+        candidate = _opening(candidate)
         if len(candidate.split()) > OPENING_WORDS:
             return out
     out += restated_number(question, candidate, references)

@@ -95,7 +95,8 @@ def _centuries(text: str) -> set[int]:
 
 def restated(question: str, text: str, folded: str, references: Sequence[str]) -> bool:
     """Whether the candidate (`text`; `folded` as `fold` gives it) states a number of the references in another form
-    than its digits (`_agree`, `_worded`, a year's last two digits: "16 octets" for "How many bits ...?" and "128")."""
+    than its digits (`_agree`, `_worded`, a year's last two digits, a century: "16 octets" for "How many bits ...?" and
+    "128", "1500s" for "16th century")."""
     asked = next((w for w in re.findall(r"[\w/]+", _symbols(question)) if len(w) > 1 and w in UNITS), None)
     worded, said = _worded(text, folded), list(quantities(text))
     years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
