@@ -76,9 +76,8 @@ def test_every_model_metric_takes_device_and_dtype(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["ava", "square", "judge", "kpqa-rougeL", "qrelscore"])
 def test_device_never_enters_the_signature_and_bf16_does(name: str) -> None:
-    plain = load(name).signature
-    assert load(name, device="cpu").signature == plain
-    assert load(name, dtype="fp32").signature == plain
+    plain = load(name, dtype="fp32").signature   # exact (`square`'s default is bf16 on a CPU with bf16 units)
+    assert load(name, device="cpu", dtype="fp32").signature == plain
     bf16 = load(name, dtype="bf16").signature
     assert bf16 != plain and "bf16" in bf16.replace("bfloat16", "bf16")
 
@@ -93,7 +92,10 @@ def test_dtype_goes_into_model_metric_specs_the_spec_wins() -> None:
     got = with_dtype(["ava", "f1", "square:batch_size=8", "bertscore:dtype=fp32", "qrelscore:"], "bf16")
     assert got == ["ava:dtype=bf16", "f1", "square:batch_size=8,dtype=bf16", "bertscore:dtype=fp32",
                    "qrelscore:dtype=bf16"]
-    assert with_dtype(["ava", "f1"], "fp32") == ["ava", "f1"]
+    assert with_dtype(["ava", "f1"], "fp32") == ["ava", "f1"]   # fp32 is their default: keys stay as given
+    # `square`'s default is auto (bf16 on a CPU with bf16 units): --dtype fp32 asks for exact reads
+    assert with_dtype(["ava", "square"], "fp32") == ["ava", "square:dtype=fp32"]
+    assert with_dtype(["ava", "square"], None) == ["ava", "square"]   # no --dtype: each metric's own
 
 
 ROWS = [{"id": "a", "question": "q", "candidate": "the cat", "references": ["the cat sat"]}]

@@ -175,14 +175,35 @@ def test_the_pooled_score_is_the_head_over_avas_own_reads():
 
     card = json.loads(DEFAULT_MODEL.read_text())
     cand = "The capital of France is Paris."
-    ava = qascore.load("ava")
+    square = qascore.load("square")
+    ava = qascore.load("ava", dtype=square.options["dtype"])   # the precision `square` reads its pairs in
     pos = [ava.score([{"question": QUESTION, "candidate": cand, "references": [r]}]).scores[0] for r in REFS]
     neg = [ava.score([{"question": QUESTION, "candidate": cand, "references": [n]}]).scores[0] for n in NEGS]
     lo = [math.log(p / (1 - p)) for p in pos]
     ln = [math.log(p / (1 - p)) for p in neg]
     x = [sum(lo) / len(lo), 1.0, max(ln), 0.0, 1.0]
     z = card["bias"] + sum(w * f for w, f in zip(card["weights"], x))
-    res = qascore.load("square").score([{"question": QUESTION, "candidate": cand, "references": REFS,
-                                         "negatives": NEGS}])
+    res = square.score([{"question": QUESTION, "candidate": cand, "references": REFS, "negatives": NEGS}])
     assert res.scores[0] == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-6)
     assert res.details["correct"][0] == (res.scores[0] >= card["threshold"])
+
+
+@pytest.mark.parametrize("device, bf16_units, expected", [("cpu", True, "bf16"), ("cpu", False, None),
+                                                          ("cuda", True, None)])
+def test_auto_precision_is_bf16_only_on_a_cpu_with_bf16_units(monkeypatch, device, bf16_units, expected):
+    from qascore.metrics import square
+    from qascore.runtime import encoder
+
+    monkeypatch.setattr(encoder, "cpu_has_bf16", lambda: bf16_units)
+    assert square.default_dtype(device) == expected
+
+
+def test_the_precision_that_runs_is_in_the_options_and_the_signature(monkeypatch):
+    import qascore
+    from qascore.runtime import encoder
+
+    monkeypatch.setattr(encoder, "cpu_has_bf16", lambda: True)
+    auto = qascore.load("square", device="cpu")
+    assert auto.options["dtype"] == "bf16" and "|dtype:bf16|" in auto.signature
+    exact = qascore.load("square", device="cpu", dtype="fp32")
+    assert exact.options["dtype"] is None and "dtype" not in exact.signature   # as every metric's exact default

@@ -78,14 +78,14 @@ def test_signature_names_the_calibration_temperature(meta, expected):
 @pytest.mark.parametrize("name", ["ava", "square"])
 def test_bf16_precision_is_close_and_named(name):
     """`dtype=bf16` (autocast) gives probabilities within 0.03 of fp32 yet not the same numbers (the cast is
-    real), and says so in the signature; the exact default keeps a signature without a dtype field."""
+    real), and says so in the signature; exact fp32 keeps a signature without a dtype field."""
     import numpy as np
 
     from qascore.cli.options import load_named
 
     recs = [Record(question="who wrote hamlet?", candidate=c, references=["William Shakespeare wrote it"])
             for c in ("shakespeare", "christopher marlowe", "it was William Shakespeare", "in 1603")]
-    exact = load_named(name, {}, name).score(recs)
+    exact = load_named(name, {"dtype": "fp32"}, name).score(recs)
     fast = load_named(name, {"dtype": "bf16"}, name).score(recs)
     diff = np.abs(np.array(exact.scores) - np.array(fast.scores))
     assert diff.max() < 0.03 and diff.max() > 0

@@ -79,7 +79,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     apply_runtime_arguments(args)  # --dtype goes into each model metric's spec: --compare names follow
-    if args.compare and args.dtype != "fp32":
+    if args.compare and args.dtype is not None:
         args.compare = [with_dtype(pair, args.dtype) for pair in args.compare]
     check_numbers(args)
     check_output(args.html, [args.input, *spec_paths(args.metric)], "--html")

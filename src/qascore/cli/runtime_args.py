@@ -28,10 +28,11 @@ DTYPE_CHOICES = ("fp32", "bf16", "fp16")
 def add_runtime_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="auto", metavar="DEVICE",
                    help=f"where every model metric runs unless its spec sets device=: {DEVICE_HELP} (default auto)")
-    p.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp32",
-                   help="precision of every model metric unless its spec sets dtype= (default fp32, exact; "
-                        "bf16 is faster where the hardware has it and moves scores slightly; it enters the "
-                        "output key and the signature)")
+    p.add_argument("--dtype", choices=DTYPE_CHOICES, default=None,
+                   help="precision of every model metric unless its spec sets dtype= (default: each metric's "
+                        "own, fp32 (exact), and for square bf16 on a CPU with bf16 units; bf16 is faster where "
+                        "the hardware has it and moves scores slightly; it enters the output key and the "
+                        "signature)")
     p.add_argument("--threads", type=int, metavar="N",
                    help="CPU threads for the models (default: one per core, or OMP_NUM_THREADS; OpenMP threads "
                         "wait passively unless OMP_WAIT_POLICY is set; docs/devices.md has the measurements)")
@@ -51,9 +52,10 @@ def apply_runtime_arguments(args: argparse.Namespace) -> None:
         args.metric = with_dtype(args.metric, args.dtype)
 
 
-def with_dtype(specs: Sequence[str], dtype: str) -> list[str]:
-    """Each spec whose metric declares `dtype` and does not set it gets `dtype=<dtype>` (none for fp32)."""
-    if dtype == "fp32":
+def with_dtype(specs: Sequence[str], dtype: str | None) -> list[str]:
+    """Each spec whose metric declares `dtype` and does not set it gets `dtype=<dtype>`, unless that is
+    already its default (fp32 for most: their output keys stay as given)."""
+    if dtype is None:
         return list(specs)
     from qascore.metrics.registry import metric_class, parse_metric_spec
 
@@ -61,10 +63,10 @@ def with_dtype(specs: Sequence[str], dtype: str) -> list[str]:
     for spec in specs:
         name, options = parse_metric_spec(spec)
         try:
-            declares = "dtype" in metric_class(name).option_specs()
+            option = metric_class(name).option_specs().get("dtype")
         except (KeyError, ImportError):  # an unknown name is reported when the metric is loaded
-            declares = False
-        if declares and "dtype" not in options:
+            option = None
+        if option is not None and "dtype" not in options and not (dtype == "fp32" and option.none == "fp32"):
             spec = f"{spec}{',' if ':' in spec and not spec.endswith(':') else ':' if ':' not in spec else ''}dtype={dtype}"
         out.append(spec)
     return out
