@@ -67,3 +67,27 @@ def test_judge_reports_what_the_answer_asserts():
     assert spans[0] == "Canberra" and spans[1] == "Sydney" and spans[2] is None, spans
     assert read.details[1]["why"].split(": ", 1)[1].startswith("asserts 'Sydney', not a gold answer")
     assert "asserted@" in read.signature and "asserted@" not in plain.signature
+
+
+@pytest.mark.slow
+def test_the_judge_features_read_what_the_answer_asserts():
+    """The `asserted` model pass (features a card may list; `qascore-lab train judge` fits them as candidates):
+    the reading's mass on gold spans and P(no answer), for the gold asserted, the gold in a side role and a
+    refusal (the reader in int8 on the CPU)."""
+    from qascore.metrics.judge import features
+    from qascore.records import Record
+
+    cands = ["William Shakespeare wrote Hamlet.",
+             "Christopher Marlowe wrote it; Shakespeare is often confused with him.",
+             "I do not know who wrote it."]
+    x = features([Record(question="Who wrote Hamlet?", candidate=c, references=["William Shakespeare"])
+                  for c in cands], ["asserted", "no_answer"])
+    assert x[0, 0] > 0.9 and x[1, 0] < 0.1 and x[2, 0] < 0.1     # mass on a gold span
+    assert x[0, 1] < 0.1 and x[1, 1] < 0.1 and x[2, 1] > 0.9     # P(no answer): the refusal only
+
+
+def test_the_asserted_features_run_in_int8_on_the_cpu_only_unless_asked():
+    from qascore.metrics.asserted import judge_dtype
+
+    assert judge_dtype("cpu", None) == "int8" and judge_dtype("cpu", "bf16") == "bf16"
+    assert judge_dtype("cuda", None) is None

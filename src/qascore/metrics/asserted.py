@@ -56,6 +56,14 @@ def reader(device: str | None = None, int8: bool = False) -> Reader:
     return load_shared(DELTA, device, int8=int8)
 
 
+def judge_dtype(device: str | None, dtype: str | None) -> str | None:
+    """The precision of the judge's asserted features: int8 on the CPU unless a dtype is asked for (the
+    reading is one pass beside the verifier's; int8 keeps it a tenth of the judge's time), else as asked."""
+    from qascore.runtime.devices import pick_device
+
+    return dtype if dtype is not None or not pick_device(device).startswith("cpu") else "int8"
+
+
 def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,
              device: str | None = None, dtype: str | None = None) -> list[Reading]:
     """One reading per (question, candidate): the candidate read as the passage."""

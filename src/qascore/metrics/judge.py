@@ -91,13 +91,13 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "misattributed", "names_other", "short_list", "long_list")
+            "lesser_role", "doubt", "misattributed", "names_other", "short_list", "long_list", "asserted", "no_answer")
 MODEL_REFS = 4
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
            "misattributed", "names_other", "short_list", "long_list")
 # the features a model computes, by the model pass that computes them (one pass may give several)
-MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",)}
+MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",), "asserted": ("asserted", "no_answer")}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
 # how `features` forms the models' inputs; lab caches key on it
 MODEL_INPUTS = (f"best-{MODEL_REFS}-references,as-question,plain-text,settled-answer,gold-taken-back-settled,number-words,"
@@ -171,6 +171,12 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         res = load("kpqa-rougeL", device=device, dtype=dtype).score(short)
         cols["kpqa_rougeL"] = np.asarray(res.scores)
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
+    if "asserted" in names or "no_answer" in names:
+        reads = asserted.readings([am.as_question(r.question) for r in records], whole, batch_size=batch_size,
+                                  device=device, dtype=asserted.judge_dtype(device, dtype))
+        cols["asserted"] = np.array([asserted.match_mass(rd, r.references) for rd, r in zip(reads, records)])
+        cols["no_answer"] = np.array([rd.p_null for rd in reads])
+        cut |= np.array([rd.truncated for rd in reads], dtype=bool)
     if "f1" in names:
         cols["f1"] = np.asarray(load("f1").score(records).scores)
     lex = [lexical_features(r.question, r.candidate, r.references, names, whole=w, given=g)
@@ -286,6 +292,11 @@ def installed_tagger() -> str:
 
 
 @lru_cache(maxsize=8)
+def installed_asserted() -> str:
+    """The installed asserted-answer reader's name and hash, as a card records the one it was fitted with."""
+    return f"asserted@{file_sha256(asserted.DELTA)}"
+
+
 def read_card(path: str) -> dict[str, Any]:
     """A judge card; a tree ensemble's arrays are read from the safetensors file the card names."""
     p = Path(path)
@@ -369,7 +380,8 @@ class Judge(Metric):
         model's outputs, and another model's would be judged on thresholds learned for the first."""
         card = read_card(str(self._model()))
         for feature, key, installed in (("verifier", "ava_model", installed_verifier()),
-                                        ("kpqa_rougeL", "kpqa_model", installed_tagger())):
+                                        ("kpqa_rougeL", "kpqa_model", installed_tagger()),
+                                        ("asserted", "asserted_model", installed_asserted())):
             if feature in card["features"] and card.get(key) != installed:
                 raise ValueError(f"judge: the card {self._model()} was fitted with {card.get(key)}, but the "
                                  f"installed model is {installed}; refit it with `qascore-lab train judge`")

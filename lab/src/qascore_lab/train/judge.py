@@ -55,7 +55,7 @@ GROUPS = {"verifier": ("verifier", "doubt"), "doubt": ("doubt",), "overlap": ("k
           "numbers": ("number_miss",), "dates": ("date_agrees",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "bare_list"),
           "names": ("name_clash",), "roles": ("lesser_role", "misattributed"), "other": ("names_other",),
-          "disowned": ("disowned",), "lists": ("short_list", "long_list")}
+          "disowned": ("disowned",), "lists": ("short_list", "long_list"), "asserted": ("asserted", "no_answer")}
 SPARSE_SOURCE = "evouna"  # the dev source whose gold answers are alias lists (sparse_views)
 # The keyphrase tagger is about 3/4 of the judge's CPU time on short answers: a judge without it is taken
 # when the dev rule loses at most this much (fixed before the run that applied it; lab/results/judge.md).
@@ -142,7 +142,8 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
 # verifier's doubt about an answer that names a reference never raises it. The length features are free.
 MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "near_recall": 1, "contains": 1,
             "num_gap": -1, "number_miss": -1, "disowned": -1, "date_agrees": 1,
-            "bare_list": -1, "name_clash": -1, "lesser_role": -1, "doubt": -1, "misattributed": -1, "names_other": -1}
+            "bare_list": -1, "name_clash": -1, "lesser_role": -1, "doubt": -1, "misattributed": -1, "names_other": -1,
+            "asserted": 1, "no_answer": -1}
 
 
 def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 400, depth: int = 3,
@@ -286,8 +287,9 @@ def model_hashes() -> dict[str, str | None]:
     from qascore.metrics.judge import VERIFIER
     from qascore.runtime.delta import file_sha256
 
-    files = {"verifier": VERIFIER,
-             "kpqa_rougeL": defaults.RESOURCES / "kpqa" / "kpqa.safetensors"}
+    from qascore.metrics.asserted import DELTA
+
+    files = {"verifier": VERIFIER, "kpqa_rougeL": defaults.RESOURCES / "kpqa" / "kpqa.safetensors", "asserted": DELTA}
     return {k: file_sha256(f) if f.is_file() else None for k, f in files.items()}
 
 
@@ -378,8 +380,8 @@ def run(args: argparse.Namespace) -> int:
     from scipy.stats import pearsonr
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
-    from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, calibrate, installed_tagger, installed_verifier,
-                                       predict, write_card)
+    from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, calibrate, installed_asserted,
+                                       installed_tagger, installed_verifier, predict, write_card)
     from qascore_lab.train import probes, verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
@@ -488,6 +490,8 @@ def run(args: argparse.Namespace) -> int:
         card["ava_model"] = installed_verifier()
     if "kpqa_rougeL" in names:
         card["kpqa_model"] = installed_tagger()
+    if "asserted" in names or "no_answer" in names:
+        card["asserted_model"] = installed_asserted()
     if MODEL_FEATURES.intersection(names):
         card["model_inputs"] = MODEL_INPUTS
     no_views = score(tree_names, fit, with_views=False)[1]
