@@ -510,3 +510,13 @@ def test_the_signature_names_the_code_that_reads_the_rules(tmp_path, monkeypatch
     finally:
         monkeypatch.undo()
         judge.rules_hash.cache_clear()
+
+
+def test_the_card_and_the_installed_models_are_read_once_per_process():
+    """Each is cached: a helper inserted under another's decorator would take its cache (and leave the card,
+    or a 5 MB model's hash, read on every call)."""
+    from qascore.metrics import judge
+
+    for f in (judge.read_card, judge.installed_verifier, judge.installed_tagger, judge.installed_asserted,
+              judge.rules_hash):
+        assert hasattr(f, "cache_info"), f.__name__

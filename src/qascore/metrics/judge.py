@@ -291,12 +291,13 @@ def installed_tagger() -> str:
     return f"kpqa@{file_sha256(defaults.RESOURCES / 'kpqa' / 'kpqa.safetensors')}"
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=1)
 def installed_asserted() -> str:
     """The installed asserted-answer reader's name and hash, as a card records the one it was fitted with."""
     return f"asserted@{file_sha256(asserted.DELTA)}"
 
 
+@lru_cache(maxsize=8)
 def read_card(path: str) -> dict[str, Any]:
     """A judge card; a tree ensemble's arrays are read from the safetensors file the card names."""
     p = Path(path)

@@ -27,8 +27,7 @@ from qascore.metrics import long_inputs
 from qascore.metrics.base import Metric, blank
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
-from qascore.metrics.verifiers import (dtype_field, temperature_field, window_rule,
-                                      windowed_predict, windows_option)
+from qascore.metrics.verifiers import dtype_field, temperature_field, window_rule, windowed_predict, windows_option
 from qascore.records import InputError, Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256, read_meta
