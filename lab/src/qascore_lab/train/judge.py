@@ -55,7 +55,8 @@ GROUPS = {"verifier": ("verifier", "doubt"), "doubt": ("doubt",), "overlap": ("k
           "numbers": ("number_miss",), "dates": ("date_agrees",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "bare_list"),
           "names": ("name_clash",), "roles": ("lesser_role", "misattributed"), "other": ("names_other",),
-          "disowned": ("disowned",), "lists": ("short_list", "long_list"), "asserted": ("asserted", "no_answer")}
+          "disowned": ("disowned",), "lists": ("short_list", "long_list"), "asserted": ("asserted", "no_answer"),
+          "no_answer": ("no_answer",)}
 SPARSE_SOURCE = "evouna"  # the dev source whose gold answers are alias lists (sparse_views)
 # The keyphrase tagger is about 3/4 of the judge's CPU time on short answers: a judge without it is taken
 # when the dev rule loses at most this much (fixed before the run that applied it; lab/results/judge.md).
