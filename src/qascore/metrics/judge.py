@@ -409,7 +409,7 @@ class Judge(Metric):
             reads = asserted.readings([am.as_question(r.question) for r in records],
                                       [am.undressed(r.candidate) for r in records],
                                       batch_size=int(self.options["batch_size"]), device=self.options["device"],
-                                      dtype=self.options["dtype"])
+                                      dtype=asserted.judge_dtype(self.options["device"], self.options["dtype"]))
             why["asserted"] = [asserted.asserted_span(rd) for rd in reads]
             said = [asserted.claim(span, [*r.references, *named])  # the gold as the answer names it counts too
                     for span, r, named in zip(why["asserted"], records, renamed)]
