@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.reader import Reader, Reading, load_shared
 from qascore.text import answer_match as am
@@ -62,6 +63,14 @@ def judge_dtype(device: str | None, dtype: str | None) -> str | None:
     from qascore.runtime.devices import pick_device
 
     return dtype if dtype is not None or not pick_device(device).startswith("cpu") else "int8"
+
+
+def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | None, dtype: str | None
+                   ) -> list[Reading]:
+    """What the judge reads of each record: the question as a question, the whole answer (`undressed`) as the
+    passage, at `judge_dtype`; for its features and for `details.asserted` alike."""
+    return readings([am.as_question(r.question) for r in records], [am.undressed(r.candidate) for r in records],
+                    batch_size=batch_size, device=device, dtype=judge_dtype(device, dtype))
 
 
 def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,

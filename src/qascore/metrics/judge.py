@@ -136,12 +136,16 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
 
 def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = defaults.VERIFIER_BATCH,
              dtype: str | None = None, device: str | None = None,
-             truncated: list[bool] | None = None, why: dict[str, list[Any]] | None = None) -> np.ndarray:
+             truncated: list[bool] | None = None, why: dict[str, list[Any]] | None = None,
+             read: list[asserted.Reading] | None = None) -> np.ndarray:
     """The (n, len(names)) feature matrix; model features are computed only when named. `truncated`,
     when given, gets one flag per record: a model feature did not read all of its text. `why`, when given,
     gets the verifier's probability and the reference (index into the record's `references`) and window
-    that decided it, and the references `aliases` added, per record."""
+    that decided it, and the references `aliases` added, per record. `read`, when given, gets the asserted
+    readings where the asserted features were computed (`details.asserted` reuses them)."""
     from qascore.metrics.registry import load  # the registry, not the package API above the metrics
+
+    given_records = records
 
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
@@ -172,8 +176,9 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         cols["kpqa_rougeL"] = np.asarray(res.scores)
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "asserted" in names or "no_answer" in names:
-        reads = asserted.readings([am.as_question(r.question) for r in records], whole, batch_size=batch_size,
-                                  device=device, dtype=asserted.judge_dtype(device, dtype))
+        reads = asserted.judge_readings(given_records, batch_size=batch_size, device=device, dtype=dtype)
+        if read is not None:
+            read.extend(reads)
         cols["asserted"] = np.array([asserted.match_mass(rd, r.references) for rd, r in zip(reads, records)])
         cols["no_answer"] = np.array([rd.p_null for rd in reads])
         cut |= np.array([rd.truncated for rd in reads], dtype=bool)
@@ -396,8 +401,9 @@ class Judge(Metric):
         card = self._card()
         cut: list[bool] = []
         why: dict[str, list[Any]] = {}
+        read: list[asserted.Reading] = []
         x = features(records, card["features"], batch_size=int(self.options["batch_size"]),
-                     device=self.options["device"], dtype=self.options["dtype"], truncated=cut, why=why)
+                     device=self.options["device"], dtype=self.options["dtype"], truncated=cut, why=why, read=read)
         probs = predict(card, x)
         thr = self._threshold(card)
         named = [(k, f) for k, f in enumerate(card["features"]) if f in SIGNALS]
@@ -406,10 +412,8 @@ class Judge(Metric):
         said: list[str | None] = [None] * len(records)
         renamed = why.get("aliases", [[] for _ in records])  # the references as the answer names them
         if self.options["asserted"]:
-            reads = asserted.readings([am.as_question(r.question) for r in records],
-                                      [am.undressed(r.candidate) for r in records],
-                                      batch_size=int(self.options["batch_size"]), device=self.options["device"],
-                                      dtype=asserted.judge_dtype(self.options["device"], self.options["dtype"]))
+            reads = read or asserted.judge_readings(records, batch_size=int(self.options["batch_size"]),
+                                                    device=self.options["device"], dtype=self.options["dtype"])
             why["asserted"] = [asserted.asserted_span(rd) for rd in reads]
             said = [asserted.claim(span, [*r.references, *named])  # the gold as the answer names it counts too
                     for span, r, named in zip(why["asserted"], records, renamed)]
