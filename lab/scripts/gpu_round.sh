@@ -32,13 +32,17 @@ OUT=${OUT:-/tmp/gpu-out}
 DEVICE=${DEVICE:-cuda}
 SMALL=${SMALL:-}            # set: a CPU rehearsal on a few rows
 WALL=${WALL:-570}           # seconds the whole round may take (the device tool stops a command at 600)
-STEPS=${STEPS:-reader,bench}       # which steps run, of ava,reader,bench (the judge features follow the verifier; issue 62: docs/devices.md); stash: see above
+STEPS=${STEPS:-reader,bench}       # which steps run, of ava,asserted,reader,bench (the judge features follow the verifier; issue 62: docs/devices.md); stash: see above
 READER_ARGS=${READER_ARGS:---lora-rank 0 --epochs 3 --lr 1e-4 --no-judge-rules}   # the reader's training (a rehearsal keeps these, cuts the data); full: lr 1e-4, not LoRA's 5e-4 (unmeasured); the judge's rules are checked on a CPU after
 PROBE_ROWS=${PROBE_ROWS:-20000}    # probe training rows in the verifier's data
 LR=${LR:-2e-4}                     # the verifier's LoRA learning rate
 AVA_ARGS=${AVA_ARGS:---lora-rank 64 --epochs 1 --lr $LR}   # the verifier's training (issue 62's round: docs/devices.md)
 AVA_INIT=${AVA_INIT:-src/qascore/resources/ava/ava.safetensors}   # the delta it starts from (same LoRA rank)
 AVA_LIMIT=${AVA_LIMIT:-240}        # seconds for the verifier step
+# the asserted-answer readers (issue 62): runs NAME=ARGS separated by ';', each `train asserted` on the packed
+# asserted-data, its delta back as asserted-NAME.safetensors (5.3 MB each; at most six runs, the file limit)
+ASSERTED_RUNS=${ASSERTED_RUNS:-v1mix1=--mix composed=8000,real-evouna=3000,real-squad=3000 --epochs 1}
+ASSERTED_LIMIT=${ASSERTED_LIMIT:-150}   # seconds for each run
 BENCH_ARGS=${BENCH_ARGS:-}         # more options for bench gpu (e.g. --metrics judge --skip-tests)
 FEATURES=${FEATURES:-}             # a folder of judge feature caches to start from (the verifier's column is recomputed)
 T0=$(date +%s)
@@ -91,6 +95,10 @@ if on reader; then
     log "no QGEval passages in the pack: the reader trains on them too"
   fi
 fi
+if on asserted; then
+  mkdir -p $R/asserted-data
+  for f in train dev; do gunzip -c "$PACK/data/asserted-data/$f.jsonl.gz" > "$R/asserted-data/$f.jsonl"; done
+fi
 if on ava; then
   mkdir -p $R/vd3m $R/probes
   for f in vd3m/train vd3m/dev vd3m/test probes/train probes/dev probes/test; do gunzip -c "$PACK/data/$f.jsonl.gz" > "$R/$f.jsonl"; done
@@ -112,6 +120,22 @@ if [ -f "$W/logs/ava/ava.safetensors" ]; then
   [ -z "$SMALL" ] && step judge-features 150 $PY -m qascore_lab.cli train judge --corpus $R/vd3m --probes $R/probes --out "$JUDGE_DIR" \
     --threads 8 --features-only --passes verifier
   [ -d "$JUDGE_DIR" ] && tar czf "$OUT/judge-features.tgz" -C "$JUDGE_DIR" .
+fi
+
+# 2b. the asserted-answer readers (each continues the shipped answerability reader, as `train asserted` does;
+# dev: held-out forms and questions, every dev row)
+if on asserted; then
+  [ -n "$SMALL" ] && TINY="--mix composed=24,real-evouna=12,real-squad=12 --dev-rows 24 --epochs 1 --max-len 128 --stride 32" || TINY=""
+  IFS=';' read -ra RUNS <<< "$ASSERTED_RUNS"
+  for run in "${RUNS[@]}"; do
+    name=${run%%=*}; args=${run#*=}
+    # shellcheck disable=SC2086
+    step "asserted-$name" "$ASSERTED_LIMIT" $PY -m qascore_lab.cli train asserted --data $R/asserted-data \
+      --out "$W/logs/asserted-$name" --seed 13 --dev-rows 0 --device "$DEVICE" --threads 8 --workers 4 $args $TINY
+    f="$W/logs/asserted-$name/asserted.safetensors"
+    [ -f "$f" ] && mv "$f" "$OUT/asserted-$name.safetensors"
+    pack_logs
+  done
 fi
 
 # 3. the answerability reader on SQuAD 1.1 train (held-out SQuAD and the rule checks at the end; the delta is

@@ -114,3 +114,53 @@ def test_verifier_round_rehearsed_on_the_cpu(tmp_path: Path) -> None:
         trained = tar.extractfile("logs/ava.log").read().decode()  # type: ignore[union-attr]
     assert f"initialised from {shipped}" in trained
     assert "epoch 2:" in trained, trained   # AVA_ARGS reached the command
+
+
+def _asserted_rows(split: str) -> list[dict[str, object]]:
+    """A few `train asserted-data` rows written by hand: composed texts that assert one of two capitals, real
+    answers, and an answer that asserts nothing."""
+    rows: list[dict[str, object]] = []
+    for i, (gold, other) in enumerate([("Canberra", "Sydney"), ("Ottawa", "Toronto"), ("Bern", "Zurich")]):
+        q = f"What is the capital of country {i}?"
+        for text, asserted, family, source in [
+            (f"It is {gold}, not {other}.", gold, "contrast", "evouna"),
+            (f"Some say {other}, but the answer is {gold}.", gold, "concession", "squad"),
+            (f"The capital is {gold}.", gold, "real", "evouna"),
+            (f"{other} is the capital.", other, "real", "squad"),
+            ("I cannot say.", None, "refusal", "evouna"),
+        ]:
+            start = None if asserted is None else text.index(asserted)
+            rows.append({"id": f"{split}-{i}-{family}-{source}", "question": q, "text": text, "start": start,
+                         "end": None if start is None else start + len(str(asserted)), "references": [gold],
+                         "label": int(asserted == gold), "family": family, "source": source, "split": split})
+    return rows
+
+
+@pytest.mark.slow
+def test_asserted_round_rehearsed_on_the_cpu(tmp_path: Path) -> None:
+    """STEPS=asserted (issue 62, docs/devices.md): the packed asserted-data in, one `train asserted` per
+    ASSERTED_RUNS entry with its own arguments, each delta back as asserted-NAME.safetensors that loads as a
+    reader, each report (every dev row) in logs.tgz; the shipped asserted reader untouched."""
+    from qascore.runtime.reader import Reader
+
+    shipped = REPO / "src" / "qascore" / "resources" / "asserted" / "asserted.safetensors"
+    data = tmp_path / "pack" / "data" / "asserted-data"
+    data.mkdir(parents=True)
+    for split in ("train", "dev"):
+        with gzip.open(data / f"{split}.jsonl.gz", "wt", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(r) + "\n" for r in _asserted_rows(split)))
+    (tmp_path / "carry").mkdir()
+    before = _sha(shipped)
+    out = tmp_path / "out"
+    env = rehearsal_env(tmp_path, out, STEPS="asserted", ASSERTED_RUNS="a=--epochs 1;b=--lr 1e-4")
+    run = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=1200)
+    log = run.stdout + run.stderr
+    assert run.returncode == 0 and "end asserted-a: exit 0" in log and "end asserted-b: exit 0" in log, log
+    assert _sha(shipped) == before
+    assert {f.name for f in out.iterdir()} == {"asserted-a.safetensors", "asserted-b.safetensors", "logs.tgz"}
+    assert Reader.load(out / "asserted-b.safetensors").spec.max_len == 128
+    with tarfile.open(out / "logs.tgz") as tar:
+        reports = {n: json.load(tar.extractfile(f"logs/asserted-{n}/report.json"))  # type: ignore[arg-type]
+                   for n in "ab"}
+    assert reports["a"]["dev"]["all"]["rows"] == 15 and reports["b"]["command"].endswith("--lr 1e-4 " + (
+        "--mix composed=24,real-evouna=12,real-squad=12 --dev-rows 24 --epochs 1 --max-len 128 --stride 32"))
