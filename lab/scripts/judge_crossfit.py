@@ -8,10 +8,12 @@
       `train judge --unseen-probes OUT_DIR/evtrain=5280`, N = its row count). With PROBES (the verifier's
       probe folder), also OUT_DIR/probesA and probesB: PROBES without that half's written rows (kind
       `written-*`, halved by the same crc32), for the same command's --with-probes.
-  python lab/scripts/judge_crossfit.py plant OUT_DIR DELTA_A DELTA_B FIT_DIR [FOLDER]
+  python lab/scripts/judge_crossfit.py plant OUT_DIR DELTA_A DELTA_B FIT_DIR [FOLDER] [--pass asserted]
       each half's `verifier` column read by the delta trained without it, written into FIT_DIR as the cache
       `train judge` reads for that folder (named by the installed judge verifier's hash, as if it had read them);
       FOLDER (an unseen probe folder, e.g. the written rows) in place of OUT_DIR/evtrain, all its train rows.
+      `--pass asserted`: the same for the asserted-answer reader's columns (DELTA_A, DELTA_B: half readers, the
+      installed reader's hash; round 2026-11-29p of lab/results/judge.md).
 """
 
 from __future__ import annotations
@@ -59,8 +61,10 @@ def split(corpus: Path, out: Path, probes: Path | None = None) -> None:
         (ev / name).write_text("", encoding="utf-8")
 
 
-def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | None = None) -> None:
+def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | None = None,
+          model: str = "verifier") -> None:
     sys.path[:0] = ["src", "lab/src"]
+    import qascore.metrics.asserted as asserted
     import qascore.metrics.judge as judge
     from qascore_lab.train.judge import cached_column, model_hashes
     from qascore_lab.train.verifier_rows import to_records
@@ -68,20 +72,22 @@ def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | N
     folder = folder or out / "evtrain"
     rows = [json.loads(line) for line in open(folder / "train.jsonl", encoding="utf-8")]
     recs, _ = to_records(rows)
-    shipped = judge.VERIFIER
+    owner, attr = (asserted, "DELTA") if model == "asserted" else (judge, "VERIFIER")
+    shipped = getattr(owner, attr)
+    names = list(judge.MODEL_PASSES[model])
     name = f"unseen-{folder.name}-train{len(rows)}"   # N as many as the rows: every pair drawn
-    installed = model_hashes()["verifier"]
-    col = np.zeros(len(recs))
+    installed = model_hashes()[model]
+    col = np.zeros((len(recs), len(names)))
     try:
         for h, delta in (("A", delta_a), ("B", delta_b)):
-            judge.VERIFIER = Path(delta)
+            setattr(owner, attr, Path(delta))
             idx = [i for i, r in enumerate(rows) if half(r) == h]
-            col[idx] = judge.features([recs[i] for i in idx], ["verifier"])[:, 0]
+            col[idx] = judge.features([recs[i] for i in idx], names)
     finally:
-        judge.VERIFIER = shipped
+        setattr(owner, attr, shipped)
     fit_dir.mkdir(parents=True, exist_ok=True)
-    path, digest = cached_column(fit_dir, name, "verifier", str(installed), recs)
-    np.save(path, col[:, None])
+    path, digest = cached_column(fit_dir, name, model, str(installed), recs)
+    np.save(path, col)
     path.with_suffix(".rows").write_text(digest)
     print(f"wrote {path} ({len(recs)} rows); fit with --unseen-probes {folder}={len(rows)}")
 
@@ -89,7 +95,12 @@ def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | N
 if __name__ == "__main__":
     if len(sys.argv) in (4, 5) and sys.argv[1] == "split":
         split(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]) if len(sys.argv) == 5 else None)
-    elif len(sys.argv) in (6, 7) and sys.argv[1] == "plant":
-        plant(Path(sys.argv[2]), sys.argv[3], sys.argv[4], Path(sys.argv[5]), Path(sys.argv[6]) if len(sys.argv) == 7 else None)
+    elif sys.argv[1:2] == ["plant"] and len(sys.argv) in (6, 7, 8, 9):
+        args, model = sys.argv[2:], "verifier"
+        if args[-2:-1] == ["--pass"]:
+            args, model = args[:-2], args[-1]
+        if len(args) not in (4, 5) or model not in ("verifier", "asserted"):
+            raise SystemExit(__doc__)
+        plant(Path(args[0]), args[1], args[2], Path(args[3]), Path(args[4]) if len(args) == 5 else None, model)
     else:
         raise SystemExit(__doc__)

@@ -1,10 +1,12 @@
-"""lab/scripts/judge_crossfit.py split: each half's verifier data leaves out exactly that half's EVOUNA-TQ and
-written training questions, and keeps everything else."""
+"""lab/scripts/judge_crossfit.py: `split` leaves out exactly each half's EVOUNA-TQ and written training questions
+and keeps everything else; `plant` writes a model pass's columns where `train judge` reads them."""
 
 import importlib.util
 import json
 import zlib
 from pathlib import Path
+
+import pytest
 
 _spec = importlib.util.spec_from_file_location("judge_crossfit", Path(__file__).parents[1] / "scripts" / "judge_crossfit.py")
 assert _spec and _spec.loader
@@ -42,3 +44,31 @@ def test_split_halves_evouna_and_written_rows(tmp_path):
         assert [r for r in probes if not (r["kind"].startswith("written-") and half[r["qid"]] == h)] == kept
     evtrain = _read(tmp_path / "xf" / "evtrain" / "train.jsonl")
     assert [r["qid"] for r in evtrain] == qids and all(r["source"] == "probes" for r in evtrain)
+
+
+@pytest.mark.slow
+def test_plant_writes_the_asserted_columns_where_the_fit_reads_them(tmp_path):
+    """`plant --pass asserted`: each half read by its own reader (here both the shipped one, so the planted columns
+    equal the judge's own asserted features of every row), cached under the installed reader's hash."""
+    import numpy as np
+
+    from qascore.metrics import asserted, judge
+    from qascore_lab.train.judge import cached_column, model_hashes
+    from qascore_lab.train.verifier_rows import to_records
+
+    rows = [{"id": f"w{i}", "qid": f"written-q{i}", "question": q, "candidate": c, "references": [ref],
+             "label": lab, "source": "probes", "kind": "written-x", "family": "written-x", "pair": f"written-q{i}",
+             "member": "right" if lab else "wrong"}
+            for i, (q, c, ref, lab) in enumerate([
+                ("Which planet is the Red Planet?", "Mars, the fourth planet.", "Mars", 1),
+                ("Which planet is the Red Planet?", "Jupiter; Mars is the Morning Star.", "Mars", 0),
+                ("Who wrote Hamlet?", "It was written by Christopher Marlowe.", "William Shakespeare", 0),
+                ("Who wrote Hamlet?", "Shakespeare wrote it around 1600.", "William Shakespeare", 1)])]
+    _write(tmp_path / "written", rows)
+    crossfit.plant(tmp_path, str(asserted.DELTA), str(asserted.DELTA), tmp_path / "fit", tmp_path / "written",
+                   "asserted")
+    recs, _ = to_records(rows)
+    path, digest = cached_column(tmp_path / "fit", "unseen-written-train4", "asserted",
+                                 str(model_hashes()["asserted"]), recs)
+    assert path.with_suffix(".rows").read_text() == digest
+    np.testing.assert_allclose(np.load(path), judge.features(recs, ["asserted", "no_answer"]), atol=1e-6)

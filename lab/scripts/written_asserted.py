@@ -1,0 +1,79 @@
+"""lab/scripts/written_asserted.py IN [IN ...] OUT --drop-near BLIND: helper-written chatbot answers as rows of
+`train asserted-data`'s format (OUT/train.jsonl, OUT/dev.jsonl), for `train asserted --extra OUT/train.jsonl`.
+
+The split is written_probes.py's (a salted hash of the question: train below 0.8, else dev; questions near the
+blind set left out), so the judge's written dev answers are never trained on. What each answer asserts:
+- a right answer: the first whole-word occurrence of a reference (the longest where several start there), as
+  the text the reader reads (`asserted.judge_readings`: undressed); skipped where no reference occurs;
+- a refusal: nothing (null);
+- any other wrong answer: the span the shipped asserted reader (v1) ranks highest among those that state no
+  reference (`asserted.match` < 0.5); skipped where every top span states one.
+Seeded by nothing: every step is deterministic. Prints the counts kept and skipped per kind."""
+import argparse
+import difflib
+import hashlib
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+from qascore.metrics import asserted
+from qascore.text import answer_match as am
+from qascore_lab.train.asserted_data import whole_find
+
+p = argparse.ArgumentParser()
+p.add_argument("paths", nargs="+", help="written JSONL files, then the output folder")
+p.add_argument("--drop-near", required=True, help="the blind set: its questions (and near ones) stay out")
+args = p.parse_args()
+*inputs, out_dir = args.paths
+rows = [json.loads(line) for path in inputs for line in open(path, encoding="utf-8")]
+
+
+def words(q: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", q.lower()))
+
+
+blind = sorted({words(json.loads(line)["question"]) for line in open(args.drop_near, encoding="utf-8")})
+near = {q for q in {r["question"] for r in rows} if difflib.get_close_matches(words(q), blind, n=1, cutoff=0.75)}
+rows = [r for r in rows if r["question"] not in near]
+
+
+def split_of(question: str) -> str:
+    h = int(hashlib.sha1(f"written:{question}".encode()).hexdigest()[:8], 16) / 2**32
+    return "train" if h < 0.8 else "dev"
+
+
+texts = [am.undressed(r["candidate"]) for r in rows]
+wrong = [i for i, r in enumerate(rows) if not r["label"] and r["kind"] != "wrong_refusal"]
+reads = dict(zip(wrong, asserted.readings([am.as_question(rows[i]["question"]) for i in wrong],
+                                          [texts[i] for i in wrong], dtype="int8")))
+kept: Counter = Counter()
+out: dict[str, list[dict]] = {"train": [], "dev": []}
+for i, (r, text) in enumerate(zip(rows, texts)):
+    start: int | None = None
+    span = ""
+    if r["label"]:
+        found = sorted((whole_find(text, ref), -len(ref), ref) for ref in r["references"])
+        found = [f for f in found if f[0] >= 0]
+        if found:
+            start, _, span = found[0]
+            span = text[start:start + len(span)]
+    elif r["kind"] != "wrong_refusal":
+        spans = sorted((sp for _, sps in reads[i].windows for sp in sps), key=lambda s: -s[1])
+        span = next((t for t, _ in spans if t.strip() and asserted.match(t, r["references"]) < 0.5), "")
+        start = text.find(span) if span else -1
+    if r["kind"] != "wrong_refusal" and (start is None or start < 0):
+        kept[f"skipped {r['kind']}"] += 1
+        continue
+    kept[r["kind"]] += 1
+    out[split_of(r["question"])].append({
+        "id": f"written-{r['id']}", "question": r["question"], "text": text, "start": start,
+        "end": None if start is None else start + len(span), "references": list(r["references"]),
+        "label": int(r["label"]), "family": "real", "form": f"written-{r['kind']}", "source": "written",
+        "split": split_of(r["question"])})
+Path(out_dir).mkdir(parents=True, exist_ok=True)
+for s, rs in out.items():
+    with open(Path(out_dir) / f"{s}.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(x, ensure_ascii=False) + "\n" for x in rs)
+print(f"left out {len(near)} questions near the blind set;", dict(sorted(kept.items())),
+      {s: len(v) for s, v in out.items()})
