@@ -8,7 +8,9 @@ blind set left out), so the judge's written dev answers are never trained on. Wh
 - a refusal: nothing (null);
 - any other wrong answer: the span the shipped asserted reader (v1) ranks highest among those that state no
   reference (`asserted.match` < 0.5); skipped where every top span states one.
-Seeded by nothing: every step is deterministic. Prints the counts kept and skipped per kind."""
+Nothing is drawn at random, but the reader runs in int8, whose activations are scaled per batch: a wrong
+answer's span can depend on which files are read together (lab/NOTES.md gives the runs behind the shipped
+reader). Prints the counts kept and skipped per kind."""
 import argparse
 import difflib
 import hashlib
