@@ -1,49 +1,37 @@
 """lab/scripts/written_asserted.py IN [IN ...] OUT --drop-near BLIND: helper-written chatbot answers as rows of
-`train asserted-data`'s format (OUT/train.jsonl, OUT/dev.jsonl), for `train asserted --extra OUT/train.jsonl`.
+`train asserted-data`'s format (OUT/train.jsonl, OUT/dev.jsonl), to be added to its train rows in the folder
+`train asserted --data` reads (lab/NOTES.md).
 
-The split is written_probes.py's (a salted hash of the question: train below 0.8, else dev; questions near the
-blind set left out), so the judge's written dev answers are never trained on. What each answer asserts:
+The split is written_probes.py's (`qascore_lab.datasets.written`: 80% of questions train, the rest dev; questions
+near the blind set left out), so the judge's written dev answers are never trained on. What each answer asserts:
 - a right answer: the first whole-word occurrence of a reference (the longest where several start there), as
   the text the reader reads (`asserted.judge_readings`: undressed); skipped where no reference occurs;
 - a refusal: nothing (null);
-- any other wrong answer: the span the shipped asserted reader (v1) ranks highest among those that state no
-  reference (`asserted.match` < 0.5); skipped where every top span states one.
+- any other wrong answer: the span the asserted reader (`--reader`, default the installed one; for the shipped
+  v3's rows v1 read files 5 and 7, v2 files 1-4) ranks highest among those that state no reference
+  (`asserted.match` < 0.5); skipped where every top span states one.
 Nothing is drawn at random, but the reader runs in int8, whose activations are scaled per batch: a wrong
 answer's span can depend on which files are read together (lab/NOTES.md gives the runs behind the shipped
 reader). Prints the counts kept and skipped per kind."""
 import argparse
-import difflib
-import hashlib
 import json
-import re
 from collections import Counter
 from pathlib import Path
 
 from qascore.metrics import asserted
 from qascore.text import answer_match as am
+from qascore_lab.datasets.written import read_rows, split_of, without_blind
 from qascore_lab.train.asserted_data import whole_find
 
 p = argparse.ArgumentParser()
 p.add_argument("paths", nargs="+", help="written JSONL files, then the output folder")
 p.add_argument("--drop-near", required=True, help="the blind set: its questions (and near ones) stay out")
+p.add_argument("--reader", default=None, help="the asserted-reader delta that reads wrong answers (default: installed)")
 args = p.parse_args()
 *inputs, out_dir = args.paths
-rows = [json.loads(line) for path in inputs for line in open(path, encoding="utf-8")]
-
-
-def words(q: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", q.lower()))
-
-
-blind = sorted({words(json.loads(line)["question"]) for line in open(args.drop_near, encoding="utf-8")})
-near = {q for q in {r["question"] for r in rows} if difflib.get_close_matches(words(q), blind, n=1, cutoff=0.75)}
-rows = [r for r in rows if r["question"] not in near]
-
-
-def split_of(question: str) -> str:
-    h = int(hashlib.sha1(f"written:{question}".encode()).hexdigest()[:8], 16) / 2**32
-    return "train" if h < 0.8 else "dev"
-
+rows, dropped = without_blind(read_rows(inputs), args.drop_near)
+if args.reader:
+    asserted.DELTA = Path(args.reader)
 
 texts = [am.undressed(r["candidate"]) for r in rows]
 wrong = [i for i, r in enumerate(rows) if not r["label"] and r["kind"] != "wrong_refusal"]
@@ -77,5 +65,5 @@ Path(out_dir).mkdir(parents=True, exist_ok=True)
 for s, rs in out.items():
     with open(Path(out_dir) / f"{s}.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(x, ensure_ascii=False) + "\n" for x in rs)
-print(f"left out {len(near)} questions near the blind set;", dict(sorted(kept.items())),
+print(f"left out {dropped} questions near the blind set;", dict(sorted(kept.items())),
       {s: len(v) for s, v in out.items()})

@@ -4,16 +4,10 @@ a probe folder (train: 80% of questions, dev: 20%, by a salted hash of the quest
 on lower-cased words), so a fit on OUT never sees a blind question. `--copies K` writes the train split K times
 (ids suffixed -x0 .. -xK-1), the form a verifier's --with-probes mix reads them in (lab/results/judge.md)."""
 import argparse
-import difflib
-import hashlib
 import json
-import re
 from pathlib import Path
 
-
-def words(q: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", q.lower()))
-
+from qascore_lab.datasets.written import read_rows, split_of, without_blind
 
 p = argparse.ArgumentParser()
 p.add_argument("paths", nargs="+", help="written JSONL files, then the output folder")
@@ -21,21 +15,17 @@ p.add_argument("--drop-near", default=None, help="a JSONL set whose questions mu
 p.add_argument("--copies", type=int, default=1, help="write the train split this many times (a verifier's weight)")
 args = p.parse_args()
 *inputs, out_dir = args.paths
-rows = [json.loads(line) for path in inputs for line in open(path, encoding="utf-8")]
+rows = read_rows(inputs)
 if args.drop_near:
-    blind = sorted({words(json.loads(line)["question"]) for line in open(args.drop_near, encoding="utf-8")})
-    near = {q for q in {r["question"] for r in rows} if difflib.get_close_matches(words(q), blind, n=1, cutoff=0.75)}
-    print(f"left out {len(near)} questions near one of {args.drop_near}")
-    rows = [r for r in rows if r["question"] not in near]
+    rows, dropped = without_blind(rows, args.drop_near)
+    print(f"left out {dropped} questions near one of {args.drop_near}")
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
 qid: dict[str, str] = {}
 splits: dict[str, list[dict]] = {"train": [], "dev": [], "test": []}
 for r in rows:
     q = qid.setdefault(r["question"], f"written-q{len(qid)}")
-    h = int(hashlib.sha1(f"written:{r['question']}".encode()).hexdigest()[:8], 16) / 2**32
-    split = "train" if h < 0.8 else "dev"
-    splits[split].append({"id": f"written-{r['id']}", "qid": q, "question": r["question"], "candidate": r["candidate"],
+    splits[split_of(r["question"])].append({"id": f"written-{r['id']}", "qid": q, "question": r["question"], "candidate": r["candidate"],
                           "references": r["references"], "label": int(r["label"]), "source": "probes",
                           "kind": f"written-{r['kind']}", "family": f"written-{r['kind']}", "pair": q,
                           "member": "right" if r["label"] else "wrong"})
