@@ -520,3 +520,38 @@ def test_the_card_and_the_installed_models_are_read_once_per_process():
     for f in (judge.read_card, judge.installed_verifier, judge.installed_tagger, judge.installed_asserted,
               judge.rules_hash):
         assert hasattr(f, "cache_info"), f.__name__
+
+
+def _constant_card(intercept: float, threshold: float) -> dict:
+    """A card whose probability is sigmoid(intercept) whatever the record (no model feature: nothing loads)."""
+    return {"features": ["f1"], "platt": [1.0, 0.0], "threshold": threshold,
+            "model": {"kind": "logistic", "mean": [0.0], "scale": [1.0], "coef": [0.0], "intercept": intercept}}
+
+
+def test_a_routed_card_sends_sentence_golds_to_its_sentence_card(tmp_path):
+    """Records whose every reference has at least `min_words` words are scored by the sentence card, with its
+    threshold; the others by the card itself; a sentence card changed after routing is refused."""
+    from qascore import Record, load
+    from qascore.runtime.delta import file_sha256
+
+    nested = tmp_path / "judge-sentences.json"
+    nested.write_text(json.dumps(_constant_card(-1.0, 0.2)))
+    card = {**_constant_card(1.0, 0.9),
+            "sentences": {"card": nested.name, "sha256": file_sha256(nested), "min_words": 5}}
+    (tmp_path / "judge.json").write_text(json.dumps(card))
+    recs = [Record(id="short", question="Capital of France?", candidate="Paris", references=["Paris"]),
+            Record(id="sentence", question="Capital of France?", candidate="Paris",
+                   references=["The capital of France is Paris."]),
+            Record(id="mixed", question="Capital of France?", candidate="Paris",
+                   references=["The capital of France is Paris.", "Paris"])]
+    judge = load(f"judge:model={tmp_path / 'judge.json'}")
+    res = judge.score(recs)
+    expect = 1 / (1 + math.exp(-1.0)), 1 / (1 + math.exp(1.0)), 1 / (1 + math.exp(-1.0))
+    assert res.scores == pytest.approx(expect)
+    assert res.details["correct"] == [False, True, False]   # 0.73 < 0.9; 0.27 >= 0.2
+    assert judge.signature_fields()["sentences"] == f"judge-sentences@{file_sha256(nested)}:min_words=5:threshold=0.2000"
+    nested.write_text(json.dumps(_constant_card(-2.0, 0.2)))
+    from qascore.metrics.judge import read_card
+    read_card.cache_clear()
+    with pytest.raises(ValueError, match="is not the sentence card"):
+        load(f"judge:model={tmp_path / 'judge.json'}").score(recs)

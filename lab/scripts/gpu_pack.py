@@ -3,7 +3,7 @@ would draw, drawn here with the same seeds, gzipped; corpus v3's dev/test and th
 split beside them.
 Usage, from the repo root:
   python lab/scripts/gpu_pack.py [OUT (default .gpu/b/data)] [--mix SPEC|all] [--probes N|FAMILY:N+...]...
-      [--styles DIR=FAMILY:N+...]... [--probe-folder DIR]
+      [--styles DIR=FAMILY:N+...]... [--probe-folder DIR] [--corpus DIR]
 Each --probes draw goes to OUT/probes/train.jsonl.gz (the first) or OUT/probesK/train.jsonl.gz (the K-th);
 --styles adds a draw of a composed-probe folder's train split (`train probe-styles`, `train probe-dates`) to
 every one of them; repeatable, one draw per folder. --probe-folder names the folder the --probes draws read
@@ -29,7 +29,7 @@ def write(path: Path, rows: list[dict]) -> None:
 
 
 def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: list[str] | None = None,
-         probe_folder: str = "runs/probes") -> None:
+         probe_folder: str = "runs/probes", corpus: str = "runs/vd3") -> None:
     sys.path[:0] = ["src", "lab/src"]
     from qascore_lab.train.probes import by_questions, read
     from qascore_lab.train.verifier_corpus import read_split
@@ -37,11 +37,11 @@ def main(out: Path, corpus_mix: str, probe_draws: list[str], styles: list[str] |
 
     for sub in ("vd3m", "probes"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    train = read_split("runs/vd3", "train")
+    train = read_split(corpus, "train")
     write(out / "vd3m/train.jsonl", train if corpus_mix == "all" else mix(train, corpus_mix, 13))
     for split in ("dev", "test"):
-        write(out / f"vd3m/{split}.jsonl", read_split("runs/vd3", split))
-    shutil.copy("runs/vd3/report.json", out / "vd3m/report.json")
+        write(out / f"vd3m/{split}.jsonl", read_split(corpus, split))
+    shutil.copy(f"{corpus}/report.json", out / "vd3m/report.json")
     probe_train = read(probe_folder, "train")
     extra = []
     for draw in styles or []:
@@ -65,5 +65,7 @@ if __name__ == "__main__":
                          "every --probes draw; repeatable")
     ap.add_argument("--probe-folder", default="runs/probes",
                     help="the probe folder the --probes draws read (e.g. a verifier's --with-probes DIR)")
+    ap.add_argument("--corpus", default="runs/vd3",
+                    help="the corpus folder (e.g. a half of `judge_crossfit.py split`, for a half verifier)")
     a = ap.parse_args()
-    main(Path(a.out), a.mix, a.probes or ["20000"], a.styles, a.probe_folder)
+    main(Path(a.out), a.mix, a.probes or ["20000"], a.styles, a.probe_folder, a.corpus)

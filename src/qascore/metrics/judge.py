@@ -93,6 +93,7 @@ FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains"
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
             "lesser_role", "doubt", "misattributed", "names_other", "short_list", "long_list", "asserted", "no_answer")
 MODEL_REFS = 4
+SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
            "misattributed", "names_other", "short_list", "long_list")
@@ -320,7 +321,28 @@ def read_card(path: str) -> dict[str, Any]:
     trees = card["model"].get("trees")
     if isinstance(trees, str):
         card["model"]["trees"] = read_trees(p.parent / trees, card["model"].get("trees_sha256"))
+    route = card.get(SENTENCES)
+    if route is not None:
+        if not isinstance(route, dict) or not {"card", "sha256", "min_words"} <= set(route):
+            raise ValueError(f"judge: model file {p}: '{SENTENCES}' needs card, sha256 and min_words")
+        nested = p.parent / route["card"]
+        if not nested.is_file() or file_sha256(nested) != route["sha256"]:
+            raise ValueError(f"judge: {nested} is not the sentence card {p} was written with (sha256 {route['sha256']})")
+        card[SENTENCES] = {**route, "loaded": read_card(str(nested))}
     return card
+
+
+def routes(card: dict[str, Any], records: Sequence[Record]) -> list[tuple[dict[str, Any], list[int]]]:
+    """Which card scores which records: a card with a `sentences` route sends the records whose every reference
+    has at least `min_words` words (answer sentences, as in answer-sentence selection) to its sentence card, the
+    others (short gold answers) to itself; a card without one scores them all."""
+    route = card.get(SENTENCES)
+    if route is None:
+        return [(card, list(range(len(records))))]
+    long = [min((len(t.split()) for t in r.references), default=0) >= int(route["min_words"]) for r in records]
+    parts = [(c, idx) for c, idx in ((card, [i for i, g in enumerate(long) if not g]),
+                                     (route["loaded"], [i for i, g in enumerate(long) if g])) if idx]
+    return parts or [(card, [])]
 
 
 TREE_ARRAYS = {"feature": np.int16, "threshold": np.float64, "left": np.int16, "right": np.int16,
@@ -385,6 +407,11 @@ class Judge(Metric):
         """The card, refused when a model it was fitted with is not the installed one: its trees read that
         model's outputs, and another model's would be judged on thresholds learned for the first."""
         card = read_card(str(self._model()))
+        for one in (card, *([card[SENTENCES]["loaded"]] if SENTENCES in card else [])):
+            self._check(one)
+        return card
+
+    def _check(self, card: dict[str, Any]) -> None:
         for feature, key, installed in (("verifier", "ava_model", installed_verifier()),
                                         ("kpqa_rougeL", "kpqa_model", installed_tagger()),
                                         ("asserted", "asserted_model", installed_asserted())):
@@ -395,10 +422,21 @@ class Judge(Metric):
             formed = card.get("model_inputs", "an older form (not recorded)")
             raise ValueError(f"judge: the card {self._model()} was fitted with model inputs {formed!r}, but this "
                              f"qascore forms them as {MODEL_INPUTS!r}; refit it with `qascore-lab train judge`")
-        return card
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
-        card = self._card()
+        probs: list[float] = [0.0] * len(records)
+        details: dict[str, list[Any]] = {}
+        for card, idx in routes(self._card(), records):
+            p, d = self._score_with(card, [records[i] for i in idx])
+            for k, i in enumerate(idx):
+                probs[i] = p[k]
+            for key, values in d.items():
+                column = details.setdefault(key, [None] * len(records))
+                for k, i in enumerate(idx):
+                    column[i] = values[k]
+        return probs, details
+
+    def _score_with(self, card: dict[str, Any], records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
         cut: list[bool] = []
         why: dict[str, list[Any]] = {}
         read: list[asserted.Reading] = []
@@ -438,5 +476,8 @@ class Judge(Metric):
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
                 "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}", "rules": f"rules@{rules_hash()}",
                 "threshold": f"{self._threshold(card):.4f}",
+                **({"sentences": f"{Path(card[SENTENCES]['card']).stem}@{card[SENTENCES]['sha256']}"
+                                 f":min_words={card[SENTENCES]['min_words']}"
+                                 f":threshold={self._threshold(card[SENTENCES]['loaded']):.4f}"} if SENTENCES in card else {}),
                 **({"asserted": f"asserted@{file_sha256(asserted.DELTA)}"} if self.options["asserted"] else {}),
                 **dtype_field(self.options["dtype"])}

@@ -200,9 +200,10 @@ def out_of_fold(fit: Callable[[np.ndarray, np.ndarray], dict[str, Any]], x: np.n
     return out, also_out
 
 
-def source_figures(scores: np.ndarray, y: np.ndarray, sources: Sequence[str], cut: float) -> dict[str, float]:
+def source_figures(scores: np.ndarray, y: np.ndarray, sources: Sequence[str], cut: float | np.ndarray
+                   ) -> dict[str, float]:
     """Each dev source's figure for the rule: AUROC for a corpus source; for a probe family, the share of its
-    decisions at the threshold `cut` that are right, each member (label) weighing the same. The probe
+    decisions at the threshold `cut` (one, or one per row) that are right, each member (label) weighing the same. The probe
     targets are decisions (a wrong member accepted, a right one refused), and a family's AUROC sits at 1.0
     while its wrong members are still accepted above the threshold (number pairs, round 2026-11-26b)."""
     from qascore.meta.classification import auroc
@@ -211,8 +212,9 @@ def source_figures(scores: np.ndarray, y: np.ndarray, sources: Sequence[str], cu
     for src in sorted(set(sources)):
         idx = [i for i, s in enumerate(sources) if s == src]
         yy, ss = y[idx], scores[idx]
+        cc = np.asarray(cut)[idx] if np.ndim(cut) else np.full(len(idx), cut)
         if src.startswith("probe-"):
-            out[src] = float(np.mean([np.mean((ss[yy == k] >= cut) == bool(k)) for k in (0, 1) if (yy == k).any()]))
+            out[src] = float(np.mean([np.mean((ss[yy == k] >= cc[yy == k]) == bool(k)) for k in (0, 1) if (yy == k).any()]))
         elif 0 < yy.sum() < len(yy):
             out[src] = auroc(ss, yy.tolist())
     return out
@@ -383,6 +385,7 @@ def run(args: argparse.Namespace) -> int:
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
     from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, calibrate, installed_asserted,
                                        installed_tagger, installed_verifier, predict, write_card)
+    from qascore_lab.datasets import DataNotFound
     from qascore_lab.train import probes, verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
 
@@ -425,7 +428,10 @@ def run(args: argparse.Namespace) -> int:
             for split in ("dev", "test"):
                 if held := probes.read(folder, split):  # a written folder has no test split
                     sets[f"unseen-{Path(folder).name}-{split}"] = to_records(held)[0]
-        sets.update({name: recs for name, (recs, _, _) in reporting_sets(args.data).items()})
+        try:
+            sets.update({name: recs for name, (recs, _, _) in reporting_sets(args.data).items()})
+        except DataNotFound as exc:  # a GPU round carries the fit's rows, not the reporting sets
+            print(f"reporting sets left out: {exc}", flush=True)
         for name, recs in sets.items():
             feature_matrix(name, recs, out, passes)
         print(f"features cached in {out} ({time.time() - t0:.0f}s)")
@@ -487,6 +493,9 @@ def run(args: argparse.Namespace) -> int:
         card["platt"] = list(platt(raw, fit_y))
     probs = calibrate(card, raw, both_x)
     card["threshold"] = tune_threshold(probs, fit_y.tolist(), "accuracy")
+    # the calibrated out-of-fold dev probabilities, for comparing cards row by row (`judge_route.py`)
+    np.savez_compressed(out / "dev_scores.npz", probs=probs[:len(y)], y=y, sources=np.asarray(sources),
+                        shortest=np.asarray([min((len(t.split()) for t in r.references), default=0) for r in dev_recs]))
     if "verifier" in names:
         card["ava_model"] = installed_verifier()
     if "kpqa_rougeL" in names:
