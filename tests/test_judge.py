@@ -112,9 +112,14 @@ def test_a_card_fitted_with_another_model_is_refused(tmp_path, key):
 def test_the_shipped_card_never_moves_against_its_declared_directions():
     """More verifier confidence or overlap never lowers the shipped judge; a hedge or a missing number or
     name never raises it (the card's `monotone` field), checked on random rows over each feature's range."""
-    from qascore.metrics.judge import DEFAULT_MODEL, read_card
+    from qascore.metrics.judge import DEFAULT_MODEL, SENTENCES, read_card
 
-    card = read_card(str(DEFAULT_MODEL))
+    shipped = read_card(str(DEFAULT_MODEL))
+    for card in (shipped, *([shipped[SENTENCES]["loaded"]] if SENTENCES in shipped else [])):
+        _never_moves_against_its_directions(card)
+
+
+def _never_moves_against_its_directions(card: dict) -> None:
     names, signs = card["features"], card["model"]["monotone"]
     thresholds: dict[int, list[float]] = {}
     for tree in card["model"]["trees"]:
@@ -271,7 +276,8 @@ def test_the_shipped_judge_reads_a_verdict_list_as_the_item_it_marks_right():
              "| Answer | Verdict |\n|---|---|\n| {1} | wrong |\n| {0} | right |"]
     cands = [gold] + [f.format(gold, other) for f in forms] + [f.format(other, gold) for f in forms]
     res = qascore.load("judge").score([{"question": q, "candidate": c, "references": [gold]} for c in cands])
-    assert res.scores[1:4] == pytest.approx([res.scores[0]] * 3, abs=1e-6)
+    # every feature but `disowned` and the asserted reading (which reads the whole answer) reads the gold alone
+    assert res.scores[1:4] == pytest.approx([res.scores[0]] * 3, abs=0.02)
     assert res.details["correct"] == [True] * 4 + [False] * 3
 
 
@@ -287,7 +293,7 @@ def test_the_shipped_judge_reads_what_a_self_correction_settles_on():
              "Six. Sorry, I meant eight.", "Eight. Wait, no: six.", "Eight. Correction: six.", "Eight. Sorry, I meant six.",
              "It's eight - just kidding, it's six.", "Eight. No, not six."]
     res = qascore.load("judge").score([{"question": q, "candidate": c, "references": refs} for c in cands])
-    assert res.scores[1:5] == pytest.approx([res.scores[0]] * 4, abs=1e-6)
+    assert res.scores[1:5] == pytest.approx([res.scores[0]] * 4, abs=0.02)  # the asserted reading reads it all
     assert res.details["correct"] == [True] * 5 + [False] * 4 + [True]  # the last "no" stresses eight
 
 

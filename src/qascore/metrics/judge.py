@@ -35,7 +35,12 @@ A small model over signals that carry from one kind of answer to another (their 
   for "Topaz"; `aliases.names_other`);
 - `short_list`: the question asks for N things and a list answer names fewer ("Phobos." for "What are the two
   moons of Mars?"; `list_count.short_list`); `long_list`: the question writes its number N and a list answer
-  names more ("Phobos, Deimos and Titan."; `list_count.long_list`).
+  names more ("Phobos, Deimos and Titan."; `list_count.long_list`);
+- `asserted`, `no_answer`: the asserted-answer reader's probability mass on spans that state a reference
+  (`asserted.match_mass`), and its P(no answer): what the whole answer asserts, not only what it names.
+Two cards (`routes`): records with a short gold answer are read by a card over all of these; records whose every
+reference is a sentence (`min_words` or more words, answer-sentence selection) by a card without the asserted
+reading, since what a sentence asserts is seldom the short gold its trees would look for.
 The model-based features read at most `MODEL_REFS` references per record, those with the largest
 token recall, and the question as `answer_match.as_question` writes it (a search-query-style question
 gets its question mark). Every feature reads the candidate without its markdown marks and leading
@@ -395,9 +400,9 @@ class Judge(Metric):
                 "batch_size": Option("int", defaults.VERIFIER_BATCH, "pairs per verifier batch", min=1, signed=False),
                 "threshold": Option("float", None, "P(correct) at which `correct` is true", min=0.0, max=1.0,
                                     none="stored"),
-                "asserted": Option("bool", False, "also read which span the answer asserts as its answer "
-                                   "(`details.asserted`, in `details.why`; one more model pass; the probability "
-                                   "does not read it)"),
+                "asserted": Option("bool", False, "also show which span the answer asserts as its answer "
+                                   "(`details.asserted`, in `details.why`; the short-gold card reads it anyway, "
+                                   "records with sentence golds take one more model pass)"),
                 "device": device_option(), "dtype": dtype_option()}
 
     def _model(self) -> Path:
@@ -424,9 +429,12 @@ class Judge(Metric):
                              f"qascore forms them as {MODEL_INPUTS!r}; refit it with `qascore-lab train judge`")
 
     def _score(self, records: Sequence[Record]) -> tuple[list[float], dict[str, list[Any]]]:
+        parts = routes(self._card(), records)
+        if len(parts) == 1:  # one card reads every record
+            return self._score_with(parts[0][0], records)
         probs: list[float] = [0.0] * len(records)
         details: dict[str, list[Any]] = {}
-        for card, idx in routes(self._card(), records):
+        for card, idx in parts:
             p, d = self._score_with(card, [records[i] for i in idx])
             for k, i in enumerate(idx):
                 probs[i] = p[k]
