@@ -26,3 +26,12 @@ def test_a_feature_already_on_the_card_is_refused(tmp_path):
     card.write_text(json.dumps({"features": ["verifier", "short_list"], "offsets": {}}))
     with pytest.raises(SystemExit, match="not yet on the card"):
         run(argparse.Namespace(feature="short_list", rows=[], card=str(card)))
+
+
+def test_a_routed_card_is_refused(tmp_path):
+    """An offset fitted on a routed card would read its sentence rows with the short card: fit each card first."""
+    card = tmp_path / "judge.json"
+    card.write_text(json.dumps({"features": ["verifier"], "offsets": {},
+                                "sentences": {"card": "judge-sentences.json", "sha256": "0" * 12, "min_words": 6}}))
+    with pytest.raises(SystemExit, match="routes sentence golds"):
+        run(argparse.Namespace(feature="short_list", rows=[], card=str(card)))

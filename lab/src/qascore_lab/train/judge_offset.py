@@ -44,6 +44,9 @@ def fit_offset(log_odds: np.ndarray, labels: np.ndarray) -> float:
 def run(args: argparse.Namespace) -> int:
     card_path = Path(args.card)
     card: dict[str, Any] = json.loads(card_path.read_text(encoding="utf-8"))  # as stored: the trees by file name
+    if judge.SENTENCES in card:
+        raise SystemExit(f"train judge-offset: {card_path} routes sentence golds to a second card; fit the offset on "
+                         "each card before `lab/scripts/judge_route.py` writes the routed one")
     if args.feature not in judge.SIGNALS or args.feature in card["features"]:
         raise SystemExit(f"train judge-offset: {args.feature} must be a rule feature of the judge not yet on the card")
     rows = [json.loads(line) for path in args.rows for line in open(path, encoding="utf-8") if line.strip()]
