@@ -337,6 +337,11 @@ def read_card(path: str) -> dict[str, Any]:
     return card
 
 
+def shortest_reference(references: Sequence[str]) -> int:
+    """Words in the shortest reference: what `routes` compares with a card's `min_words`."""
+    return min((len(t.split()) for t in references), default=0)
+
+
 def routes(card: dict[str, Any], records: Sequence[Record]) -> list[tuple[dict[str, Any], list[int]]]:
     """Which card scores which records: a card with a `sentences` route sends the records whose every reference
     has at least `min_words` words (answer sentences, as in answer-sentence selection) to its sentence card, the
@@ -344,7 +349,7 @@ def routes(card: dict[str, Any], records: Sequence[Record]) -> list[tuple[dict[s
     route = card.get(SENTENCES)
     if route is None:
         return [(card, list(range(len(records))))]
-    long = [min((len(t.split()) for t in r.references), default=0) >= int(route["min_words"]) for r in records]
+    long = [shortest_reference(r.references) >= int(route["min_words"]) for r in records]
     parts = [(c, idx) for c, idx in ((card, [i for i, g in enumerate(long) if not g]),
                                      (route["loaded"], [i for i, g in enumerate(long) if g])) if idx]
     return parts or [(card, [])]

@@ -384,7 +384,7 @@ def run(args: argparse.Namespace) -> int:
 
     from qascore.meta.classification import auroc, binary_scores, tune_threshold
     from qascore.metrics.judge import (FEATURES, MODEL_FEATURES, MODEL_INPUTS, calibrate, installed_asserted,
-                                       installed_tagger, installed_verifier, predict, write_card)
+                                       installed_tagger, installed_verifier, predict, shortest_reference, write_card)
     from qascore_lab.datasets import DataNotFound
     from qascore_lab.train import probes, verifier_corpus
     from qascore_lab.train.verifier_rows import to_records
@@ -495,7 +495,7 @@ def run(args: argparse.Namespace) -> int:
     card["threshold"] = tune_threshold(probs, fit_y.tolist(), "accuracy")
     # the calibrated out-of-fold dev probabilities, for comparing cards row by row (`judge_route.py`)
     np.savez_compressed(out / "dev_scores.npz", probs=probs[:len(y)], y=y, sources=np.asarray(sources),
-                        shortest=np.asarray([min((len(t.split()) for t in r.references), default=0) for r in dev_recs]))
+                        shortest=np.asarray([shortest_reference(r.references) for r in dev_recs]))
     if "verifier" in names:
         card["ava_model"] = installed_verifier()
     if "kpqa_rougeL" in names:
