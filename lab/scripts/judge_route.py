@@ -27,7 +27,7 @@ def load(folder: Path) -> tuple[dict, dict]:
     return card, scores
 
 
-def figures(probs: np.ndarray, cuts: np.ndarray, s: dict) -> tuple[float, dict[str, float]]:
+def figures(probs: np.ndarray, cuts: float | np.ndarray, s: dict) -> tuple[float, dict[str, float]]:
     from qascore_lab.train.judge import rule, source_figures
 
     per = source_figures(probs, s["y"], [str(x) for x in s["sources"]], cuts)
@@ -50,7 +50,7 @@ def main() -> int:
     ta, tb = float(short_card["threshold"]), float(sent_card["threshold"])
     out: dict = {}
     for name, probs, cut in (("short card alone", a["probs"], ta), ("sentence card alone", b["probs"], tb)):
-        r, per = figures(probs, np.full(len(probs), cut), a)
+        r, per = figures(probs, cut, a)
         out[name] = {"rule": r, "dev": per}
         print(f"{name:20s} rule {r:.5f}")
     for k in [int(v) for v in args.min_words.split(",")]:
@@ -65,6 +65,7 @@ def main() -> int:
         if args.pick is None:
             raise SystemExit("judge_route: --write needs --pick K")
         args.write.mkdir(parents=True, exist_ok=True)
+        from qascore.metrics.judge import SENTENCES
         from qascore.runtime.delta import file_sha256
 
         shutil.copy(args.sentences / sent_card["model"]["trees"], args.write / "judge-sentences.safetensors")
@@ -73,7 +74,7 @@ def main() -> int:
         nested.write_text(json.dumps(sent_card, separators=(",", ":")) + "\n", encoding="utf-8")
         shutil.copy(args.short / short_card["model"]["trees"], args.write / "judge.safetensors")
         short_card["model"]["trees"] = "judge.safetensors"
-        short_card["sentences"] = {"card": nested.name, "sha256": file_sha256(nested), "min_words": args.pick,
+        short_card[SENTENCES] = {"card": nested.name, "sha256": file_sha256(nested), "min_words": args.pick,
                                    "dev": out[f"min_words={args.pick}"],
                                    "command": "python lab/scripts/judge_route.py " + " ".join(sys.argv[1:])}
         (args.write / "judge.json").write_text(json.dumps(short_card, separators=(",", ":")) + "\n", encoding="utf-8")

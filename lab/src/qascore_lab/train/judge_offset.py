@@ -30,7 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rows", action="append", required=True, metavar="JSONL",
                    help="labelled rows (question, candidate, references, label) to fit on; repeatable")
     p.add_argument("--card", default=str(judge.DEFAULT_MODEL),
-                   help="the card to extend, in place (default: the shipped one); its trees file stays beside it")
+                   help="the card to extend, in place (default: the shipped one, refused while it routes sentence "
+                        "golds: give each of its cards before `lab/scripts/judge_route.py`); its trees file stays beside it")
 
 
 def fit_offset(log_odds: np.ndarray, labels: np.ndarray) -> float:
