@@ -561,3 +561,38 @@ def test_a_routed_card_sends_sentence_golds_to_its_sentence_card(tmp_path):
     read_card.cache_clear()
     with pytest.raises(ValueError, match="is not the sentence card"):
         load(f"judge:model={tmp_path / 'judge.json'}").score(recs)
+
+
+def test_a_card_reads_the_verifier_it_names_beside_it(tmp_path):
+    """A card may carry its own verifier (`write_card(..., verifier=)`: copied beside it, named in the card):
+    it is the file the card's features read and the one its `ava_model` is checked against; a card without one
+    reads the judge's `VERIFIER`; a missing or other file is refused before any model loads."""
+    from qascore import Record, load
+    from qascore.metrics import judge
+    from qascore.runtime.delta import file_sha256
+
+    weights = tmp_path / "trained.safetensors"
+    weights.write_bytes(b"not a model: only its hash is read here")
+    card = {"features": ["verifier"], "platt": [1.0, 0.0], "threshold": 0.5, "model_inputs": judge.MODEL_INPUTS,
+            "model": {"kind": "logistic", "mean": [0], "scale": [1], "coef": [1], "intercept": 0},
+            "ava_model": f"ava@{file_sha256(weights)}"}
+    path = tmp_path / "card" / "judge.json"
+    path.parent.mkdir()
+    judge.write_card(card, path, verifier=weights)
+    own = path.parent / "judge-verifier.safetensors"
+    assert json.loads(path.read_text())["verifier"] == own.name and own.read_bytes() == weights.read_bytes()
+    loaded = judge.read_card(str(path))
+    assert judge.card_verifier(loaded) == own
+    assert judge.card_verifier(_constant_card(0.0, 0.5)) == judge.VERIFIER
+    assert load(f"judge:model={path}").signature_fields()["verifier"] == f"ava-judge@{file_sha256(weights)}"
+    judge.write_card(loaded, tmp_path / "again.json")  # the resolved path is not written back
+    assert "verifier_path" not in json.loads((tmp_path / "again.json").read_text())
+    rec = [Record(id="1", question="q?", candidate="a", references=["a"])]
+    own.write_bytes(b"another file")
+    judge.installed_verifier.cache_clear()
+    with pytest.raises(ValueError, match="was fitted with"):
+        load(f"judge:model={path}").score(rec)
+    own.unlink()
+    judge.read_card.cache_clear()
+    with pytest.raises(FileNotFoundError, match="judge-verifier.safetensors"):
+        load(f"judge:model={path}").score(rec)

@@ -8,12 +8,13 @@
       `train judge --unseen-probes OUT_DIR/evtrain=5280`, N = its row count). With PROBES (the verifier's
       probe folder), also OUT_DIR/probesA and probesB: PROBES without that half's written rows (kind
       `written-*`, halved by the same crc32), for the same command's --with-probes.
-  python lab/scripts/judge_crossfit.py plant OUT_DIR DELTA_A DELTA_B FIT_DIR [FOLDER] [--pass asserted]
+  python lab/scripts/judge_crossfit.py plant OUT_DIR DELTA_A DELTA_B FIT_DIR [FOLDER] [--pass asserted | --verifier FILE]
       each half's `verifier` column read by the delta trained without it, written into FIT_DIR as the cache
       `train judge` reads for that folder (named by the installed judge verifier's hash, as if it had read them);
       FOLDER (an unseen probe folder, e.g. the written rows) in place of OUT_DIR/evtrain, all its train rows.
       `--pass asserted`: the same for the asserted-answer reader's columns (DELTA_A, DELTA_B: half readers, the
-      installed reader's hash; round 2026-11-29p of lab/results/judge.md).
+      installed reader's hash; round 2026-11-29p of lab/results/judge.md). `--verifier FILE`: the cache named by
+      FILE's hash, for a fit with `train judge --verifier FILE` (round 2026-11-30a).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def split(corpus: Path, out: Path, probes: Path | None = None) -> None:
 
 
 def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | None = None,
-          model: str = "verifier") -> None:
+          model: str = "verifier", keyed_by: str | None = None) -> None:
     sys.path[:0] = ["src", "lab/src"]
     import qascore.metrics.asserted as asserted
     import qascore.metrics.judge as judge
@@ -76,13 +77,19 @@ def plant(out: Path, delta_a: str, delta_b: str, fit_dir: Path, folder: Path | N
     shipped = getattr(owner, attr)
     names = list(judge.MODEL_PASSES[model])
     name = f"unseen-{folder.name}-train{len(rows)}"   # N as many as the rows: every pair drawn
-    installed = model_hashes()[model]
+    if keyed_by:  # the verifier the fit names with `train judge --verifier`, not the installed one
+        from qascore.runtime.delta import file_sha256
+
+        installed = file_sha256(Path(keyed_by))
+    else:
+        installed = model_hashes()[model]
     col = np.zeros((len(recs), len(names)))
     try:
         for h, delta in (("A", delta_a), ("B", delta_b)):
             setattr(owner, attr, Path(delta))
             idx = [i for i, r in enumerate(rows) if half(r) == h]
-            col[idx] = judge.features([recs[i] for i in idx], names)
+            if idx:  # a small folder's questions may all fall in one half
+                col[idx] = judge.features([recs[i] for i in idx], names)
     finally:
         setattr(owner, attr, shipped)
     fit_dir.mkdir(parents=True, exist_ok=True)
@@ -96,11 +103,14 @@ if __name__ == "__main__":
     if len(sys.argv) in (4, 5) and sys.argv[1] == "split":
         split(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]) if len(sys.argv) == 5 else None)
     elif sys.argv[1:2] == ["plant"] and len(sys.argv) in (6, 7, 8, 9):
-        args, model = sys.argv[2:], "verifier"
+        args, model, keyed_by = sys.argv[2:], "verifier", None
         if args[-2:-1] == ["--pass"]:
             args, model = args[:-2], args[-1]
+        elif args[-2:-1] == ["--verifier"]:
+            args, keyed_by = args[:-2], args[-1]
         if len(args) not in (4, 5) or model not in ("verifier", "asserted"):
             raise SystemExit(__doc__)
-        plant(Path(args[0]), args[1], args[2], Path(args[3]), Path(args[4]) if len(args) == 5 else None, model)
+        plant(Path(args[0]), args[1], args[2], Path(args[3]), Path(args[4]) if len(args) == 5 else None, model,
+              keyed_by)
     else:
         raise SystemExit(__doc__)

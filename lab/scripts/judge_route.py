@@ -7,7 +7,8 @@ dev_scores.npz: the calibrated out-of-fold dev probabilities):
 Prints, for each K, the routed dev figures (the same dev sources and rule as `train judge`: each row's probability
 from its card, probe decisions at its card's threshold), how many rows of each source go to the sentence card, and
 each card's own figures alone. --write writes the routed card (OUT_DIR/judge.json: the short card with a
-`sentences` route to OUT_DIR/judge-sentences.json, each with its trees file) for K = --pick.
+`sentences` route to OUT_DIR/judge-sentences.json, each with its trees file and, where the card names one, its own
+verifier) for K = --pick.
 """
 
 from __future__ import annotations
@@ -68,12 +69,14 @@ def main() -> int:
         from qascore.metrics.judge import SENTENCES
         from qascore.runtime.delta import file_sha256
 
-        shutil.copy(args.sentences / sent_card["model"]["trees"], args.write / "judge-sentences.safetensors")
-        sent_card["model"]["trees"] = "judge-sentences.safetensors"
+        for card, folder, stem in ((sent_card, args.sentences, "judge-sentences"), (short_card, args.short, "judge")):
+            shutil.copy(folder / card["model"]["trees"], args.write / f"{stem}.safetensors")
+            card["model"]["trees"] = f"{stem}.safetensors"
+            if "verifier" in card:  # a card's own verifier travels with it (`judge.card_verifier`)
+                shutil.copy(folder / card["verifier"], args.write / f"{stem}-verifier.safetensors")
+                card["verifier"] = f"{stem}-verifier.safetensors"
         nested = args.write / "judge-sentences.json"
         nested.write_text(json.dumps(sent_card, separators=(",", ":")) + "\n", encoding="utf-8")
-        shutil.copy(args.short / short_card["model"]["trees"], args.write / "judge.safetensors")
-        short_card["model"]["trees"] = "judge.safetensors"
         short_card[SENTENCES] = {"card": nested.name, "sha256": file_sha256(nested), "min_words": args.pick,
                                    "dev": out[f"min_words={args.pick}"],
                                    "command": "python lab/scripts/judge_route.py " + " ".join(sys.argv[1:])}

@@ -13,6 +13,8 @@ p = argparse.ArgumentParser()
 p.add_argument("paths", nargs="+", help="written JSONL files, then the output folder")
 p.add_argument("--drop-near", default=None, help="a JSONL set whose questions must stay out (the blind set)")
 p.add_argument("--copies", type=int, default=1, help="write the train split this many times (a verifier's weight)")
+p.add_argument("--qid-prefix", default="written-q", help="question ids are PREFIX0, PREFIX1, ...: another prefix keeps "
+                                                         "two folders' ids apart when both join one mix")
 args = p.parse_args()
 *inputs, out_dir = args.paths
 rows = read_rows(inputs)
@@ -24,7 +26,7 @@ out.mkdir(parents=True, exist_ok=True)
 qid: dict[str, str] = {}
 splits: dict[str, list[dict]] = {"train": [], "dev": [], "test": []}
 for r in rows:
-    q = qid.setdefault(r["question"], f"written-q{len(qid)}")
+    q = qid.setdefault(r["question"], f"{args.qid_prefix}{len(qid)}")
     splits[split_of(r["question"])].append({"id": f"written-{r['id']}", "qid": q, "question": r["question"], "candidate": r["candidate"],
                           "references": r["references"], "label": int(r["label"]), "source": "probes",
                           "kind": f"written-{r['kind']}", "family": f"written-{r['kind']}", "pair": q,

@@ -72,3 +72,28 @@ def test_plant_writes_the_asserted_columns_where_the_fit_reads_them(tmp_path):
                                  str(model_hashes()["asserted"]), recs)
     assert path.with_suffix(".rows").read_text() == digest
     np.testing.assert_allclose(np.load(path), judge.features(recs, ["asserted", "no_answer"]), atol=1e-6)
+
+
+@pytest.mark.slow
+def test_plant_keys_the_verifier_columns_by_the_verifier_the_fit_names(tmp_path):
+    """`plant --verifier FILE`: the cache is named by FILE's hash (the one `train judge --verifier FILE` reads),
+    and each half's column is that half verifier's read (here the shipped one for both)."""
+    import numpy as np
+
+    from qascore.metrics import judge
+    from qascore.runtime.delta import file_sha256
+    from qascore_lab.train.judge import cached_column
+    from qascore_lab.train.verifier_rows import to_records
+
+    rows = [{"id": f"w{i}", "qid": f"written-q{i}", "question": "Who wrote Hamlet?", "candidate": c,
+             "references": ["William Shakespeare"], "label": lab, "source": "probes", "kind": "written-x",
+             "family": "written-x", "pair": f"written-q{i}", "member": "right" if lab else "wrong"}
+            for i, (c, lab) in enumerate([("Shakespeare wrote it.", 1), ("Christopher Marlowe.", 0)])]
+    _write(tmp_path / "written", rows)
+    other = tmp_path / "other.safetensors"
+    other.write_bytes(b"the verifier a fit names: only hashed here")  # not the installed one's hash
+    crossfit.plant(tmp_path, str(judge.VERIFIER), str(judge.VERIFIER), tmp_path / "fit", tmp_path / "written",
+                   "verifier", str(other))
+    recs, _ = to_records(rows)
+    path, _ = cached_column(tmp_path / "fit", "unseen-written-train2", "verifier", file_sha256(other), recs)
+    np.testing.assert_allclose(np.load(path), judge.features(recs, ["verifier"]), atol=1e-5)

@@ -20,8 +20,10 @@ from qascore.runtime.defaults import MODEL_PACKAGES, RESOURCES, ModelPackage, re
 SHIPPED = {"kpqa/kpqa.safetensors": "kpqa-bleu1, kpqa-rougeL, kpqa-bertscore, explain, judge",
            "kpqa/kp.safetensors": "kp-bleu1, kp-rougeL, kp-bertscore",
            "ava/ava.safetensors": "ava, square", "square/square.json": "square",
-           "judge/judge.json": "judge", "judge/judge.safetensors": "judge", "judge/verifier.safetensors": "judge",
-           "reader/reader.safetensors": "answerability", "asserted/asserted.safetensors": "judge:asserted=true"}
+           "judge/judge.json": "judge", "judge/judge.safetensors": "judge",
+           "judge/judge-verifier.safetensors": "judge (short golds)", "judge/judge-sentences.json": "judge (sentences)",
+           "judge/judge-sentences.safetensors": "judge (sentences)", "judge/verifier.safetensors": "judge (sentences)",
+           "reader/reader.safetensors": "answerability", "asserted/asserted.safetensors": "judge"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -3,8 +3,8 @@
 A small model over signals that carry from one kind of answer to another (their names are the card's
 `features`):
 - `verifier`: logit of the judge's own `ava` delta's probability (`VERIFIER`: the `ava` layout trained on the
-  hand-written chatbot answers as well), the best reference and the best window (a long candidate is read in
-  overlapping windows, `runtime.windows`);
+  hand-written chatbot answers as well, or the file a card names as its `verifier`, beside it), the best reference
+  and the best window (a long candidate is read in overlapping windows, `runtime.windows`);
 - `kpqa_rougeL`: keyphrase-weighted ROUGE-L with the shipped tagger, best reference;
 - `f1`, `recall`: token F1, and the share of a reference's tokens found in the candidate, best reference;
 - `near_recall`: `recall` where a word spelled one edit away, or as a plural, counts ("Keven" for "Kevin");
@@ -143,8 +143,9 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
 def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = defaults.VERIFIER_BATCH,
              dtype: str | None = None, device: str | None = None,
              truncated: list[bool] | None = None, why: dict[str, list[Any]] | None = None,
-             read: list[asserted.Reading] | None = None) -> np.ndarray:
-    """The (n, len(names)) feature matrix; model features are computed only when named. `truncated`,
+             read: list[asserted.Reading] | None = None, verifier: Path | None = None) -> np.ndarray:
+    """The (n, len(names)) feature matrix; model features are computed only when named, the `verifier` ones by
+    `verifier` (default `VERIFIER`; a card's own: `card_verifier`). `truncated`,
     when given, gets one flag per record: a model feature did not read all of its text. `why`, when given,
     gets the verifier's probability and the reference (index into the record's `references`) and window
     that decided it, and the references `aliases` added, per record. `read`, when given, gets the asserted
@@ -166,7 +167,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     short = [Record(id=r.id, question=am.as_question(r.question), candidate=r.candidate,
                     references=am.best_references(r.candidate, r.references, MODEL_REFS)) for r in records]
     if "verifier" in names or "doubt" in names:
-        res = load("ava", model=str(VERIFIER), aggregate="max", batch_size=batch_size, dtype=dtype,
+        res = load("ava", model=str(verifier or VERIFIER), aggregate="max", batch_size=batch_size, dtype=dtype,
                    device=device).score(short)
         p = np.clip(np.asarray(res.scores), 1e-6, 1 - 1e-6)
         cols["verifier"] = np.log(p / (1 - p))
@@ -290,10 +291,15 @@ def rules_hash() -> str:
     return h.hexdigest()[:12]
 
 
-@lru_cache(maxsize=1)
-def installed_verifier() -> str:
-    """The judge's verifier as a card's `ava_model` records it (hashed once per process)."""
-    return f"ava@{file_sha256(VERIFIER)}"
+@lru_cache(maxsize=4)
+def installed_verifier(path: Path | None = None) -> str:
+    """A judge verifier (default `VERIFIER`) as a card's `ava_model` records it (each file hashed once per process)."""
+    return f"ava@{file_sha256(path or VERIFIER)}"
+
+
+def card_verifier(card: dict[str, Any]) -> Path:
+    """The verifier a card reads: the file it names as its `verifier` (beside it), else the judge's `VERIFIER`."""
+    return Path(card["verifier_path"]) if "verifier_path" in card else VERIFIER
 
 
 @lru_cache(maxsize=1)
@@ -326,6 +332,11 @@ def read_card(path: str) -> dict[str, Any]:
     trees = card["model"].get("trees")
     if isinstance(trees, str):
         card["model"]["trees"] = read_trees(p.parent / trees, card["model"].get("trees_sha256"))
+    if "verifier" in card:  # its own verifier, beside it; `_check` compares its hash with `ava_model`
+        own = p.parent / card["verifier"]
+        if not own.is_file():
+            raise FileNotFoundError(f"judge: the verifier {own} that the card {p} names is missing")
+        card["verifier_path"] = str(own)
     route = card.get(SENTENCES)
     if route is not None:
         if not isinstance(route, dict) or not {"card", "sha256", "min_words"} <= set(route):
@@ -374,12 +385,21 @@ def read_trees(path: Path, sha256: str | None) -> list[dict[str, np.ndarray]]:
     return [{k: arrays[k][a:b] for k in TREE_ARRAYS} for a, b in zip(cuts[:-1], cuts[1:])]
 
 
-def write_card(card: dict[str, Any], path: Path) -> None:
+def write_card(card: dict[str, Any], path: Path, verifier: Path | None = None) -> None:
     """Write a card as JSON at `path`; a tree ensemble's arrays go beside it as `<stem>.safetensors`
-    (weights, not text), named in the card with their hash."""
+    (weights, not text), named in the card with their hash; `verifier`, the card's own verifier (its hash is the
+    card's `ava_model`), is copied beside it as `<stem>-verifier.safetensors` and named as its `verifier`."""
+    import shutil
+
     from safetensors.numpy import save_file
 
-    card = {**card, "model": dict(card["model"])}
+    card = {k: v for k, v in card.items() if k != "verifier_path"}  # `read_card` resolves it
+    card["model"] = dict(card["model"])
+    if verifier is not None:
+        own = path.with_name(f"{path.stem}-verifier.safetensors")
+        if Path(verifier).resolve() != own.resolve():
+            shutil.copyfile(verifier, own)
+        card["verifier"] = own.name
     trees = card["model"].get("trees")
     if isinstance(trees, list):
         weights = path.with_suffix(".safetensors")
@@ -422,7 +442,7 @@ class Judge(Metric):
         return card
 
     def _check(self, card: dict[str, Any]) -> None:
-        for feature, key, installed in (("verifier", "ava_model", installed_verifier()),
+        for feature, key, installed in (("verifier", "ava_model", installed_verifier(card_verifier(card))),
                                         ("kpqa_rougeL", "kpqa_model", installed_tagger()),
                                         ("asserted", "asserted_model", installed_asserted())):
             if feature in card["features"] and card.get(key) != installed:
@@ -454,7 +474,8 @@ class Judge(Metric):
         why: dict[str, list[Any]] = {}
         read: list[asserted.Reading] = []
         x = features(records, card["features"], batch_size=int(self.options["batch_size"]),
-                     device=self.options["device"], dtype=self.options["dtype"], truncated=cut, why=why, read=read)
+                     device=self.options["device"], dtype=self.options["dtype"], truncated=cut, why=why, read=read,
+                     verifier=card_verifier(card))
         probs = predict(card, x)
         thr = self._threshold(card)
         named = [(k, f) for k, f in enumerate(card["features"]) if f in SIGNALS]

@@ -73,6 +73,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--candidate", default=None,
                    help="fit this candidate (e.g. monotone-trees:all) instead of the dev rule's choice, scoring only it "
                         "and the monotone trees without each feature group; the report says so")
+    p.add_argument("--verifier", default=None, metavar="FILE",
+                   help="the judge verifier (an `ava` delta) whose columns the fit reads, instead of the installed "
+                        "resources/judge/verifier.safetensors; the card names it and it is copied beside the card "
+                        "(`judge.card_verifier`)")
     p.add_argument("--ship", action="store_true", help="write the card (judge.json, judge.safetensors) into the package as the default")
     p.add_argument("--probes", default=None, metavar="DIR",
                    help="probe suite (`train probes`): its dev rows join the fit (their own kind in the rule), its "
@@ -393,6 +397,10 @@ def run(args: argparse.Namespace) -> int:
     if args.candidate is not None and args.candidate not in shippable:
         raise SystemExit(f"train judge: --candidate must be one of {', '.join(shippable)}, not {args.candidate!r}")
     torch.set_num_threads(args.threads)
+    if args.verifier:  # this process's judge verifier: every feature pass, cache key and `ava_model` read it
+        import qascore.metrics.judge as judge_module
+
+        judge_module.VERIFIER = Path(args.verifier).resolve()
     t0 = time.time()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -549,7 +557,8 @@ def run(args: argparse.Namespace) -> int:
                         + (f" --unseen-pairs {args.unseen_pairs}" if args.unseen_probes else "")
                         + "".join(f" --offset {f}" for f in args.offset)
                         + "".join(f" --offset-probes {d}" for d in args.offset_probes)
-                        + (f" --candidate {args.candidate}" if args.candidate else ""),
+                        + (f" --candidate {args.candidate}" if args.candidate else "")
+                        + (f" --verifier {args.verifier}" if args.verifier else ""),
                 fit="fitted on the corpus dev split and three sparse-gold copies of its EVOUNA-TQ rows; model and "
                     "features " + ("named by --candidate, measured" if args.candidate else "chosen") +
                     " out-of-fold there (5 folds by question), Platt-scaled and thresholded on the "
@@ -557,12 +566,13 @@ def run(args: argparse.Namespace) -> int:
                     + (f"; log-odds offsets for {', '.join(args.offset)} fitted beside the Platt scaling, also on "
                        f"{calibration} probe rows the trees never saw" if args.offset else ""),
                 dev=table[best]["dev"], seconds=round(time.time() - t0, 1))
-    write_card(card, out / "judge.json")
+    own = Path(args.verifier) if args.verifier else None
+    write_card(card, out / "judge.json", verifier=own)
     (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in report.items() if k != "candidates"}, indent=1))
     if args.ship:
         dest = defaults.RESOURCES / "judge" / "judge.json"
-        write_card(card, dest)
+        write_card(card, dest, verifier=own)
         print(f"shipped as {dest} and {dest.with_suffix('.safetensors').name}")
     return 0
 

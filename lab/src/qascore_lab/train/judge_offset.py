@@ -58,8 +58,9 @@ def run(args: argparse.Namespace) -> int:
     labels = np.array([int(r["label"]) for r, f in zip(rows, fires) if f], dtype=float)
     if len(picked) == 0:
         raise SystemExit(f"train judge-offset: {args.feature} fires on none of the {len(rows)} rows")
-    x = judge.features(picked, card["features"])
-    p = np.clip(judge.predict(judge.read_card(str(card_path)), x), 1e-9, 1 - 1e-9)
+    loaded = judge.read_card(str(card_path))
+    x = judge.features(picked, card["features"], verifier=judge.card_verifier(loaded))  # the card's own verifier
+    p = np.clip(judge.predict(loaded, x), 1e-9, 1 - 1e-9)
     offset = fit_offset(np.log(p / (1 - p)), labels)
     card["features"] = [*card["features"], args.feature]
     card["offsets"] = {**card.get("offsets", {}), args.feature: offset}
