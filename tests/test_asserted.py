@@ -91,3 +91,25 @@ def test_the_asserted_features_run_in_int8_on_the_cpu_only_unless_asked():
 
     assert judge_dtype("cpu", None) == "int8" and judge_dtype("cpu", "bf16") == "bf16"
     assert judge_dtype("cuda", None) is None
+
+
+@pytest.mark.slow
+def test_a_records_reading_does_not_depend_on_the_records_beside_it():
+    """The judge reads in dynamic int8 on the CPU, which quantises a batch's activations with one scale: an int8
+    reader reads one window per batch, so a record's asserted features are the same alone, in a batch and in
+    another order (batched, a 120-letter answer's moved by up to 0.5)."""
+    from qascore.metrics import asserted
+    from qascore.records import Record
+
+    dna = "ACGT" * 30
+    recs = [Record(id="1", question="What is the sequence?", candidate=dna, references=[dna]),
+            Record(id="2", question="Which city is the capital of Australia?", candidate="Canberra, not Sydney.",
+                   references=["Canberra"]),
+            Record(id="3", question="Who wrote Hamlet?", candidate="It was Shakespeare, around 1600.",
+                   references=["William Shakespeare"])]
+    def read(rs):
+        return [(r.p_null, asserted.match_mass(r, rec.references)) for r, rec in
+                zip(asserted.judge_readings(rs, batch_size=16, device="cpu", dtype=None), rs)]
+    together = read(recs)
+    assert read(recs[::-1])[::-1] == together
+    assert [read([r])[0] for r in recs] == together

@@ -19,6 +19,9 @@ from qascore.text.squad import squad_f1
 
 DELTA = defaults.RESOURCES / "asserted" / "asserted.safetensors"
 TOP_K = 10  # spans kept per window: the mass beyond them is negligible for answer-length texts
+# how the judge's features read with it, named beside its hash in a card's `asserted_model`: one window per batch in
+# int8 (`runtime.reader.Reader.int8`), so that a record's reading never depends on the records read beside it
+READING = "per-window"
 
 
 def match(span: str, references: Sequence[str]) -> float:

@@ -310,8 +310,9 @@ def installed_tagger() -> str:
 
 @lru_cache(maxsize=1)
 def installed_asserted() -> str:
-    """The installed asserted-answer reader's name and hash, as a card records the one it was fitted with."""
-    return f"asserted@{file_sha256(asserted.DELTA)}"
+    """The installed asserted-answer reader's name, hash and reading (`asserted.READING`), as a card records the
+    one it was fitted with."""
+    return f"asserted@{file_sha256(asserted.DELTA)}:{asserted.READING}"
 
 
 @lru_cache(maxsize=8)

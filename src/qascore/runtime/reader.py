@@ -506,6 +506,9 @@ class Reader:
         self.info = dict(info or {})
         self.rule = rule
         self.logistic = logistic
+        # dynamic int8 (`load_shared(int8=True)`) quantises each batch's activations with one scale: a window's
+        # reading would move with the windows beside it, so an int8 reader reads one window per batch
+        self.int8 = False
 
     @property
     def device(self) -> str:
@@ -515,8 +518,12 @@ class Reader:
     def read(self, questions: Sequence[str], contexts: Sequence[str], *, batch_size: int = 32,
              dtype: str | None = None, top_k: int = TOP_K, max_windows: int | None = MAX_WINDOWS,
              tick: Callable[[int], None] | None = None) -> list[Reading]:
-        """One Reading per pair; windows run longest first, in batches, under `dtype` autocast."""
+        """One Reading per pair; windows run longest first, in batches (one window each in int8), under `dtype`
+        autocast."""
         from qascore.runtime.encoder import autocast
+
+        if self.int8:
+            batch_size = 1
 
         win = make_windows(self.tokenizer, questions, contexts, self.spec, max_windows=max_windows)
         self.model.eval()
@@ -597,6 +604,7 @@ def load_shared(path: str | Path = DELTA, device: str | None = None, *, int8: bo
             from qascore.runtime.int8 import int8_linears
 
             reader.model.bert = int8_linears(reader.model.bert)
+            reader.int8 = True
         return reader
 
     return shared(("reader", key, dev, int8), make)
