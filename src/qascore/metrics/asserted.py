@@ -61,8 +61,8 @@ def reader(device: str | None = None, int8: bool = False) -> Reader:
 
 
 def judge_dtype(device: str | None, dtype: str | None) -> str | None:
-    """The precision of the judge's asserted features: int8 on the CPU unless a dtype is asked for (the
-    reading is one pass beside the verifier's; int8 keeps it a tenth of the judge's time), else as asked."""
+    """The precision of the judge's asserted features: int8 on the CPU unless bf16 or fp16 is asked for (the
+    reading is one pass beside the verifier's, kept cheap; one window per batch: `READING`), else as asked."""
     from qascore.runtime.devices import pick_device
 
     return dtype if dtype is not None or not pick_device(device).startswith("cpu") else "int8"

@@ -68,6 +68,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shutil
 import sys
 from dataclasses import replace
 from functools import lru_cache
@@ -390,8 +391,6 @@ def write_card(card: dict[str, Any], path: Path, verifier: Path | None = None) -
     """Write a card as JSON at `path`; a tree ensemble's arrays go beside it as `<stem>.safetensors`
     (weights, not text), named in the card with their hash; `verifier`, the card's own verifier (its hash is the
     card's `ava_model`), is copied beside it as `<stem>-verifier.safetensors` and named as its `verifier`."""
-    import shutil
-
     from safetensors.numpy import save_file
 
     card = {k: v for k, v in card.items() if k != "verifier_path"}  # `read_card` resolves it
