@@ -113,3 +113,29 @@ def test_a_records_reading_does_not_depend_on_the_records_beside_it():
     together = read(recs)
     assert read(recs[::-1])[::-1] == together
     assert [read([r])[0] for r in recs] == together
+
+
+@pytest.mark.slow
+def test_an_int8_reader_on_two_threads_reads_each_window_as_on_one():
+    """With more than one thread an int8 reader's windows are shared out to workers, one intra-op thread each
+    (`Reader._each`): every reading is the one a single thread gives, in the callers' order, progress counts every
+    window, and torch's thread count is as before afterwards."""
+    import torch
+
+    from qascore.metrics import asserted
+
+    questions = ["Who wrote Hamlet?", "Which city is the capital of Australia?", "When did Apollo 11 land?"] * 3
+    answers = ["It was Shakespeare, around 1600.", "Canberra, not Sydney.", "In July 1969, on the 20th."] * 3
+    reader = asserted.reader("cpu", int8=True)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        alone = reader.read(questions, answers)
+        torch.set_num_threads(2)
+        ticks: list[int] = []
+        shared = reader.read(questions, answers, tick=ticks.append)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+    assert [(r.windows, r.truncated) for r in shared] == [(r.windows, r.truncated) for r in alone]
+    assert sum(ticks) == len(questions) and shared[0].windows[0][1][0][0] == "Shakespeare"

@@ -128,6 +128,20 @@ def test_threads_sets_torchs_threads(tmp_path: Path) -> None:
         torch.set_num_threads(before)
 
 
+def test_intra_op_threads_sets_them_inside_the_block_and_restores_them() -> None:
+    from qascore.runtime.devices import intra_op_threads
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        with pytest.raises(RuntimeError), intra_op_threads(1):
+            assert torch.get_num_threads() == 1
+            raise RuntimeError("an error inside the block")
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 @pytest.mark.parametrize("command", [["meta", "--human", "h"], ["serve"]])
 def test_meta_and_serve_check_the_device_before_any_work(command, tmp_path: Path, capsys, no_cuda) -> None:
     src = tmp_path / "in.jsonl"

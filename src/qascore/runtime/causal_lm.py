@@ -24,6 +24,7 @@ from qascore.runtime import defaults
 from qascore.runtime.batching import length_batches
 from qascore.runtime.cache import cache_root, shared
 from qascore.runtime.delta import base_hash, file_sha256
+from qascore.runtime.devices import intra_op_threads
 from qascore.runtime.encoder import autocast, pick_device, pick_dtype
 
 
@@ -273,18 +274,13 @@ def _share_out(batches: Iterable[list[int]], run: Callable[[list[int]], None], n
                     stop.set()
                     raise
 
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        with ThreadPoolExecutor(n_workers) as pool:
-            jobs = [pool.submit(worker) for _ in range(n_workers)]
-            try:
-                for job in jobs:
-                    job.result()
-            finally:
-                stop.set()
-    finally:
-        torch.set_num_threads(threads)
+    with intra_op_threads(1), ThreadPoolExecutor(n_workers) as pool:
+        jobs = [pool.submit(worker) for _ in range(n_workers)]
+        try:
+            for job in jobs:
+                job.result()
+        finally:
+            stop.set()
 
 
 def load_causal_lm(spec: str = defaults.CAUSAL_LM, *, device: str | None = None,

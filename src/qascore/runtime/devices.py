@@ -24,9 +24,10 @@ noise, tested where CUDA exists); `dtype` does whenever it is not fp32.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-from typing import Any
+from typing import Any, Iterator
 
 DEVICE_HELP = "auto (CUDA when present, else CPU), cpu, cuda, cuda:N or mps"
 # None: torch's default (one thread per core); measured in docs/devices.md.
@@ -103,6 +104,20 @@ def max_threads() -> int:
     """The most threads `--threads` may ask for: 4 per CPU core, at most 1024 (20,000 threads failed to start
     and 100,000 crashed the process, issue 42; more threads than cores only slow a model down)."""
     return max(1, min(1024, 4 * (os.cpu_count() or 1)))
+
+
+@contextlib.contextmanager
+def intra_op_threads(n: int) -> Iterator[None]:
+    """torch's intra-op threads at `n` inside the block, then as before: for workers that each run a whole small
+    batch on a thread of their own."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def set_threads(n: int | None) -> int:
