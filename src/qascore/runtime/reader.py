@@ -517,7 +517,6 @@ class Reader:
     def device(self) -> str:
         return str(next(self.model.parameters()).device)
 
-    @torch.no_grad()
     def read(self, questions: Sequence[str], contexts: Sequence[str], *, batch_size: int = 32,
              dtype: str | None = None, top_k: int = TOP_K, max_windows: int | None = MAX_WINDOWS,
              tick: Callable[[int], None] | None = None) -> list[Reading]:
