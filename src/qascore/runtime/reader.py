@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 from bisect import bisect_right
+from concurrent.futures import ThreadPoolExecutor
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -577,8 +578,6 @@ class Reader:
         if workers <= 1 or len(batches) <= 1:
             yield from map(run, batches)
             return
-        from concurrent.futures import ThreadPoolExecutor
-
         with intra_op_threads(1), ThreadPoolExecutor(workers) as pool:
             yield from pool.map(run, batches)
 
