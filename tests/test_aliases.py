@@ -1,5 +1,5 @@
 """The judge's other names for a gold answer (`metrics.aliases`): tables of hand-checked cases against the shipped
-WordNet, redirect and CLDR tables, then the rules each case stands for on tables written here."""
+WordNet, redirect, CLDR and GeoNames tables and transliteration, then the rules each case stands for on tables written here."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from qascore.metrics.aliases import in_candidate_form, names_other, redirected, synonyms
+from qascore.metrics.aliases import in_candidate_form, names_other, redirected, synonyms, transliterated
 from qascore.text.answer_match import fold
 
 # (question, candidate, references, the references the judge adds); every synonym set named here is WordNet 3.0's
@@ -51,7 +51,7 @@ def test_the_shipped_table_adds_the_other_names_a_short_answer_gives(question, c
 REDIRECTS = [
     ("Which element has the symbol Sb?", "Stibium.", ["Antimony"], [(0, "stibium")]),         # its Latin name
     ("Who wrote Tom Sawyer?", "Samuel Clemens", ["Mark Twain"], [(0, "samuel clemens")]),     # his own name
-    ("What is the capital of Mizoram?", "Aijal", ["Aizawl"], [(0, "aijal")]),                 # an older spelling
+    ("What is the capital of Mizoram?", "Aijal", ["Aizawl"], [(0, "Aijal")]),  # an older spelling (GeoNames has it too)
     ("What is the capital of Mizoram?", "Imphal", ["Aizawl"], []),                            # another city
     ("Who wrote Tom Sawyer?", "Samuel Clemens", ["Samuel Clemens"], []),                      # a reference occurs whole
 ]
@@ -78,6 +78,45 @@ CLDR = [
 @pytest.mark.parametrize("question,candidate,references,expected", CLDR)
 def test_the_shipped_cldr_table_adds_names_in_other_languages_and_codes(question, candidate, references, expected):
     assert in_candidate_form(question, candidate, references) == expected
+
+
+# GeoNames' names of cities in other languages and scripts, as shipped
+PLACES = [
+    ("What is the capital of Russia?", "Москва", ["Moscow"], [(0, "Москва")]),
+    ("What is the capital of Austria?", "Wien", ["Vienna"], [(0, "Wien")]),
+    ("Where does the Tagus meet the sea?", "Lisboa.", ["Lisbon"], [(0, "Lisboa")]),
+    ("In which city is the Alhambra?", "Grenada", ["Granada"], []),                        # a country's own name
+    ("Which city hosted the 1992 Summer Olympics?", "Barça", ["Barcelona"], []),           # a club, not a city's name
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", PLACES)
+def test_the_shipped_places_table_adds_the_names_of_cities_in_other_languages(question, candidate, references,
+                                                                              expected):
+    assert in_candidate_form(question, candidate, references) == expected
+
+
+# (candidate, references, what `transliterated` adds): a run of words in another script spelling a reference
+TRANSLITERATED = [
+    ("Валентина Терешкова.", ["Valentina Tereshkova"], [(0, "Валентина Терешкова")]),
+    ("Лев Толстой", ["Leo Tolstoy", "Tolstoy"], [(1, "Толстой")]),                          # "Lev" is not "Leo"
+    ("It is Σωκράτης, I think", ["Sokratis"], [(0, "Σωκράτης")]),
+    ("Αριστοτέλης", ["Aristotle"], []),                                                     # "Aristotelis": no
+    ("Tereshkova, Valentina", ["Valentina Tereshkova"], []),                                # Latin only: no
+    ("東京", ["Tokyo"], []),                                                                 # read as Mandarin
+]
+
+
+@pytest.mark.parametrize("candidate,references,expected", TRANSLITERATED)
+def test_words_in_another_script_are_read_transliterated(candidate, references, expected):
+    assert transliterated(candidate, references) == expected
+
+
+def test_only_a_short_answer_that_names_nothing_else_is_read_transliterated():
+    q, refs = "Who was the first woman in space?", ["Valentina Tereshkova"]
+    assert in_candidate_form(q, "Валентина Терешкова.", refs) == [(0, "Валентина Терешкова")]
+    long = "It was Валентина Терешкова, in June 1963 aboard Vostok 6, after months of training for it."
+    assert in_candidate_form(q, long, refs) == []
 
 
 # (question, candidate, references, the references the judge adds): a reference of one number, restated otherwise

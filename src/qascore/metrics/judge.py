@@ -508,7 +508,8 @@ class Judge(Metric):
                 "verifier": f"ava-judge@{card['ava_model'].split('@')[1]}" if "ava_model" in card else "none",
                 "kpqa": installed_tagger(), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
-                "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}", "rules": f"rules@{rules_hash()}",
+                "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}",
+                "places": f"places@{file_sha256(aliases.DEFAULT_PLACES)}", "rules": f"rules@{rules_hash()}",
                 "threshold": f"{self._threshold(card):.4f}",
                 **({"sentences": f"{Path(card[SENTENCES]['card']).stem}@{card[SENTENCES]['sha256']}"
                                  f":min_words={card[SENTENCES]['min_words']}"

