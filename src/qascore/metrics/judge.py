@@ -51,8 +51,9 @@ list, the item it picks; of a self-correction or a choice among alternatives, it
 Where no reference occurs whole, the references also come rewritten in the other names the candidate gives them
 (`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets; "Stibium" for Antimony,
 "Samuel Clemens" for Mark Twain, Wikipedia's redirects; "AR" for Argentina, "Avañe'ẽ" for Guarani, Unicode CLDR's
-names and codes of countries, languages and currencies; "'89" or "MCCXV" for a gold number, `quantities.restated`;
-"That's right" for a "Yes" that opens the answer);
+names and codes of countries, languages and currencies; "Londres" for London, GeoNames' names of cities; "Т. С. Элиот"
+for T. S. Eliot, a short answer in another script transliterated; "'89" or "MCCXV" for a gold number,
+`quantities.restated`; "That's right" for a "Yes" that opens the answer);
 `n_refs` counts the user's.
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
 `qascore-lab train judge`) holds the model: a logistic regression or a small ensemble of regression trees
