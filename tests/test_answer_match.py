@@ -116,6 +116,8 @@ def test_numbers(text, expected):
     ("Who?", "Tiger Woods, 906 weeks in the top 10", ["Tiger Woods", "Ashes (2010 film)"], 0.0),  # holds gold
     ("How far is the Moon?", "Roughly 238,900 miles.", ["384,400 km"], 0.0),  # another unit (`quantities`)
     ("How far is the Moon?", "About 300 km.", ["384,400 km"], 1.0),
+    ("At what temperature does water boil?", "90 degrees Celsius.", ["100 °C"], 1.0),  # "100" is exact, not 50-150
+    ("At what temperature does water boil?", "About 100.", ["90 °C"], 1.0),
     ("When did the USSR dissolve?", "26 December '91.", ["1991"], 0.0),
     ("When did James Dean die?", "He was killed in the crash on May 5, 1955.",
      ["The death of James Dean in a car crash in 1955 turned the 24-year-old star into a legend."], 0.0),  # a sentence

@@ -24,6 +24,8 @@ def test_convert(value, unit, target, expected):
 @pytest.mark.parametrize("text, expected", [
     ("384,400 km", [(384400.0, 50.0, "km", False)]),           # two trailing zeros: rounded to the hundred
     ("In 1970.", [(1970.0, 0.5, None, False)]),                # one is not
+    ("100 °C", [(100.0, 0.5, "c", False)]),                     # nor two below 1,000
+    ("300 thousand", [(300000.0, 50000.0, None, True)]),        # ... unless scaled
     ("5.9 km", [(5.9, 0.05, "km", False)]),
     ("384 thousand kilometres", [(384000.0, 500.0, "kilometres", True)]),
     ("5.73 × 10³ yr", [(5730.0, 5.0, None, True)]),
@@ -44,6 +46,8 @@ def test_quantities(text, expected):
     ("Boiling point of ethanol?", "About 351.5 K.", ["78.37 °C"], True),
     ("Body temperature?", "98.6 °F", ["37 °C"], True),
     ("Body temperature?", "100.4 °F", ["37 °C"], False),
+    ("Boiling point of water?", "90 degrees Celsius", ["100 °C"], False),  # the same unit, another number
+    ("Boiling point of water?", "212 degrees Fahrenheit", ["100 °C"], True),
     ("How many bits long is an IPv6 address?", "16 octets.", ["128"], True),  # the question's unit
     ("How many bits long is an IPv6 address?", "12 octets.", ["128"], False),
     ("How tall is Kilimanjaro?", "About 5.9 km.", ["5,895 m"], True),

@@ -26,6 +26,7 @@ _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
 UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(size, tuple) else (size, 0.0)))
                                               for dim, table in _TABLE.items() for names, size in table.items() for name in names.split()}
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,000 km/s"): "100 °C" is exact, not 50-150
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _QUANTITY = re.compile(rf"(?<![\w.,])(\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
@@ -47,13 +48,15 @@ def _symbols(text: str) -> str:
 
 def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
     """Each number in `text` as (value, tolerance, unit or None, scaled): the tolerance is half the place of its
-    last written digit (of its trailing zeros when there are two or more: "300,000" is a rounding, "1970" is not);
-    `scaled` when a multiplier or a power of ten wrote it ("384 thousand", "3 × 10^8")."""
+    last written digit (of its trailing zeros when there are two or more and it is scaled or ROUNDING_FROM or more:
+    "300,000" and "300 thousand" are roundings, "1970" and "100" are not); `scaled` when a multiplier or a power of
+    ten wrote it ("384 thousand", "3 × 10^8")."""
     for m in _QUANTITY.finditer(_symbols(text)):
         digits, power, scale, unit = m[1].replace(",", ""), m[2], m[3], m[4]
         zeros = len(digits) - len(digits.rstrip("0"))
-        place = -len(digits.split(".")[1]) if "." in digits else zeros if zeros >= 2 else 0
         factor = (10.0 ** int(power.translate(_SUPERSCRIPT)) if power else 1.0) * _SCALE.get(scale or "", 1.0)
+        rounded = zeros >= 2 and (factor != 1.0 or float(digits) >= ROUNDING_FROM)
+        place = -len(digits.split(".")[1]) if "." in digits else zeros if rounded else 0
         yield float(digits) * factor, 0.5 * 10.0 ** place * factor, unit, factor != 1.0
 
 
