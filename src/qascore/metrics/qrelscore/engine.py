@@ -18,7 +18,7 @@ import hashlib
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -243,11 +243,11 @@ def _fmt_layers(layers: str | int | Sequence[int]) -> str:
     return ",".join(map(str, layers))
 
 
-def _memo(fn):  # type: ignore[no-untyped-def]
+def _memo(fn: Callable[[str], tuple[int, ...]]) -> Callable[[str], tuple[int, ...]]:
     """Tokenise each distinct text once."""
-    seen: dict[str, Any] = {}
+    seen: dict[str, tuple[int, ...]] = {}
 
-    def call(text: str) -> Any:
+    def call(text: str) -> tuple[int, ...]:
         if text not in seen:
             seen[text] = fn(text)
         return seen[text]
