@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
-from qascore.text.quantities import ROUNDING_FROM, restated
+from qascore.text.quantities import restated, rounding_zeros
 from qascore.text.squad import normalize_answer
 
 # typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
@@ -398,13 +398,12 @@ def _ranges(text: str) -> list[tuple[float, float]]:
 
 
 def _rounds(a: str, b: str) -> bool:
-    """`a` is `b` rounded as `a` is written: to its decimals ("3.14" for 3.14159), or to its trailing zeros
-    when there are at least two and it is ROUNDING_FROM or more ("300000" for 299792; "1970" is not 1969, nor "100"
-    90)."""
+    """`a` is `b` rounded as `a` is written: to its decimals ("3.14" for 3.14159), or to the trailing zeros that
+    round it (`quantities.rounding_zeros`: "300000" for 299792; "1970" is not 1969, nor "100" 90)."""
     if "." in a:
         return round(float(b), len(a.split(".")[1])) == float(a)
-    zeros = len(a) - len(a.rstrip("0"))
-    return zeros >= 2 and float(a) >= ROUNDING_FROM and round(float(b), -zeros) == float(a)
+    zeros = rounding_zeros(a)
+    return zeros > 0 and round(float(b), -zeros) == float(a)
 
 
 def _close(said: str, gold: str) -> bool:

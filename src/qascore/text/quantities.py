@@ -46,6 +46,13 @@ def _symbols(text: str) -> str:
     return re.sub(r"[°º]|\bdegrees? ", "", text)
 
 
+def rounding_zeros(digits: str, scaled: bool = False) -> int:
+    """How many trailing zeros of a whole number written as `digits` round it: two or more, where it is scaled or
+    ROUNDING_FROM or more ("300000", "300 thousand"); else 0 ("1970", "100")."""
+    zeros = len(digits) - len(digits.rstrip("0"))
+    return zeros if zeros >= 2 and (scaled or float(digits) >= ROUNDING_FROM) else 0
+
+
 def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
     """Each number in `text` as (value, tolerance, unit or None, scaled): the tolerance is half the place of its
     last written digit (of its trailing zeros when there are two or more and it is scaled or ROUNDING_FROM or more:
@@ -53,10 +60,8 @@ def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
     ten wrote it ("384 thousand", "3 × 10^8")."""
     for m in _QUANTITY.finditer(_symbols(text)):
         digits, power, scale, unit = m[1].replace(",", ""), m[2], m[3], m[4]
-        zeros = len(digits) - len(digits.rstrip("0"))
         factor = (10.0 ** int(power.translate(_SUPERSCRIPT)) if power else 1.0) * _SCALE.get(scale or "", 1.0)
-        rounded = zeros >= 2 and (factor != 1.0 or float(digits) >= ROUNDING_FROM)
-        place = -len(digits.split(".")[1]) if "." in digits else zeros if rounded else 0
+        place = -len(digits.split(".")[1]) if "." in digits else rounding_zeros(digits, factor != 1.0)
         yield float(digits) * factor, 0.5 * 10.0 ** place * factor, unit, factor != 1.0
 
 
