@@ -298,6 +298,18 @@ def test_settled(candidate, references, expected):
     assert am.settled(candidate, references) == expected
 
 
+# Each row: a candidate, where it reopens what it said (the judge's learned reading), what the models read.
+@pytest.mark.parametrize("candidate, at, expected", [
+    ("Hobart. Thinking it over, Launceston.", 8, "Thinking it over, Launceston."),  # away from the gold
+    ("Launceston. Thinking it over, Hobart.", 12, "Thinking it over, Hobart."),     # to the gold
+    ("Hobart. Thinking it over, yes, Hobart.", 8, "Hobart. Thinking it over, yes, Hobart."),  # both sides: whole
+    ("Launceston. Thinking it over, Devonport.", 12, "Launceston. Thinking it over, Devonport."),  # neither: whole
+    ("Launceston? No, Hobart. Thinking it over, Devonport.", 24, "Hobart. Thinking it over, Devonport."),  # take-back first
+])
+def test_settled_after_a_reopening(candidate, at, expected):
+    assert am.settled(candidate, ["Hobart"], at) == expected
+
+
 # Each row: a candidate, the references, whether every mention of a gold answer is disowned (hand-labelled).
 @pytest.mark.parametrize("candidate, references, expected", [
     ("It is Sydney, not Canberra.", ["Canberra"], 1.0),

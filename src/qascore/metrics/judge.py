@@ -47,7 +47,9 @@ gets its question mark). Every feature reads the candidate without its markdown 
 "Answer:" label (`answer_match.undressed`), and all but `disowned` read what it settles on
 (`answer_match.settled`: of a list that gives each item a verdict, the item marked right; of a labelled
 list, the item it picks; of a self-correction or a choice among alternatives, its last answer:
-"Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney.").
+"Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney."; of an
+answer that reopens what it said, where a reference is named on one side of the reopening only, what follows it:
+"Mont Blanc. Thinking about it more, Monte Rosa is higher." is read from "Thinking", `reopens.reopening`).
 Where no reference occurs whole, the references also come rewritten in the other names the candidate gives them
 (`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets; "Stibium" for Antimony,
 "Samuel Clemens" for Mark Twain, Wikipedia's redirects; "AR" for Argentina, "Avañe'ẽ" for Guarani, Unicode CLDR's
@@ -78,7 +80,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from qascore.metrics import aliases, asserted, long_inputs
+from qascore.metrics import aliases, asserted, long_inputs, reopens
 from qascore.metrics.base import Metric
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
@@ -159,7 +161,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
     whole = [am.undressed(r.candidate) for r in records]
-    records = [replace(r, candidate=am.settled(w, r.references)) for r, w in zip(records, whole)]
+    records = [replace(r, candidate=am.settled(w, r.references, reopens.reopening(w))) for r, w in zip(records, whole)]
     added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
     if why is not None:
         why["aliases"] = [[t for _, t in a] for a in added]
@@ -285,10 +287,10 @@ def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def rules_hash() -> str:
-    """A hash of the code that reads a record into the features (this module, the alias lookup and the text rules):
-    the signature names it, since a rule's change moves scores that the card's hash does not."""
+    """A hash of the code that reads a record into the features (this module, the alias lookup, the reopening reader
+    and the text rules): the signature names it, since a rule's change moves scores that the card's hash does not."""
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], aliases, am, list_count, names, quantities, roles, squad):
+    for module in (sys.modules[__name__], aliases, reopens, am, list_count, names, quantities, roles, squad):
         h.update(Path(str(module.__file__)).read_bytes())
     return h.hexdigest()[:12]
 
@@ -510,7 +512,8 @@ class Judge(Metric):
                 "kpqa": installed_tagger(), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
                 "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}",
-                "places": f"places@{file_sha256(aliases.DEFAULT_PLACES)}", "rules": f"rules@{rules_hash()}",
+                "places": f"places@{file_sha256(aliases.DEFAULT_PLACES)}",
+                "reopens": f"reopens@{file_sha256(reopens.DEFAULT)}", "rules": f"rules@{rules_hash()}",
                 "threshold": f"{self._threshold(card):.4f}",
                 **({"sentences": f"{Path(card[SENTENCES]['card']).stem}@{card[SENTENCES]['sha256']}"
                                  f":min_words={card[SENTENCES]['min_words']}"

@@ -1,0 +1,55 @@
+"""`qascore-lab train reopens`: which units are examples, and a fit that finds the reopening it was shown."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from qascore.metrics import reopens
+from qascore_lab.train.reopens import best_f1, examples, run
+
+
+@pytest.mark.parametrize("row, changes, expected", [
+    ({"candidate": "Hobart. Edit: Launceston.", "reopens_at": "Edit:", "kind": "wrong_revised"}, False,
+     [("Edit: Launceston.", False, True)]),
+    ({"candidate": "Hobart. Let me check. Yes.", "reopens_at": "Let me", "kind": "right_steady"}, False,
+     [("Let me check.", False, True), ("Yes.", False, False)]),
+    # with `changes`, a re-check that stands by the answer is no reopening
+    ({"candidate": "Hobart. Let me check. Yes.", "reopens_at": "Let me", "kind": "right_steady"}, True,
+     [("Let me check.", False, False), ("Yes.", False, False)]),
+    ({"candidate": "Hobart.\nIt is in Tasmania.", "reopens_at": None, "kind": "right_verbose"}, False,
+     [("It is in Tasmania.", True, False)]),
+])
+def test_examples(row, changes, expected):
+    assert examples(row, changes) == expected
+
+
+def test_reopens_at_must_be_in_the_candidate():
+    with pytest.raises(ValueError, match="not in its candidate"):
+        examples({"id": "x", "candidate": "Hobart.", "reopens_at": "Edit:"})
+
+
+def test_best_f1_by_hand():
+    import numpy as np
+    # at 0.6: one of two found, nothing wrong: F1 = 2 * 1 / (1 + 2); at 0.3: both, one wrong: 2 * 2 / (3 + 2)
+    assert best_f1(np.array([1, 1, 0]), np.array([0.6, 0.3, 0.4])) == pytest.approx((0.8, 0.3))
+
+
+def test_a_fit_finds_the_reopening_it_was_taught(tmp_path):
+    names = ["Hobart", "Perth", "Darwin", "Cairns", "Sydney", "Adelaide", "Brisbane", "Geelong"]
+    rows = [{"candidate": f"{a}. {cue} {b}.", "reopens_at": cue, "kind": "wrong_revised"}
+            for a, b in zip(names, names[1:] + names[:1]) for cue in ("Edit:", "Correction:")]
+    rows += [{"candidate": f"{a}. It is a city in Australia.", "reopens_at": None, "kind": "right_verbose"}
+             for a in names]
+    train, dev = tmp_path / "train.jsonl", tmp_path / "dev.jsonl"
+    train.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    dev.write_text("".join(json.dumps(r) + "\n" for r in rows[::3]))
+    out = tmp_path / "out"
+    run(argparse.Namespace(rows=[str(train)], negatives=[], negative_kinds="", dev=[str(dev)], c="1", min_count=2,
+                           seed=13, out=str(out), ship=False, changes=True, threshold=None))
+    path = str(out / "reopens.json")
+    assert reopens.reopening("Perth. Correction: Darwin.", path) == len("Perth. ")
+    assert reopens.reopening("Perth. It is a city in Australia.", path) is None
+    assert json.loads((out / "reopens.json").read_text())["dev"]["dev_f1"] == pytest.approx(1.0)
