@@ -390,7 +390,7 @@ def test_why_names_the_verifier_probability_and_the_deciding_reference_and_windo
     # token recall in the candidate: 0, 1, 0, 0, 1; the best four (ties in file order) are "Paris France", "Paris",
     # "zzz", "yyy", handed over in file order; "www" is left out, so short index 3 ("Paris") is the record's 4
     assert handed == [["zzz", "Paris France", "yyy", "Paris"]]
-    assert why == {"verifier": [0.8], "reference": [4], "window": [2], "aliases": [[]]}
+    assert why == {"verifier": [0.8], "reference": [4], "window": [2], "aliases": [[]], "read": [None]}
 
 
 def test_threshold_option_decides_correct_and_is_checked(monkeypatch):
@@ -596,3 +596,19 @@ def test_a_card_reads_the_verifier_it_names_beside_it(tmp_path):
     judge.read_card.cache_clear()
     with pytest.raises(FileNotFoundError, match="judge-verifier.safetensors"):
         load(f"judge:model={path}").score(rec)
+
+
+@pytest.mark.slow
+def test_the_shipped_judge_reads_an_answer_from_where_it_reopens_itself():
+    """The issue's own example: "1,440. Wait, ..." is read from the reopening (`reopens`), where the gold is no longer
+    named, and rejected; the same answer revised to the gold is read from there and accepted; `details.read` says
+    what was read (None: the whole answer)."""
+    import qascore
+
+    q = {"question": "How many minutes are there in a day?", "references": ["1,440"]}
+    res = qascore.load("judge").score([
+        {**q, "candidate": "1,440. Let me redo that: 24 times 60 is actually 1,240. So 1,240."},
+        {**q, "candidate": "1,240. Let me redo that: 24 times 60 is actually 1,440. So 1,440."},
+        {**q, "candidate": "1,440 minutes."}])
+    assert res.details["correct"] == [False, True, True]
+    assert res.details["read"][0].startswith("Let me redo that") and res.details["read"][2] is None

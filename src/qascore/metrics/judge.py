@@ -152,7 +152,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     `verifier` (default `VERIFIER`; a card's own: `card_verifier`). `truncated`,
     when given, gets one flag per record: a model feature did not read all of its text. `why`, when given,
     gets the verifier's probability and the reference (index into the record's `references`) and window
-    that decided it, and the references `aliases` added, per record. `read`, when given, gets the asserted
+    that decided it, the references `aliases` added and the part of the answer the features `read` (what it settles
+    on; None where they read it whole), per record. `read`, when given, gets the asserted
     readings where the asserted features were computed (`details.asserted` reuses them)."""
     from qascore.metrics.registry import load  # the registry, not the package API above the metrics
 
@@ -165,6 +166,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
     if why is not None:
         why["aliases"] = [[t for _, t in a] for a in added]
+        why["read"] = [r.candidate if r.candidate != w else None for r, w in zip(records, whole)]
     source = [[*range(len(r.references)), *(i for i, _ in a)] for r, a in zip(records, added)]  # added -> its reference
     given = [len(r.references) for r in records]
     records = [replace(r, references=[*r.references, *(t for _, t in a)]) for r, a in zip(records, added)]

@@ -59,7 +59,7 @@ def examples(row: dict[str, Any], changes: bool = False) -> list[tuple[str, bool
     if at and pos < 0:
         raise ValueError(f"reopens: {row.get('id')}: reopens_at {at!r} is not in its candidate")
     spans = reopens.units(text)
-    hit = next((k for k, (a, b) in enumerate(spans) if pos >= 0 and pos < b), None) if pos >= 0 else None
+    hit = next((k for k, (_, end) in enumerate(spans) if pos < end), None) if pos >= 0 else None
     return [(text[a:b], "\n" in text[max(0, a - 2):a], k == hit) for k, (a, b) in enumerate(spans) if k > 0]
 
 
