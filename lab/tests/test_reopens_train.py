@@ -49,7 +49,7 @@ def test_a_fit_finds_the_reopening_it_was_taught(tmp_path):
     out = tmp_path / "out"
     run(argparse.Namespace(rows=[str(train)], negatives=[], negative_kinds="", dev=[str(dev)], c="1", min_count=2,
                            seed=13, out=str(out), ship=False, changes=True, threshold=None))
-    path = str(out / "reopens.json")
+    path = str(out / "reopens.json.gz")
     assert reopens.reopening("Perth. Correction: Darwin.", path) == len("Perth. ")
     assert reopens.reopening("Perth. It is a city in Australia.", path) is None
-    assert json.loads((out / "reopens.json").read_text())["dev"]["dev_f1"] == pytest.approx(1.0)
+    assert reopens.load(path)["dev"]["dev_f1"] == pytest.approx(1.0)

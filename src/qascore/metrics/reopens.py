@@ -5,12 +5,13 @@ at "Thinking").
 
 A logistic regression over the words that open a unit and the words in it (`unit_features`), trained on
 hand-written answers that revise, re-check or stand by what they said (`qascore-lab train reopens`; weights:
-resources/judge/reopens.json). The judge reads it to find what an answer settles on
+resources/judge/reopens.json.gz). The judge reads it to find what an answer settles on
 (`answer_match.settled`); the model is read once per process, on first use.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import re
@@ -20,7 +21,7 @@ from typing import Any
 
 from qascore.runtime import defaults
 
-DEFAULT = defaults.RESOURCES / "judge" / "reopens.json"
+DEFAULT = defaults.RESOURCES / "judge" / "reopens.json.gz"
 # a unit ends at a sentence's end, a line break, a semicolon, a spaced dash or an ellipsis, and before a bracket
 _BREAK = re.compile(r"(?<=[.!?])[\"')\]*]*\s+|\n+|\s*;\s+|\s+[\u2014\u2013-]{1,2}\s+|\.\.\.+\s*|\u2026\s*|\s+(?=[(\[])")
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
@@ -50,11 +51,12 @@ def unit_features(unit: str, after_line: bool) -> list[str]:
 
 @lru_cache(maxsize=4)
 def load(path: str = str(DEFAULT)) -> dict[str, Any]:
-    """The weights: {"bias": b, "weights": {feature: w}, "threshold": t, ...}."""
+    """The weights: {"bias": b, "weights": {feature: w}, "threshold": t, ...} (JSON, gzipped where named .gz)."""
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"reopens: model file {p} not found (train one with `qascore-lab train reopens`)")
-    model: dict[str, Any] = json.loads(p.read_text(encoding="utf-8"))
+    raw = gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes()
+    model: dict[str, Any] = json.loads(raw.decode("utf-8"))
     if not {"bias", "weights", "threshold"} <= set(model):
         raise ValueError(f"reopens: model file {p} needs bias, weights and threshold")
     return model

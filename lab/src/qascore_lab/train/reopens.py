@@ -12,6 +12,7 @@ reopen (all their units negative). A logistic regression over `reopens.unit_feat
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from collections import Counter
@@ -24,7 +25,6 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 from qascore.metrics import reopens
-from qascore.runtime import defaults
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -46,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the threshold to ship, where an answer-level choice replaces the unit-level one "
                         "(lab/scripts/reopens_threshold.py)")
     p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--out", required=True, help="folder for reopens.json")
+    p.add_argument("--out", required=True, help="folder for reopens.json.gz")
     p.add_argument("--ship", action="store_true", help="also copy it to the package's resources/judge/")
 
 
@@ -118,10 +118,10 @@ def run(args: argparse.Namespace) -> int:
            if "reopens" in sys.argv else None}
     folder = Path(args.out)
     folder.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(out, indent=1, sort_keys=True) + "\n"
-    (folder / "reopens.json").write_text(text, encoding="utf-8")
-    print(f"C {pick['C']}: wrote {folder / 'reopens.json'} ({len(out['weights'])} weights)")
+    data = gzip.compress((json.dumps(out, indent=1, sort_keys=True) + "\n").encode("utf-8"), mtime=0)
+    (folder / reopens.DEFAULT.name).write_bytes(data)
+    print(f"C {pick['C']}: wrote {folder / reopens.DEFAULT.name} ({len(out['weights'])} weights)")
     if args.ship:
-        (defaults.RESOURCES / "judge" / "reopens.json").write_text(text, encoding="utf-8")
-        print(f"shipped to {defaults.RESOURCES / 'judge' / 'reopens.json'}")
+        reopens.DEFAULT.write_bytes(data)
+        print(f"shipped to {reopens.DEFAULT}")
     return 0
