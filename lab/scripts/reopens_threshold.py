@@ -1,7 +1,7 @@
 """The judge's decisions on labelled sets for each threshold of a reopening model (`qascore.metrics.reopens`).
 
 Usage, from the repo root, with the judge card shipped:
-  python lab/scripts/reopens_threshold.py MODEL.json 0.1,0.15,0.2 DEV.jsonl [DEV.jsonl ...]
+  python lab/scripts/reopens_threshold.py MODEL.json.gz 0.1,0.15,0.2 DEV.jsonl [DEV.jsonl ...]
 Only the rows where some unit reaches the lowest threshold can change; the judge scores them without a reopening
 and at each threshold, and the errors per set are printed (the threshold with the fewest errors over the dev sets
 is the one to ship: `qascore-lab train reopens --threshold T`).
@@ -19,21 +19,14 @@ from qascore.metrics import reopens
 from qascore.text import answer_match as am
 
 
-def first_at(model: dict, text: str, t: float) -> int | None:
-    for a, b in reopens.units(text)[1:]:
-        if reopens.probability(model, text[a:b], "\n" in text[max(0, a - 2):a]) >= t:
-            return a
-    return None
-
-
 def main() -> int:
     model_path, thresholds, paths = sys.argv[1], [float(t) for t in sys.argv[2].split(",")], sys.argv[3:]
-    model = reopens.load(model_path)
+    find = reopens.reopening
     rows = [(str(Path(p)), json.loads(line)) for p in paths for line in open(p, encoding="utf-8") if line.strip()]
     lo = min(thresholds)
-    rows = [(p, r) for p, r in rows if first_at(model, am.undressed(r["candidate"]), lo) is not None]
+    rows = [(p, r) for p, r in rows if find(am.undressed(r["candidate"]), model_path, lo) is not None]
     table: dict[str, int] = {}
-    reopens.reopening = lambda text, path=None: table.get(text)  # the judge reads where `table` says
+    reopens.reopening = lambda text, path=None, threshold=None: table.get(text)  # the judge reads where `table` says
 
     def errors() -> Counter:
         res = qascore.score("judge", questions=[r["question"] for _, r in rows],
@@ -47,7 +40,7 @@ def main() -> int:
         table.clear()
         for _, r in rows:
             w = am.undressed(r["candidate"])
-            if (at := first_at(model, w, t)) is not None:
+            if (at := find(w, model_path, t)) is not None:
                 table[w] = at
         e = errors()
         print(f"threshold {t}: {len(table)} reopen; errors {dict(e)}, {sum(e.values())} in all")

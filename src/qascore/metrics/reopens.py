@@ -69,11 +69,17 @@ def probability(model: dict[str, Any], unit: str, after_line: bool) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-def reopening(text: str, path: str = str(DEFAULT)) -> int | None:
-    """Where the first unit after the first that reopens the answer starts (its offset in `text`), or None."""
+def after_line(text: str, start: int) -> bool:
+    """The unit starting at `start` opens a line."""
+    return "\n" in text[max(0, start - 2):start]
+
+
+def reopening(text: str, path: str = str(DEFAULT), threshold: float | None = None) -> int | None:
+    """Where the first unit after the first that reopens the answer starts (its offset in `text`), or None; at the
+    model's threshold unless another is given."""
     model = load(path)
-    spans = units(text)
-    for a, b in spans[1:]:
-        if probability(model, text[a:b], "\n" in text[max(0, a - 2):a]) >= model["threshold"]:
+    cut = model["threshold"] if threshold is None else threshold
+    for a, b in units(text)[1:]:
+        if probability(model, text[a:b], after_line(text, a)) >= cut:
             return a
     return None

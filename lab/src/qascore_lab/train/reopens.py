@@ -60,7 +60,7 @@ def examples(row: dict[str, Any], changes: bool = False) -> list[tuple[str, bool
         raise ValueError(f"reopens: {row.get('id')}: reopens_at {at!r} is not in its candidate")
     spans = reopens.units(text)
     hit = next((k for k, (_, end) in enumerate(spans) if pos < end), None) if pos >= 0 else None
-    return [(text[a:b], "\n" in text[max(0, a - 2):a], k == hit) for k, (a, b) in enumerate(spans) if k > 0]
+    return [(text[a:b], reopens.after_line(text, a), k == hit) for k, (a, b) in enumerate(spans) if k > 0]
 
 
 def read(paths: list[str], kinds: set[str] | None = None) -> list[dict[str, Any]]:
