@@ -10,6 +10,8 @@ near the blind set left out), so the judge's written dev answers are never train
 - any other wrong answer: the span the asserted reader (`--reader`, default the installed one; for the shipped
   v3's rows v1 read files 5 and 7, v2 files 1-4) ranks highest among those that state no reference
   (`asserted.match` < 0.5); skipped where every top span states one.
+Where a row marks `final_at` (the clause that states what an answer that revises itself finally commits to), the
+span is looked for in that clause only: a right answer's reference there, a wrong answer's reader span there.
 Nothing is drawn at random, but the reader runs in int8, whose activations are scaled per batch: a wrong
 answer's span can depend on which files are read together (lab/NOTES.md gives the runs behind the shipped
 reader). Prints the counts kept and skipped per kind."""
@@ -42,16 +44,26 @@ out: dict[str, list[dict]] = {"train": [], "dev": []}
 for i, (r, text) in enumerate(zip(rows, texts)):
     start: int | None = None
     span = ""
+    final = r.get("final_at") or ""
+    if final and text.rfind(final) < 0:
+        final = am.undressed(final).strip()  # the text read is undressed; so is the clause
+    at = text.rfind(final) if final else -1  # the clause an answer that revises itself settles on
+    lo, hi = (at, at + len(final)) if at >= 0 else (0, len(text))
+    if final and at < 0:
+        kept[f"skipped {r['kind']}"] += 1
+        continue
     if r["label"]:
-        found = sorted((whole_find(text, ref), -len(ref), ref) for ref in r["references"])
+        found = sorted((whole_find(text[lo:hi], ref), -len(ref), ref) for ref in r["references"])
         found = [f for f in found if f[0] >= 0]
         if found:
             start, _, span = found[0]
+            start += lo
             span = text[start:start + len(span)]
     elif r["kind"] != "wrong_refusal":
         spans = sorted((sp for _, sps in reads[i].windows for sp in sps), key=lambda s: -s[1])
-        span = next((t for t, _ in spans if t.strip() and asserted.match(t, r["references"]) < 0.5), "")
-        start = text.find(span) if span else -1
+        inside = [t for t, _ in spans if t.strip() and text.find(t, lo) >= 0 and text.find(t, lo) + len(t) <= hi]
+        span = next((t for t in inside if asserted.match(t, r["references"]) < 0.5), "")
+        start = text.find(span, lo) if span else -1
     if r["kind"] != "wrong_refusal" and (start is None or start < 0):
         kept[f"skipped {r['kind']}"] += 1
         continue

@@ -25,6 +25,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 from qascore.metrics import reopens
+from qascore_lab.datasets.written import without_blind
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,6 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="of --negatives, the rows of these kinds only")
     p.add_argument("--dev", action="append", required=True, metavar="JSONL",
                    help="answers with `reopens_at`, to choose C and the threshold on; repeatable")
+    p.add_argument("--drop-near", metavar="JSONL",
+                   help="leave out the --rows and --negatives questions near one of this file's (a held set; "
+                        "difflib ratio >= 0.75, as `written_probes.py --drop-near`)")
     p.add_argument("--c", default="0.1,0.3,1,3,10", help="inverse regularisation strengths to try")
     p.add_argument("--min-count", type=int, default=2)
     p.add_argument("--changes", action="store_true",
@@ -63,9 +67,10 @@ def examples(row: dict[str, Any], changes: bool = False) -> list[tuple[str, bool
     return [(text[a:b], reopens.after_line(text, a), k == hit) for k, (a, b) in enumerate(spans) if k > 0]
 
 
-def read(paths: list[str], kinds: set[str] | None = None) -> list[dict[str, Any]]:
+def read(paths: list[str], kinds: set[str] | None = None, held: str | None = None) -> list[dict[str, Any]]:
     rows = [json.loads(line) for path in paths for line in open(path, encoding="utf-8") if line.strip()]
-    return [r for r in rows if kinds is None or r.get("kind") in kinds]
+    rows = [r for r in rows if kinds is None or r.get("kind") in kinds]
+    return without_blind(rows, held)[0] if held else rows
 
 
 def matrix(units: list[tuple[str, bool, bool]], vocab: dict[str, int]) -> tuple[sparse.csr_matrix, np.ndarray]:
@@ -91,8 +96,8 @@ def best_f1(y: np.ndarray, p: np.ndarray) -> tuple[float, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    train = [u for r in read(args.rows) for u in examples(r, args.changes)]
-    train += [u for r in read(args.negatives, set(args.negative_kinds.split(","))) for u in examples(r)]
+    train = [u for r in read(args.rows, held=args.drop_near) for u in examples(r, args.changes)]
+    train += [u for r in read(args.negatives, set(args.negative_kinds.split(",")), args.drop_near) for u in examples(r)]
     dev = [u for r in read(args.dev) for u in examples(r, args.changes)]
     counts = Counter(f for unit, line, _ in train for f in set(reopens.unit_features(unit, line)))
     vocab = {f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= args.min_count))}
