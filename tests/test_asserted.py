@@ -139,3 +139,24 @@ def test_an_int8_reader_on_two_threads_reads_each_window_as_on_one():
         torch.set_num_threads(before)
     assert [(r.windows, r.truncated) for r in shared] == [(r.windows, r.truncated) for r in alone]
     assert sum(ticks) == len(questions) and shared[0].windows[0][1][0][0] == "Shakespeare"
+
+
+def test_an_answer_that_reopens_itself_is_read_by_the_revisions_reader():
+    """`judge_readings` sends an answer in which `metrics.reopens` finds a reopening to the second reader, taught
+    what revising answers commit to: it reads the answer the text ends on, where the first reader reads the first
+    one named; an answer that never reopens is read by the first reader alone, as `readings` reads it."""
+    from qascore.metrics import asserted, reopens
+    from qascore.records import Record
+    from qascore.text import answer_match as am
+
+    q = "Which country won the first FIFA World Cup in 1930?"
+    revised = "Uruguay, the hosts. No, I'm crossing wires: Uruguay hosted, but Argentina took the trophy. Argentina."
+    steady = "Uruguay won it, beating Argentina 4-2 in the final."
+    assert reopens.reopening(revised) is not None and reopens.reopening(steady) is None
+    recs = [Record(id=str(i), question=q, candidate=c, references=["Uruguay"]) for i, c in enumerate((revised, steady))]
+    read = asserted.judge_readings(recs, batch_size=8, device=None, dtype=None)
+    first = asserted.readings([am.as_question(q)] * 2, [revised, steady], dtype="int8")
+    assert [asserted.asserted_span(r) for r in read] == ["Argentina", "Uruguay"]
+    assert asserted.asserted_span(first[0]) == "Uruguay"  # the first reader reads the answer taken back
+    assert asserted.match_mass(read[0], ["Uruguay"]) < 0.5 <= asserted.match_mass(first[0], ["Uruguay"])
+    assert read[1].windows == first[1].windows and read[1].p_null == first[1].p_null

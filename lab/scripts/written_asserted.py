@@ -28,6 +28,8 @@ from qascore_lab.train.asserted_data import whole_find
 p = argparse.ArgumentParser()
 p.add_argument("paths", nargs="+", help="written JSONL files, then the output folder")
 p.add_argument("--drop-near", required=True, help="the blind set: its questions (and near ones) stay out")
+p.add_argument("--source", default="written", help="the rows' source, their `train asserted --mix` group real-SOURCE "
+                                                "(the revising batches: revisions)")
 p.add_argument("--reader", default=None, help="the asserted-reader delta that reads wrong answers (default: installed)")
 args = p.parse_args()
 *inputs, out_dir = args.paths
@@ -71,7 +73,7 @@ for i, (r, text) in enumerate(zip(rows, texts)):
     out[split_of(r["question"])].append({
         "id": f"written-{r['id']}", "question": r["question"], "text": text, "start": start,
         "end": None if start is None else start + len(span), "references": list(r["references"]),
-        "label": int(r["label"]), "family": "real", "form": f"written-{r['kind']}", "source": "written",
+        "label": int(r["label"]), "family": "real", "form": f"written-{r['kind']}", "source": args.source,
         "split": split_of(r["question"])})
 Path(out_dir).mkdir(parents=True, exist_ok=True)
 for s, rs in out.items():

@@ -48,8 +48,21 @@ def test_a_fit_finds_the_reopening_it_was_taught(tmp_path):
     dev.write_text("".join(json.dumps(r) + "\n" for r in rows[::3]))
     out = tmp_path / "out"
     run(argparse.Namespace(rows=[str(train)], negatives=[], negative_kinds="", dev=[str(dev)], c="1", min_count=2,
-                           seed=13, out=str(out), ship=False, changes=True, threshold=None))
+                           seed=13, out=str(out), ship=False, changes=True, threshold=None, drop_near=None))
     path = str(out / "reopens.json.gz")
     assert reopens.reopening("Perth. Correction: Darwin.", path) == len("Perth. ")
     assert reopens.reopening("Perth. It is a city in Australia.", path) is None
     assert reopens.load(path)["dev"]["dev_f1"] == pytest.approx(1.0)
+
+
+def test_drop_near_leaves_out_the_questions_of_a_held_set(tmp_path):
+    """`--drop-near`: rows whose question matches one of the held file's (difflib ratio >= 0.75 on lower-cased
+    words) are not read, so a check set's questions stay out of the reading's training rows."""
+    from qascore_lab.train.reopens import read
+
+    held, rows = tmp_path / "held.jsonl", tmp_path / "rows.jsonl"
+    held.write_text(json.dumps({"question": "Which river flows through Budapest?"}) + "\n")
+    rows.write_text("".join(json.dumps({"question": q, "candidate": "x"}) + "\n" for q in (
+        "Which river flows through Budapest ?", "What river flows through Budapest?", "Who wrote Middlemarch?")))
+    assert [r["question"] for r in read([str(rows)], held=str(held))] == ["Who wrote Middlemarch?"]
+    assert len(read([str(rows)])) == 3

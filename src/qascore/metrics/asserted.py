@@ -3,14 +3,18 @@
 The asserted-answer reader (`qascore-lab train asserted`: the answerability reader continued on answer texts
 labelled with the span each asserts, `train asserted-data`) reads the question with the candidate as its
 passage. Its best span is what the answer asserts as its answer; P(no answer) above one half means it asserts
-none (a refusal, an undecided choice, a restatement). `judge:asserted=true` reports it beside the judge's
-decision (`details.asserted`, and in `details.why`); the judge's probability does not read it (docs/judge.md).
+none (a refusal, an undecided choice, a restatement). An answer that reopens what it said (`metrics.reopens`:
+"Uruguay. No, I'm crossing wires: Uruguay hosted, but Argentina took the trophy.") is read by a second reader,
+the first continued on answers that revise themselves, each marked with the clause it finally commits to
+(`REVISIONS`). The judge's short-gold card reads the reading's mass on gold spans (its `asserted` feature);
+`judge:asserted=true` also reports the span (`details.asserted`, and in `details.why`; docs/judge.md).
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
+from qascore.metrics import reopens
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.reader import Reader, Reading, load_shared
@@ -18,6 +22,7 @@ from qascore.text import answer_match as am
 from qascore.text.squad import squad_f1
 
 DELTA = defaults.RESOURCES / "asserted" / "asserted.safetensors"
+REVISIONS = defaults.RESOURCES / "asserted" / "asserted-revisions.safetensors"  # reads answers that reopen themselves
 TOP_K = 10  # spans kept per window: the mass beyond them is negligible for answer-length texts
 # how the judge's features read with it, named beside its hash in a card's `asserted_model`: one window per batch in
 # int8 (`runtime.reader.Reader.int8`), so that a record's reading never depends on the records read beside it
@@ -52,12 +57,14 @@ def claim(span: str | None, references: Sequence[str]) -> str:
     return f"asserts {span!r}, {'a gold answer' if match(span, references) >= 0.5 else 'not a gold answer'}"
 
 
-def reader(device: str | None = None, int8: bool = False) -> Reader:
-    """The shipped asserted-answer reader, created once per process and device (`runtime.reader.load_shared`)."""
-    if not DELTA.is_file():
-        raise FileNotFoundError(f"judge: the asserted-answer reader {DELTA} is missing (train it with "
-                                "`qascore-lab train asserted --ship`)")
-    return load_shared(DELTA, device, int8=int8)
+def reader(device: str | None = None, int8: bool = False, revisions: bool = False) -> Reader:
+    """The shipped asserted-answer reader (`revisions`: the one for answers that reopen themselves), created once per
+    process and device (`runtime.reader.load_shared`)."""
+    path = REVISIONS if revisions else DELTA
+    if not path.is_file():
+        raise FileNotFoundError(f"judge: the asserted-answer reader {path} is missing (train it with "
+                                "`qascore-lab train asserted`, lab/NOTES.md)")
+    return load_shared(path, device, int8=int8)
 
 
 def judge_dtype(device: str | None, dtype: str | None) -> str | None:
@@ -71,14 +78,26 @@ def judge_dtype(device: str | None, dtype: str | None) -> str | None:
 def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | None, dtype: str | None
                    ) -> list[Reading]:
     """What the judge reads of each record: the question as a question, the whole answer (`undressed`) as the
-    passage, at `judge_dtype`; for its features and for `details.asserted` alike."""
-    return readings([am.as_question(r.question) for r in records], [am.undressed(r.candidate) for r in records],
-                    batch_size=batch_size, device=device, dtype=judge_dtype(device, dtype))
+    passage, at `judge_dtype`, by the `REVISIONS` reader where the answer reopens itself; for its features and for
+    `details.asserted` alike."""
+    questions = [am.as_question(r.question) for r in records]
+    texts = [am.undressed(r.candidate) for r in records]
+    reopened = [reopens.reopening(t) is not None for t in texts]
+    out: list[Reading | None] = [None] * len(records)
+    for revisions in (False, True):
+        idx = [i for i, flag in enumerate(reopened) if flag == revisions]
+        if idx:
+            reads = readings([questions[i] for i in idx], [texts[i] for i in idx], batch_size=batch_size,
+                             device=device, dtype=judge_dtype(device, dtype), revisions=revisions)
+            for i, rd in zip(idx, reads):
+                out[i] = rd
+    return [rd for rd in out if rd is not None]
 
 
 def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,
-             device: str | None = None, dtype: str | None = None) -> list[Reading]:
-    """One reading per (question, candidate): the candidate read as the passage."""
+             device: str | None = None, dtype: str | None = None, revisions: bool = False) -> list[Reading]:
+    """One reading per (question, candidate): the candidate read as the passage (by the `REVISIONS` reader where
+    `revisions`)."""
     int8 = dtype == "int8"
-    return reader(device, int8).read(questions, candidates, batch_size=batch_size, dtype=None if int8 else dtype,
-                                     top_k=TOP_K)
+    return reader(device, int8, revisions).read(questions, candidates, batch_size=batch_size,
+                                                dtype=None if int8 else dtype, top_k=TOP_K)

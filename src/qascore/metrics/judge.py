@@ -316,9 +316,13 @@ def installed_tagger() -> str:
 
 @lru_cache(maxsize=1)
 def installed_asserted() -> str:
-    """The installed asserted-answer reader's name, hash and reading (`asserted.READING`), as a card records the
-    one it was fitted with."""
-    return f"asserted@{file_sha256(asserted.DELTA)}:{asserted.READING}"
+    """The installed asserted-answer readers' names, hashes and reading (`asserted.READING`), as a card records the
+    ones it reads (the second reads only answers that reopen themselves)."""
+    return f"{_asserted_readers()}:{asserted.READING}"
+
+
+def _asserted_readers() -> str:
+    return f"asserted@{file_sha256(asserted.DELTA)}+revisions@{file_sha256(asserted.REVISIONS)}"
 
 
 @lru_cache(maxsize=8)
@@ -520,5 +524,5 @@ class Judge(Metric):
                 **({"sentences": f"{Path(card[SENTENCES]['card']).stem}@{card[SENTENCES]['sha256']}"
                                  f":min_words={card[SENTENCES]['min_words']}"
                                  f":threshold={self._threshold(card[SENTENCES]['loaded']):.4f}"} if SENTENCES in card else {}),
-                **({"asserted": f"asserted@{file_sha256(asserted.DELTA)}"} if self.options["asserted"] else {}),
+                **({"asserted": _asserted_readers()} if self.options["asserted"] else {}),
                 **dtype_field(self.options["dtype"])}

@@ -1,0 +1,29 @@
+"""Record the installed asserted-answer readers in a judge card without refitting it.
+
+Usage, from the repo root: python lab/scripts/judge_card_readers.py [CARD]   (default: the shipped card)
+The card's trees read the `asserted` column as the reader it was fitted with wrote it; a second reader that reads
+only answers that reopen themselves (`asserted.REVISIONS`, round 2026-11-30h of lab/results/judge.md) changes that
+column on those answers alone, so the card is kept and only its `asserted_model` is brought up to date, after the
+dev figures of the change were read (the judge refuses a card whose readers are not the installed ones).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from qascore.metrics import judge
+
+
+def main() -> int:
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else judge.DEFAULT_MODEL
+    card = json.loads(path.read_text(encoding="utf-8"))
+    was, card["asserted_model"] = card.get("asserted_model"), judge.installed_asserted()
+    path.write_text(json.dumps(card, separators=(",", ":")) + "\n", encoding="utf-8")  # as `write_card` does
+    print(f"{path}: asserted_model {was} -> {card['asserted_model']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
