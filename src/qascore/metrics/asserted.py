@@ -83,15 +83,13 @@ def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | 
     questions = [am.as_question(r.question) for r in records]
     texts = [am.undressed(r.candidate) for r in records]
     reopened = [reopens.reopening(t) is not None for t in texts]
-    out: list[Reading | None] = [None] * len(records)
+    out: dict[int, Reading] = {}
     for revisions in (False, True):
         idx = [i for i, flag in enumerate(reopened) if flag == revisions]
         if idx:
-            reads = readings([questions[i] for i in idx], [texts[i] for i in idx], batch_size=batch_size,
-                             device=device, dtype=judge_dtype(device, dtype), revisions=revisions)
-            for i, rd in zip(idx, reads):
-                out[i] = rd
-    return [rd for rd in out if rd is not None]
+            out.update(zip(idx, readings([questions[i] for i in idx], [texts[i] for i in idx], batch_size=batch_size,
+                                         device=device, dtype=judge_dtype(device, dtype), revisions=revisions)))
+    return [out[i] for i in range(len(records))]
 
 
 def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,

@@ -289,10 +289,11 @@ def tree_values(tree: dict[str, Any], x: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def rules_hash() -> str:
-    """A hash of the code that reads a record into the features (this module, the alias lookup, the reopening reader
-    and the text rules): the signature names it, since a rule's change moves scores that the card's hash does not."""
+    """A hash of the code that reads a record into the features (this module, the alias lookup, the reopening reader,
+    which asserted reader reads what, and the text rules): the signature names it, since a rule's change moves
+    scores that the card's hash does not."""
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], aliases, reopens, am, list_count, names, quantities, roles, squad):
+    for module in (sys.modules[__name__], aliases, asserted, reopens, am, list_count, names, quantities, roles, squad):
         h.update(Path(str(module.__file__)).read_bytes())
     return h.hexdigest()[:12]
 
@@ -322,6 +323,7 @@ def installed_asserted() -> str:
 
 
 def _asserted_readers() -> str:
+    """The two asserted readers by name and hash, as the signature names them."""
     return f"asserted@{file_sha256(asserted.DELTA)}+revisions@{file_sha256(asserted.REVISIONS)}"
 
 
