@@ -75,14 +75,15 @@ def judge_dtype(device: str | None, dtype: str | None) -> str | None:
     return dtype if dtype is not None or not pick_device(device).startswith("cpu") else "int8"
 
 
-def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | None, dtype: str | None
-                   ) -> list[Reading]:
+def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | None, dtype: str | None,
+                   reopened: Sequence[bool] | None = None) -> list[Reading]:
     """What the judge reads of each record: the question as a question, the whole answer (`undressed`) as the
-    passage, at `judge_dtype`, by the `REVISIONS` reader where the answer reopens itself; for its features and for
-    `details.asserted` alike."""
+    passage, at `judge_dtype`, by the `REVISIONS` reader where the answer reopens itself (`reopened`, one flag per
+    record, where the caller has read it already); for its features and for `details.asserted` alike."""
     questions = [am.as_question(r.question) for r in records]
     texts = [am.undressed(r.candidate) for r in records]
-    reopened = [reopens.reopening(t) is not None for t in texts]
+    if reopened is None:
+        reopened = [reopens.reopening(t) is not None for t in texts]
     out: dict[int, Reading] = {}
     for revisions in (False, True):
         idx = [i for i, flag in enumerate(reopened) if flag == revisions]

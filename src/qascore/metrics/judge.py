@@ -162,7 +162,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
     whole = [am.undressed(r.candidate) for r in records]
-    records = [replace(r, candidate=am.settled(w, r.references, reopens.reopening(w))) for r, w in zip(records, whole)]
+    reopen_at = [reopens.reopening(w) for w in whole]
+    records = [replace(r, candidate=am.settled(w, r.references, at)) for r, w, at in zip(records, whole, reopen_at)]
     added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
     if why is not None:
         why["aliases"] = [[t for _, t in a] for a in added]
@@ -189,7 +190,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         cols["kpqa_rougeL"] = np.asarray(res.scores)
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "asserted" in names or "no_answer" in names:
-        reads = asserted.judge_readings(given_records, batch_size=batch_size, device=device, dtype=dtype)
+        reads = asserted.judge_readings(given_records, batch_size=batch_size, device=device, dtype=dtype,
+                                        reopened=[at is not None for at in reopen_at])
         if read is not None:
             read.extend(reads)
         cols["asserted"] = np.array([asserted.match_mass(rd, r.references) for rd, r in zip(reads, records)])
