@@ -3,9 +3,11 @@ judge's one-line `why` with it, by hand; the shipped reader on answers whose ass
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from qascore.metrics.asserted import asserted_span, claim, match, match_mass
+from qascore.metrics.asserted import asserted_span, claim, match, match_mass, revised_at
 from qascore.metrics.judge import explain
 from qascore.runtime.reader import Reading
 
@@ -47,6 +49,37 @@ def test_claim_and_why_in_words():
     assert (explain(0.73, 0.44, {"verifier": 0.5, "contains": 0.2}, said=said)
             == "accepted (0.73 >= 0.44): asserts 'Sydney', not a gold answer; verifier +0.50, contains +0.20")
     assert explain(0.1, 0.44, {}, said="asserts no answer") == "rejected (0.10 < 0.44): asserts no answer"
+
+
+def _read(span: str, p_null: float = 0.0) -> Reading:
+    return Reading(windows=[(p_null, [(span, 0.9)])])
+
+
+CHOLERA = "Cholera. Re-reading my notes, it was typhus. Typhus."  # units at 0, 9 and 45
+OFFER = "Snow blamed cholera. Then again, the records say typhus. Typhus."  # units at 0, 21 and 57
+
+
+@pytest.mark.parametrize("text, first, second, probs, expected", [
+    # the readers differ on the gold: the answer settles on the unit of the second reader's span
+    (CHOLERA, _read("Cholera"), _read("Typhus"), (0.6, 0.01), 45),
+    (CHOLERA, _read("Cholera"), _read("Typhus"), (0.04, 0.01), None),   # no unit reopens it at 0.05
+    (CHOLERA, _read("Cholera"), _read("Typhus"), (0.01, 0.06), 45),     # the span's own unit counts
+    (CHOLERA, _read("Cholera"), _read("Cholera"), (0.6, 0.01), None),   # both read the gold at the start
+    # neither reads the gold, but the answer named it before a unit that names none: it moved away
+    (CHOLERA, _read("typhus"), _read("Typhus"), (0.6, 0.01), 45),
+    ("Cholera. Re-reading my notes: typhus, not cholera.", _read("typhus"), _read("typhus"), (0.6,), None),
+    # both read the gold where nothing before its unit names it: the answer moved to it
+    ("Typhus, I think. Re-reading my notes, the outbreak was cholera.", _read("cholera"), _read("cholera"), (0.2,), 17),
+    ("Typhus, not cholera. Re-reading my notes, it was cholera.", _read("cholera"), _read("cholera"), (0.2,), None),
+    (OFFER, _read("Snow"), _read("Typhus"), (0.3, 0.01), 57),
+    (OFFER, _read("Snow"), _read("Typhus", p_null=0.6), (0.3, 0.01), None),  # the second reads no answer
+    ("Typhus. Wait: cholera. Cholera.", _read("Cholera"), _read("Typhus"), (0.6, 0.01), None),  # span in unit 0
+])
+def test_revised_at_table(text, first, second, probs, expected):
+    starts = [0, *(m.end() + 1 for m in re.finditer(r"[.!?:](?= )", text))][:3]
+    ends = [*(s - 1 for s in starts[1:]), len(text)]
+    spans = [(a, b, p) for (a, b), p in zip(zip(starts, ends), (0.0, *probs))]
+    assert revised_at(text, ["Cholera"], first, second, spans) == expected
 
 
 @pytest.mark.slow
@@ -154,9 +187,10 @@ def test_an_answer_that_reopens_itself_is_read_by_the_revisions_reader():
     steady = "Uruguay won it, beating Argentina 4-2 in the final."
     assert reopens.reopening(revised) is not None and reopens.reopening(steady) is None
     recs = [Record(id=str(i), question=q, candidate=c, references=["Uruguay"]) for i, c in enumerate((revised, steady))]
-    read = asserted.judge_readings(recs, batch_size=8, device=None, dtype=None)
+    read, settles = asserted.judge_readings(recs, batch_size=8, device=None, dtype=None)
     first = asserted.readings([am.as_question(q)] * 2, [revised, steady], dtype="int8")
     assert [asserted.asserted_span(r) for r in read] == ["Argentina", "Uruguay"]
+    assert settles[1] is None and settles[0] is not None and revised[settles[0]:] == "Argentina."
     assert asserted.asserted_span(first[0]) == "Uruguay"  # the first reader reads the answer taken back
     assert asserted.match_mass(read[0], ["Uruguay"]) < 0.5 <= asserted.match_mass(first[0], ["Uruguay"])
     assert read[1].windows == first[1].windows and read[1].p_null == first[1].p_null

@@ -27,6 +27,9 @@ TOP_K = 10  # spans kept per window: the mass beyond them is negligible for answ
 # how the judge's features read with it, named beside its hash in a card's `asserted_model`: one window per batch in
 # int8 (`runtime.reader.Reader.int8`), so that a record's reading never depends on the records read beside it
 READING = "per-window"
+# the least P(reopens) of a unit before the second reader's span for an answer to count as revising its claim
+# (`revised_at`; chosen on the dev sets, lab/results/judge.md round 2026-11-30i)
+REVISION_EVIDENCE = 0.05
 
 
 def match(span: str, references: Sequence[str]) -> float:
@@ -75,22 +78,57 @@ def judge_dtype(device: str | None, dtype: str | None) -> str | None:
     return dtype if dtype is not None or not pick_device(device).startswith("cpu") else "int8"
 
 
+def revised_at(text: str, references: Sequence[str], first: Reading, second: Reading,
+               spans: Sequence[tuple[int, int, float]]) -> int | None:
+    """Where an answer that revises its claim settles: the start of the unit (`reopens.unit_probabilities`, `spans`)
+    that holds the last occurrence of the second reader's span; None where the answer does not revise. It revises
+    where a unit after the first, up to that one, reopens it at `REVISION_EVIDENCE` or more, and the two readers
+    differ on whether the answer asserts a reference (the second's span after the first's: "Cholera. Re-reading my
+    notes, ... was actually typhus; Snow's cholera work came later. Typhus."), or the second reads a reference in
+    a unit that names one where nothing before it does ("Ivan Turgenev. Oops, Turgenev wrote A Month in the
+    Country; The Cherry Orchard is Anton Chekhov's."), or a span that is none, in a unit that names none, after
+    the answer named one."""
+    last = second.best[0]
+    at = text.rfind(last) if last.strip() else -1
+    unit = next((k for k, (a, b, _) in enumerate(spans) if a <= at < b), 0)
+    if unit == 0 or max(p for _, _, p in spans[1:unit + 1]) < REVISION_EVIDENCE:
+        return None
+    start, end, _ = spans[unit]
+    said = first.best[0]
+    gold_last = match(last, references) >= 0.5
+    if (match(said, references) >= 0.5) != gold_last and (text.find(said) if said.strip() else -1) < at:
+        return start
+    named = am.Reading("", text, references)
+    before, inside = named.holds(text[:start]), named.holds(text[start:end])
+    if gold_last and inside and not before:  # moved to the gold
+        return start
+    if not gold_last and second.p_null <= 0.5 and before and not inside:  # moved away from it
+        return start
+    return None
+
+
 def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | None, dtype: str | None,
-                   reopened: Sequence[bool] | None = None) -> list[Reading]:
-    """What the judge reads of each record: the question as a question, the whole answer (`undressed`) as the
-    passage, at `judge_dtype`, by the `REVISIONS` reader where the answer reopens itself (`reopened`, one flag per
-    record, where the caller has read it already); for its features and for `details.asserted` alike."""
+                   spans: Sequence[Sequence[tuple[int, int, float]]] | None = None
+                   ) -> tuple[list[Reading], list[int | None]]:
+    """What the judge reads of each record (the question as a question, the whole answer, `undressed`, as the
+    passage, at `judge_dtype`), for its features and for `details.asserted` alike: per record, the reading (the
+    `REVISIONS` reader's where the answer reopens itself or revises its claim, else the first reader's) and where
+    an answer that revises its claim settles (`revised_at`, an offset in its undressed text), else None. The
+    second reader reads only answers with a unit at `REVISION_EVIDENCE` or more; `spans`: each answer's
+    `reopens.unit_probabilities`, where the caller has read them already."""
     questions = [am.as_question(r.question) for r in records]
     texts = [am.undressed(r.candidate) for r in records]
-    if reopened is None:
-        reopened = [reopens.reopening(t) is not None for t in texts]
-    out: dict[int, Reading] = {}
-    for revisions in (False, True):
-        idx = [i for i, flag in enumerate(reopened) if flag == revisions]
-        if idx:
-            out.update(zip(idx, readings([questions[i] for i in idx], [texts[i] for i in idx], batch_size=batch_size,
-                                         device=device, dtype=judge_dtype(device, dtype), revisions=revisions)))
-    return [out[i] for i in range(len(records))]
+    if spans is None:
+        spans = [reopens.unit_probabilities(t) for t in texts]
+    how = {"batch_size": batch_size, "device": device, "dtype": judge_dtype(device, dtype)}
+    first = readings(questions, texts, **how)
+    doubted = [i for i, s in enumerate(spans) if max((p for _, _, p in s), default=0.0) >= REVISION_EVIDENCE]
+    second = dict(zip(doubted, readings([questions[i] for i in doubted], [texts[i] for i in doubted], **how,
+                                        revisions=True)))
+    revised = [revised_at(t, r.references, first[i], second[i], spans[i]) if i in second else None
+               for i, (t, r) in enumerate(zip(texts, records))]
+    return [second[i] if i in second and (revised[i] is not None or reopens.reopened_at(spans[i]) is not None)
+            else first[i] for i in range(len(records))], revised
 
 
 def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,

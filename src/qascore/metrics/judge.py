@@ -157,13 +157,17 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     readings where the asserted features were computed (`details.asserted` reuses them)."""
     from qascore.metrics.registry import load  # the registry, not the package API above the metrics
 
-    given_records = records
-
     cols: dict[str, np.ndarray] = {}
     cut = np.zeros(len(records), dtype=bool)
     whole = [am.undressed(r.candidate) for r in records]
-    reopen_at = [reopens.reopening(w) for w in whole]
-    records = [replace(r, candidate=am.settled(w, r.references, at)) for r, w, at in zip(records, whole, reopen_at)]
+    spans = [reopens.unit_probabilities(w) for w in whole]
+    reads: list[asserted.Reading] = []
+    revised: list[int | None] = [None] * len(records)
+    if "asserted" in names or "no_answer" in names:
+        reads, revised = asserted.judge_readings(records, batch_size=batch_size, device=device, dtype=dtype,
+                                                 spans=spans)
+    records = [replace(r, candidate=w[at:] if at is not None else am.settled(w, r.references, reopens.reopened_at(s)))
+               for r, w, s, at in zip(records, whole, spans, revised)]
     added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
     if why is not None:
         why["aliases"] = [[t for _, t in a] for a in added]
@@ -190,8 +194,6 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
         cols["kpqa_rougeL"] = np.asarray(res.scores)
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "asserted" in names or "no_answer" in names:
-        reads = asserted.judge_readings(given_records, batch_size=batch_size, device=device, dtype=dtype,
-                                        reopened=[at is not None for at in reopen_at])
         if read is not None:
             read.extend(reads)
         cols["asserted"] = np.array([asserted.match_mass(rd, r.references) for rd, r in zip(reads, records)])
@@ -498,7 +500,7 @@ class Judge(Metric):
         renamed = why.get("aliases", [[] for _ in records])  # the references as the answer names them
         if self.options["asserted"]:
             reads = read or asserted.judge_readings(records, batch_size=int(self.options["batch_size"]),
-                                                    device=self.options["device"], dtype=self.options["dtype"])
+                                                    device=self.options["device"], dtype=self.options["dtype"])[0]
             why["asserted"] = [asserted.asserted_span(rd) for rd in reads]
             said = [asserted.claim(span, [*r.references, *named])  # the gold as the answer names it counts too
                     for span, r, named in zip(why["asserted"], records, renamed)]

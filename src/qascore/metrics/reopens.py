@@ -17,7 +17,7 @@ import math
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from qascore.runtime import defaults
 
@@ -74,12 +74,23 @@ def after_line(text: str, start: int) -> bool:
     return "\n" in text[max(0, start - 2):start]
 
 
+def unit_probabilities(text: str, path: str = str(DEFAULT)) -> list[tuple[int, int, float]]:
+    """(start, end, P(the unit reopens the answer)) of every unit of `text`; the first unit's is 0."""
+    model = load(path)
+    spans = units(text)
+    return [(a, b, 0.0 if k == 0 else probability(model, text[a:b], after_line(text, a)))
+            for k, (a, b) in enumerate(spans)]
+
+
+def reopened_at(spans: Sequence[tuple[int, int, float]], threshold: float | None = None) -> int | None:
+    """Where the first unit that reopens the answer starts, from its `unit_probabilities`, at the model's threshold
+    unless another is given; None where none does."""
+    cut = load()["threshold"] if threshold is None else threshold
+    return next((a for a, _, p in spans[1:] if p >= cut), None)
+
+
 def reopening(text: str, path: str = str(DEFAULT), threshold: float | None = None) -> int | None:
     """Where the first unit after the first that reopens the answer starts (its offset in `text`), or None; at the
     model's threshold unless another is given."""
-    model = load(path)
-    cut = model["threshold"] if threshold is None else threshold
-    for a, b in units(text)[1:]:
-        if probability(model, text[a:b], after_line(text, a)) >= cut:
-            return a
-    return None
+    cut = load(path)["threshold"] if threshold is None else threshold
+    return reopened_at(unit_probabilities(text, path), cut)
