@@ -4,9 +4,11 @@ The asserted-answer reader (`qascore-lab train asserted`: the answerability read
 labelled with the span each asserts, `train asserted-data`) reads the question with the candidate as its
 passage. Its best span is what the answer asserts as its answer; P(no answer) above one half means it asserts
 none (a refusal, an undecided choice, a restatement). An answer that reopens what it said (`metrics.reopens`:
-"Uruguay. No, I'm crossing wires: Uruguay hosted, but Argentina took the trophy.") is read by a second reader,
-the first continued on answers that revise themselves, each marked with the clause it finally commits to
-(`REVISIONS`). The judge's short-gold card reads the reading's mass on gold spans (its `asserted` feature);
+"Uruguay. No, I'm crossing wires: Uruguay hosted, but Argentina took the trophy.") is also read by a second
+reader, trained as the first with answers that revise themselves, each marked with the clause it finally commits to
+(`REVISIONS`); where the two disagree on the gold, or the answer moves to or away from it, the judge reads the answer
+from the second reader's clause (`revised_at`). The judge's short-gold card reads the reading's mass on gold spans (its
+`asserted` feature);
 `judge:asserted=true` also reports the span (`details.asserted`, and in `details.why`; docs/judge.md).
 """
 

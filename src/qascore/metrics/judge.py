@@ -49,7 +49,10 @@ gets its question mark). Every feature reads the candidate without its markdown 
 list, the item it picks; of a self-correction or a choice among alternatives, its last answer:
 "Canberra. Correction: Sydney." and "Possibly Canberra, but more likely Sydney." are read as "Sydney."; of an
 answer that reopens what it said, where a reference is named on one side of the reopening only, what follows it:
-"Mont Blanc. Thinking about it more, Monte Rosa is higher." is read from "Thinking", `reopens.reopening`).
+"Mont Blanc. Thinking about it more, Monte Rosa is higher." is read from "Thinking", `reopens.reopening`; with the
+asserted features, of an answer that revises its claim, the clause the second asserted reader reads it in:
+"Katakana. Sorry, swapped them: ... katakana is for grammatical endings. Hiragana." is read as "Hiragana.",
+`asserted.revised_at`).
 Where no reference occurs whole, the references also come rewritten in the other names the candidate gives them
 (`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets; "Stibium" for Antimony,
 "Samuel Clemens" for Mark Twain, Wikipedia's redirects; "AR" for Argentina, "Avañe'ẽ" for Guarani, Unicode CLDR's
