@@ -122,11 +122,11 @@ def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | 
     texts = [am.undressed(r.candidate) for r in records]
     if spans is None:
         spans = [reopens.unit_probabilities(t) for t in texts]
-    how = {"batch_size": batch_size, "device": device, "dtype": judge_dtype(device, dtype)}
-    first = readings(questions, texts, **how)
+    precision = judge_dtype(device, dtype)
+    first = readings(questions, texts, batch_size=batch_size, device=device, dtype=precision)
     doubted = [i for i, s in enumerate(spans) if max((p for _, _, p in s), default=0.0) >= REVISION_EVIDENCE]
-    second = dict(zip(doubted, readings([questions[i] for i in doubted], [texts[i] for i in doubted], **how,
-                                        revisions=True)))
+    second = dict(zip(doubted, readings([questions[i] for i in doubted], [texts[i] for i in doubted],
+                                        batch_size=batch_size, device=device, dtype=precision, revisions=True)))
     revised = [revised_at(t, r.references, first[i], second[i], spans[i]) if i in second else None
                for i, (t, r) in enumerate(zip(texts, records))]
     return [second[i] if i in second and (revised[i] is not None or reopens.reopened_at(spans[i]) is not None)
