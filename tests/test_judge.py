@@ -600,9 +600,9 @@ def test_a_card_reads_the_verifier_it_names_beside_it(tmp_path):
 
 @pytest.mark.slow
 def test_the_shipped_judge_reads_an_answer_from_where_it_reopens_itself():
-    """The issue's own example: "1,440. Wait, ..." is read from the reopening (`reopens`), where the gold is no longer
-    named, and rejected; the same answer revised to the gold is read from there and accepted; `details.read` says
-    what was read (None: the whole answer)."""
+    """The issue's own example: "1,440. Wait, ..." is read from the clause the revisions reader reads its claim in
+    (`asserted.revised_at`), where the gold is no longer named, and rejected; the same answer revised to the gold is
+    accepted; `details.read` says what was read (None: the whole answer)."""
     import qascore
 
     q = {"question": "How many minutes are there in a day?", "references": ["1,440"]}
@@ -611,4 +611,4 @@ def test_the_shipped_judge_reads_an_answer_from_where_it_reopens_itself():
         {**q, "candidate": "1,240. Let me redo that: 24 times 60 is actually 1,440. So 1,440."},
         {**q, "candidate": "1,440 minutes."}])
     assert res.details["correct"] == [False, True, True]
-    assert res.details["read"][0].startswith("Let me redo that") and res.details["read"][2] is None
+    assert res.details["read"][0] == "So 1,240." and res.details["read"][2] is None

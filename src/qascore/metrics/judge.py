@@ -169,7 +169,7 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     if "asserted" in names or "no_answer" in names:
         reads, revised = asserted.judge_readings(records, batch_size=batch_size, device=device, dtype=dtype,
                                                  spans=spans)
-    records = [replace(r, candidate=w[at:] if at is not None else am.settled(w, r.references, reopens.reopened_at(s)))
+    records = [replace(r, candidate=am.settled(w, r.references, reopens.reopened_at(s), at))
                for r, w, s, at in zip(records, whole, spans, revised)]
     added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
     if why is not None:

@@ -198,20 +198,25 @@ def undressed(candidate: str) -> str:
     return _LABEL.sub("", _NUMBERED.sub("", text) if len(_NUMBERED.findall(text)) > 1 else text, count=1)
 
 
-def settled(candidate: str, references: Sequence[str], reopens_at: int | None = None) -> str:
+def settled(candidate: str, references: Sequence[str], reopens_at: int | None = None,
+            revised_at: int | None = None) -> str:
     """What the judge's models and overlap features read of an `undressed` candidate: the item a verdict
     list marks right (`committed`) or a labelled list picks (`picked`); else, where the answer corrects
     itself or chooses among alternatives, what it settles on (`corrected`), unless a reference is named
     before it other than in the clause taken back ("It's A. Some say B, but that's wrong. Hope this
     helps."): then the whole candidate. `reopens_at`: where the answer reopens what it said (the judge's
     learned reading, `metrics.reopens`); where a reference is named on one side of it only, the answer
-    moved to or away from it, and settles on what follows."""
+    moved to or away from it, and settles on what follows. `revised_at`: where the asserted readers find the answer
+    settles (`metrics.asserted.revised_at`); read after a verdict list, a labelled list and a self-correction,
+    before `reopens_at`."""
     item = committed(candidate) or picked(candidate)
     if item is None and (parts := _self_correction(candidate)) is not None:
         head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
         r = Reading("", candidate, references)
         if not r.holds(head) and (r.holds(taken) or not r.holds(head + taken)):
             item = rest
+    if item is None and revised_at is not None:
+        item = candidate[revised_at:]
     if item is None and reopens_at is not None:
         r = Reading("", candidate, references)
         if r.holds(candidate[:reopens_at]) != r.holds(candidate[reopens_at:]):
