@@ -2,7 +2,7 @@
 
 Usage, from the repo root: python lab/scripts/judge_card_readers.py [CARD]   (default: the shipped card)
 The card's trees read the `asserted` column as the reader it was fitted with wrote it; a second reader that reads
-only answers that reopen themselves (`asserted.REVISIONS`, round 2026-11-30h of lab/results/judge.md) changes that
+only answers that doubt themselves (`asserted.REVISIONS`, rounds 2026-11-30h-i of lab/results/judge.md) changes that
 column on those answers alone, so the card is kept and only its `asserted_model` is brought up to date, after the
 dev figures of the change were read (the judge refuses a card whose readers are not the installed ones).
 """

@@ -21,12 +21,14 @@ from qascore.text import answer_match as am
 
 def main() -> int:
     model_path, thresholds, paths = sys.argv[1], [float(t) for t in sys.argv[2].split(",")], sys.argv[3:]
-    find = reopens.reopening
     rows = [(str(Path(p)), json.loads(line)) for p in paths for line in open(p, encoding="utf-8") if line.strip()]
     lo = min(thresholds)
-    rows = [(p, r) for p, r in rows if find(am.undressed(r["candidate"]), model_path, lo) is not None]
-    table: dict[str, int] = {}
-    reopens.reopening = lambda text, path=None, threshold=None: table.get(text)  # the judge reads where `table` says
+    rows = [(p, r) for p, r in rows if reopens.reopening(am.undressed(r["candidate"]), model_path, lo) is not None]
+    # the judge reads every unit with MODEL (also for `asserted.revised_at`'s evidence) and reopens at `cut` (None: never)
+    probabilities, reopened_at = reopens.unit_probabilities, reopens.reopened_at
+    cut: list[float | None] = [None]
+    reopens.unit_probabilities = lambda text, path=None: probabilities(text, model_path)
+    reopens.reopened_at = lambda spans, threshold=None: None if cut[0] is None else reopened_at(spans, cut[0])
 
     def errors() -> Counter:
         res = qascore.score("judge", questions=[r["question"] for _, r in rows],
@@ -37,13 +39,9 @@ def main() -> int:
     e0 = errors()
     print("no reopening:", dict(e0), sum(e0.values()))
     for t in thresholds:
-        table.clear()
-        for _, r in rows:
-            w = am.undressed(r["candidate"])
-            if (at := find(w, model_path, t)) is not None:
-                table[w] = at
+        cut[0] = t
         e = errors()
-        print(f"threshold {t}: {len(table)} reopen; errors {dict(e)}, {sum(e.values())} in all")
+        print(f"threshold {t}: errors {dict(e)}, {sum(e.values())} in all")
     return 0
 
 

@@ -325,7 +325,7 @@ def installed_tagger() -> str:
 @lru_cache(maxsize=1)
 def installed_asserted() -> str:
     """The installed asserted-answer readers' names, hashes and reading (`asserted.READING`), as a card records the
-    ones it reads (the second reads only answers that reopen themselves)."""
+    ones it reads (the second reads only answers that doubt themselves, `asserted.judge_readings`)."""
     return f"{_asserted_readers()}:{asserted.READING}"
 
 
