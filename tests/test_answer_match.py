@@ -12,6 +12,8 @@ from qascore.text.answer_match import Reading
     ("J.M.W. Turner's works", "jmw turner works"),
     ("The Great Barrier Reef", "great barrier reef"),
     ("  ", ""),
+    ("3.6 km", "3\u066b6 km"),                         # a decimal point stays: "3.6" is not "36"
+    ("−40 degrees, 12-18", "\u221240 degrees 1218"),    # a minus sign stays; a range's dash goes
 ])
 def test_fold(text, folded):
     assert am.fold(text) == folded
@@ -23,6 +25,9 @@ def test_fold(text, folded):
     ("Turnerian painting", ["Turner"], 0.0),            # whole words only
     ("anything", [""], 0.0),                            # an empty reference never matches
     ("", ["Paris"], 0.0),
+    ("3.6", ["36"], 0.0),                               # numbers, not digit strings
+    ("40", ["−40"], 0.0),
+    ("It is -40 degrees.", ["−40"], 1.0),
 ])
 def test_contains(candidate, refs, expected):
     assert am.contains(candidate, refs) == expected

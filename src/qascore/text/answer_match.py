@@ -23,15 +23,18 @@ QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "
                          "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
 POSSESSIVE = re.compile(r"(\w)'s\b")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+_SIGNED = re.compile(r"(?<![\w.-])-(?=\d)")
 
 
 def fold(text: str) -> str:
     """SQuAD normalisation after folding accents, typographic quotes and possessives.
 
     "Château d’If" and "Chateau d'If" both become "chateau dif"; "Turner's works" becomes "turner works",
-    so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works".
+    so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works"; a decimal point and a minus sign are
+    kept as marks the normalisation leaves ("3.6" is not "36", "-40" not "40").
     """
-    text = text.translate(QUOTES)
+    text = _SIGNED.sub("\u2212", _DECIMAL.sub("\u066b", text.translate(QUOTES)))
     if not text.isascii():  # ASCII has no accents to take off (NFKD leaves it as it is)
         text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
     text = POSSESSIVE.sub(r"\1", text).lower()
