@@ -14,7 +14,7 @@ RECORD = Reading("Who painted it?", "It was J.M.W. Turner’s work, in 1,100 day
 
 @pytest.mark.parametrize("part, expected", [
     ("text", "It was J.M.W. Turner's work, in 1,100 days (or 3.50 years)."),  # typographic quote as ASCII
-    ("words", ["it", "was", "jmw", "turner", "work", "in", "1100", "days", "or", "350", "years"]),  # possessive, punctuation folded
+    ("words", ["it", "was", "jmw", "turner", "work", "in", "1100", "days", "or", "3\u066b50", "years"]),  # "3.50" keeps its point
     ("refs", ["jmw turner", "chateau dif", "", "1960s"]),  # accents off, article dropped, a blank one kept as ""
     ("ref_words", [["jmw", "turner"], ["chateau", "dif"], [], ["1960s"]]),
     ("question_words", ["who", "painted", "it"]),
