@@ -107,6 +107,10 @@ def test_numbers(text, expected):
     ("When did Apollo 11 land?", "On 20 July 1969, watched by 600 million.", ["1969", "July 20, 1969"], 0.0),
     ("When did it land?", "In 1969, watched by 600 million.", ["July 20, 1969"], 0.5),  # 20 missing
     ("When did it land?", "In 1969.", ["July 20, 1969"], 0.0),      # no number beyond the gold's
+    ("On what date did it land?", "In 1969.", ["July 20, 1969"], 0.5),  # the date asked: the day lacked
+    ("On what date did it land?", "July 1969.", ["July 20, 1969"], 0.5),
+    ("On what date did the Wall fall?", "On 09.11.1989.", ["9 November 1989"], 0.0),  # a day, in either order
+    ("On what date is Bastille Day?", "july 14th", ["14 July"], 0.0),  # the day's number named
     ("What range?", "It was 12-15 degrees.", ["12-18 degrees"], 0.5),
     ("When?", "1756.", ["1768", "one thousand, seven hundred and sixty-eight"], 1.0),
     ("Who?", "Paris in 1900", ["Marie Curie"], 0.0),                # no gold number to miss

@@ -27,7 +27,8 @@ A small model over signals that carry from one kind of answer to another (their 
   ("Sydney is the capital; Canberra is the largest city."; `roles.misattributed`);
 - `num_gap`: the question asks for a number or a date and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one, in any form
-  (`answer_match.number_miss`: "landed in 1968" against "1969"; "238,900 miles" for "384,400 km" is no miss);
+  (`answer_match.number_miss`: "landed in 1968" against "1969"; "238,900 miles" for "384,400 km" is no miss),
+  or only the year or month of the date the question asks for ("1914" for "On what date ...?");
 - `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
   states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
   or 1970"; `answer_match.date_agrees`);

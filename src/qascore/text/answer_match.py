@@ -428,6 +428,17 @@ def _close(said: str, gold: str) -> bool:
 
 
 ANSWER_WORDS = 10  # a longer reference is a sentence that holds the answer, its other numbers not the gold's
+_DATE_ASKED = re.compile(r"\b(?:what|which)\s+(?:exact\s+|precise\s+|full\s+)?date\b", re.IGNORECASE)
+_NUMERIC_DATE = re.compile(r"\b[0-3]?\d([/.])[01]?\d\1\d{4}\b")  # "09.11.1989": a day, whichever order it is in
+
+
+def _lacks_day(r: Reading) -> bool:
+    """The question asks for a date, a reference states its day and the candidate does not name that day's number:
+    "1914" or "August 1914" for "On what date did the Panama Canal open?" and "15 August 1914" ("July 14th" and
+    "le 14 juillet" name it; a "When ...?" question takes a year)."""
+    days = {str(d["d"]) for d in map(_as_date, r.references) if d and "d" in d}
+    return (bool(days) and bool(_DATE_ASKED.search(r.question)) and not _NUMERIC_DATE.search(r.text)
+            and not days & r.numbers[0])
 
 
 def number_miss(r: Reading) -> float:
@@ -436,9 +447,10 @@ def number_miss(r: Reading) -> float:
     ranges do not account for, or a reference's number in another form (`quantities.restated`: "238,900 miles"
     for "384,400 km"); else the share of the best reference's numbers it lacks (a reference's range
     that holds a stated number, or a stated range that holds a reference's number, lacks none; references
-    without digits or longer than ANSWER_WORDS are not read, 0.0 if none is left). "Apollo 11 landed in
-    1968" against ["1969", "July 20, 1969"] gives 1.0, "12-15 degrees" against ["12-18 degrees"] 0.5, "about
-    300,000 km/s" against ["299,792 km/s"] and "15 years" against ["13 to 17 years"] 0.0."""
+    without digits or longer than ANSWER_WORDS are not read, 0.0 if none is left); a year for the date asked
+    (`_lacks_day`) lacks the day, 0.5. "Apollo 11 landed in 1968" against ["1969", "July 20, 1969"] gives 1.0,
+    "12-15 degrees" against ["12-18 degrees"] 0.5, "about 300,000 km/s" against ["299,792 km/s"] and "15 years"
+    against ["13 to 17 years"] 0.0."""
     stated, asked, refs = r.numbers
     said = stated - asked
     kept = [(n, ref) for n, ref in zip(refs, r.references) if n and len(ref.split()) <= ANSWER_WORDS]
@@ -453,7 +465,7 @@ def number_miss(r: Reading) -> float:
                    for n, rr in gold for g in n)
 
     if all(known(c) for c in said):
-        return 0.0
+        return 0.5 if _lacks_day(r) else 0.0
     misses = []
     for n, rr in gold:
         if any(float(c) not in ends and lo <= float(c) <= hi for lo, hi in rr for c in said):
