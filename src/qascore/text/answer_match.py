@@ -428,19 +428,6 @@ def _close(said: str, gold: str) -> bool:
 
 
 ANSWER_WORDS = 10  # a longer reference is a sentence that holds the answer, its other numbers not the gold's
-_DATE_ASKED = re.compile(r"\b(?:what|which)\s+(?:exact\s+|precise\s+|full\s+)?date\b", re.IGNORECASE)
-_NUMERIC_DATE = re.compile(r"\b[0-3]?\d([/.])[01]?\d\1\d{4}\b")  # "09.11.1989": a day, whichever order it is in
-
-
-def _lacks_day(r: Reading) -> bool:
-    """The question asks for a date, a reference states its day and the candidate does not name that day's number:
-    "1914" or "August 1914" for "On what date did the Panama Canal open?" and "15 August 1914" ("July 14th" and
-    "le 14 juillet" name it; a "When ...?" question takes a year)."""
-    days = {str(d["d"]) for d in map(_as_date, r.references) if d and "d" in d}
-    return (bool(days) and bool(_DATE_ASKED.search(r.question)) and not _NUMERIC_DATE.search(r.text)
-            and not days & r.numbers[0])
-
-
 def number_miss(r: Reading) -> float:
     """How far the candidate's numbers miss the gold ones: 0.0 when the candidate holds a reference, or states
     no number (digits) that the question, the references' numbers (as written or rounded, `_close`) and their
@@ -482,9 +469,10 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 _MONTH = rf"(?P<m>(?:{'|'.join(MONTHS)}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<y>[12]\d{3})"
+_NUMERIC_DATE_FORM = rf"(?P<n1>[0-3]?\d)([/.])(?P<n2>[0-3]?\d)\2{_YEAR}"  # "07/12/1941", "09.11.1989"
 # longest forms first: where two overlap, the longer is read (`_dates`)
 _DATE_FORMS = (rf"{_MONTH}\s+{_DAY},?\s+{_YEAR}", rf"{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}",
-               rf"{_YEAR}-(?P<mm>[01]?\d)-(?P<d>[0-3]?\d)", rf"(?P<n1>[0-3]?\d)([/.])(?P<n2>[0-3]?\d)\2{_YEAR}",
+               rf"{_YEAR}-(?P<mm>[01]?\d)-(?P<d>[0-3]?\d)", _NUMERIC_DATE_FORM,
                rf"{_MONTH},?\s+(?:of\s+)?{_YEAR}",
                rf"{_MONTH}\s+{_DAY}(?![\d,])", rf"{_DAY}\s+(?:of\s+)?{_MONTH}", _YEAR, _MONTH)
 _DATES = tuple(re.compile(rf"(?<![\w-]){f}(?![\w-])") for f in _DATE_FORMS)  # a month capitalised, as in prose
@@ -527,6 +515,19 @@ def _as_date(reference: str) -> dict[str, int] | None:
         if m:
             return _parts(m)
     return None
+
+
+_DATE_ASKED = re.compile(r"\b(?:what|which)\s+(?:exact\s+|precise\s+|full\s+)?date\b", re.IGNORECASE)
+_NUMERIC_DATE = re.compile(rf"(?<![\w-]){_NUMERIC_DATE_FORM}(?![\w-])")  # a day, whichever order it is in
+
+
+def _lacks_day(r: Reading) -> bool:
+    """The question asks for a date, a reference states its day and the candidate does not name that day's number:
+    "1914" or "August 1914" for "On what date did the Panama Canal open?" and "15 August 1914" ("July 14th" and
+    "le 14 juillet" name it; a "When ...?" question takes a year)."""
+    days = {str(d["d"]) for d in map(_as_date, r.references) if d and "d" in d}
+    return (bool(days) and bool(_DATE_ASKED.search(r.question)) and not _NUMERIC_DATE.search(r.text)
+            and not days & r.numbers[0])
 
 
 def date_agrees(r: Reading) -> float:
