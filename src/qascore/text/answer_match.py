@@ -428,6 +428,8 @@ def _close(said: str, gold: str) -> bool:
 
 
 ANSWER_WORDS = 10  # a longer reference is a sentence that holds the answer, its other numbers not the gold's
+
+
 def number_miss(r: Reading) -> float:
     """How far the candidate's numbers miss the gold ones: 0.0 when the candidate holds a reference, or states
     no number (digits) that the question, the references' numbers (as written or rounded, `_close`) and their
