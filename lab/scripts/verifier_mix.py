@@ -13,12 +13,7 @@ import json
 import random
 from pathlib import Path
 
-from qascore_lab.datasets.written import without_blind
-
-
-def rows(path: str) -> list[dict]:
-    with open(path, encoding="utf-8") as fh:  # by "\n" only: texts hold U+2028
-        return [json.loads(line) for line in fh.read().split("\n") if line.strip()]
+from qascore_lab.datasets.written import read_rows, without_blind
 
 
 def main() -> None:
@@ -35,7 +30,7 @@ def main() -> None:
     for spec in a.part:
         files, _, rest = spec.partition("=")
         copies, *flags = rest.split(":")
-        part = [r for f in files.split(",") for r in rows(f)]
+        part = read_rows(files.split(","))
         if "near" in flags:
             if not a.drop_near:
                 raise SystemExit(f"verifier_mix: part {spec} is marked near but no --drop-near was given")
@@ -44,7 +39,7 @@ def main() -> None:
         tag = next((f for f in flags if f != "near"), "c")
         k = int(copies)
         out += part if k == 1 else [{**r, "id": f"{r['id']}-{tag}{i}"} for i in range(k) for r in part]
-    others = [r for r in rows(a.probes) if not r["kind"].startswith("written-")]
+    others = [r for r in read_rows([a.probes]) if not r["kind"].startswith("written-")]
     out += rnd.sample(others, a.probe_rows)
     rnd.shuffle(out)
     folder = Path(a.out)

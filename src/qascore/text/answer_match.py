@@ -437,7 +437,7 @@ def number_miss(r: Reading) -> float:
     for "384,400 km"); else the share of the best reference's numbers it lacks (a reference's range
     that holds a stated number, or a stated range that holds a reference's number, lacks none; references
     without digits or longer than ANSWER_WORDS are not read, 0.0 if none is left); a year for the date asked
-    (`_lacks_day`) lacks the day, 0.5. "Apollo 11 landed in 1968" against ["1969", "July 20, 1969"] gives 1.0,
+    (`_lacks_day`) is read for the day it lacks. "Apollo 11 landed in 1968" against ["1969", "July 20, 1969"] gives 1.0,
     "12-15 degrees" against ["12-18 degrees"] 0.5, "about 300,000 km/s" against ["299,792 km/s"] and "15 years"
     against ["13 to 17 years"] 0.0."""
     stated, asked, refs = r.numbers
@@ -453,8 +453,8 @@ def number_miss(r: Reading) -> float:
         return any(_close(c, g) or float(c) not in ends and any(lo <= float(c) <= hi for lo, hi in rr)
                    for n, rr in gold for g in n)
 
-    if all(known(c) for c in said):
-        return 0.5 if _lacks_day(r) else 0.0
+    if all(known(c) for c in said) and not _lacks_day(r):
+        return 0.0
     misses = []
     for n, rr in gold:
         if any(float(c) not in ends and lo <= float(c) <= hi for lo, hi in rr for c in said):
