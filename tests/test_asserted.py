@@ -17,8 +17,12 @@ from qascore.runtime.reader import Reading
     ("the city of Canberra", ["Canberra"], 1.0),          # the reference occurs inside the span
     ("King George IV", ["George IV"], 1.0),
     ("Sydney", ["Canberra"], 0.0),
-    ("George Bush", ["George Washington"], 0.5),          # token F1: one of two words each way
-    ("George", ["George Washington"], 2 / 3),              # P 1, R 1/2
+    ("George Bush", ["George Washington"], 0.0),          # a word the reference lacks: another George
+    ("Alpha cells", ["beta cells"], 0.0),
+    ("15 December 1901", ["12 December 1901"], 0.0),
+    ("George", ["George Washington"], 2 / 3),              # part of it and nothing else: token F1, P 1, R 1/2
+    ("Norfolk system", ["Norfolk four-course system", "Norfolk rotation"], 0.8),  # the reference holding it
+    ("Moscow \u2013 Vladivostok", ["Moscow and Vladivostok"], 2 / 3),  # a dash is no word (token F1 counts it)
     ("", ["Canberra"], 0.0),
     ("Canberra", [], 0.0),
 ])

@@ -17,6 +17,7 @@ CASES = [
     ("Which 3 countries border Luxembourg?", "France and Germany", ["Belgium, France and Germany"], 1.0),
     ("Which astronomer formulated the three laws of planetary motion?", "Kepler", ["Johannes Kepler"], 0.0),
     ("Who composed The Four Seasons?", "Vivaldi.", ["Antonio Vivaldi"], 0.0),
+    ("Which four-field crop rotation did Townshend use?", "Norfolk system.", ["Norfolk four-course system"], 0.0),
     ("Without looking, what three letters are on the 5 key?", "JKL.", ["J K L"], 0.0),      # letters, not items
     ("Name the Baltic states.", "Latvia and Lithuania.", ["Estonia, Latvia and Lithuania"], 1.0),  # a listed reference
     ("Name the year: Kennedy was elected.", "1960", ["one thousand, nine hundred and sixty"], 0.0),  # a number

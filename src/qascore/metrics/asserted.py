@@ -21,7 +21,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.reader import Reader, Reading, load_shared
 from qascore.text import answer_match as am
-from qascore.text.squad import squad_f1
+from qascore.text.squad import squad_f1, squad_tokens
 
 DELTA = defaults.RESOURCES / "asserted" / "asserted.safetensors"
 REVISIONS = defaults.RESOURCES / "asserted" / "asserted-revisions.safetensors"  # reads answers that reopen themselves
@@ -35,12 +35,16 @@ REVISION_EVIDENCE = 0.05
 
 
 def match(span: str, references: Sequence[str]) -> float:
-    """How well a span states a reference: 1 where a reference occurs in it (folded), else the best token F1."""
+    """How well a span states a reference: 1 where a reference occurs in it (folded), else the best token F1 over
+    the references that hold every token of the span ("Armstrong" for "Edwin Armstrong"). A span with a word no
+    such reference holds names something else, however much it shares ("Alpha cells" for "beta cells", "15
+    December 1901" for "12 December 1901"): 0."""
     if not span.strip():
         return 0.0
     if am.contains(span, references):
         return 1.0
-    return max((squad_f1(span, r) for r in references), default=0.0)
+    words = {t for t in squad_tokens(span) if any(c.isalnum() for c in t)}  # "–" and "→" are not words
+    return max((squad_f1(span, r) for r in references if words <= set(squad_tokens(r))), default=0.0)
 
 
 def match_mass(reading: Reading, references: Sequence[str]) -> float:

@@ -10,9 +10,10 @@ from typing import Sequence
 from qascore.text.answer_match import fold, listed_items
 
 _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
-# "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws" nor "three letters"
+# "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws", "three letters" nor
+# a modifier: "Which four-field crop rotation ..." asks for one rotation
 ASKED = re.compile(rf"\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?({'|'.join(_COUNTS)}|[2-9]"
-                   rf"|1[0-2])[\s-]+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
+                   rf"|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
 PLURAL = re.compile(r"^\s*(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
 # "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge")
 ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と]|->|\b(?:and|plus|και|и|(?-i:y|et|und|och|og))\b|&)\s*", re.IGNORECASE)
