@@ -527,9 +527,10 @@ def _lacks_day(r: Reading) -> bool:
     """The question asks for a date, a reference states its day and the candidate does not name that day's number:
     "1914" or "August 1914" for "On what date did the Panama Canal open?" and "15 August 1914" ("July 14th" and
     "le 14 juillet" name it; a "When ...?" question takes a year)."""
+    if not _DATE_ASKED.search(r.question) or _NUMERIC_DATE.search(r.text):  # the cheap tests first
+        return False
     days = {str(d["d"]) for d in map(_as_date, r.references) if d and "d" in d}
-    return (bool(days) and bool(_DATE_ASKED.search(r.question)) and not _NUMERIC_DATE.search(r.text)
-            and not days & r.numbers[0])
+    return bool(days) and not days & r.numbers[0]
 
 
 def date_agrees(r: Reading) -> float:
