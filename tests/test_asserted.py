@@ -132,9 +132,9 @@ def test_the_asserted_features_run_in_int8_on_the_cpu_only_unless_asked():
 
 @pytest.mark.slow
 def test_a_records_reading_does_not_depend_on_the_records_beside_it():
-    """The judge reads in dynamic int8 on the CPU, which quantises a batch's activations with one scale: an int8
-    reader reads one window per batch, so a record's asserted features are the same alone, in a batch and in
-    another order (batched, a 120-letter answer's moved by up to 0.5)."""
+    """The judge reads in int8 on the CPU over each reader's calibrated ranges (torch's own dynamic int8 quantises a
+    batch's activations with one scale: batched so, a 120-letter answer's features moved by up to 0.5), so a
+    record's asserted features are the same alone, in a batch and in another order."""
     from qascore.metrics import asserted
     from qascore.records import Record
 
@@ -154,16 +154,18 @@ def test_a_records_reading_does_not_depend_on_the_records_beside_it():
 
 @pytest.mark.slow
 def test_an_int8_reader_on_two_threads_reads_each_window_as_on_one():
-    """With more than one thread an int8 reader's windows are shared out to workers, one intra-op thread each
-    (`Reader._each`): every reading is the one a single thread gives, in the callers' order, progress counts every
-    window, and torch's thread count is as before afterwards."""
+    """With more than one thread the windows of an int8 reader without calibrated ranges (one window per batch: the
+    `answerability` reader's) are shared out to workers, one intra-op thread each (`runtime.devices.on_threads`): every reading
+    is the one a single thread gives, in the callers' order, progress counts every window, and torch's thread
+    count is as before afterwards."""
     import torch
 
-    from qascore.metrics import asserted
+    from qascore.runtime.reader import DELTA, load_shared
 
     questions = ["Who wrote Hamlet?", "Which city is the capital of Australia?", "When did Apollo 11 land?"] * 3
     answers = ["It was Shakespeare, around 1600.", "Canberra, not Sydney.", "In July 1969, on the 20th."] * 3
-    reader = asserted.reader("cpu", int8=True)
+    reader = load_shared(DELTA, "cpu", int8=True)
+    assert reader.window_per_batch
     before = torch.get_num_threads()
     try:
         torch.set_num_threads(1)

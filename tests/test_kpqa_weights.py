@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from qascore.weights.kpw import KpwWeighter
 
@@ -142,3 +143,33 @@ def test_shipped_delta_matches_its_card(kind):
     card = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     assert card["delta_sha256"] == file_sha256(path) and card["delta_bytes"] == path.stat().st_size
     assert path.stat().st_size <= 10_000_000
+
+
+@pytest.mark.slow
+def test_the_int8_tagger_reads_a_text_the_same_in_any_batch_and_near_fp32(shipped):
+    """`dtype=int8` (CPU only) reads the tagger in int8 over the ranges calibrated beside it: a text's weights do not
+    depend on the texts weighed with it (bit for bit), fp32's heaviest token stays a keyphrase (filler
+    words move by up to 0.3: "france" in "the capital of france is paris" 0.08 -> 0.38), and the signature names
+    the ranges."""
+    from qascore.runtime.delta import file_sha256
+    from qascore.runtime.int8 import ranges_file
+
+    items = [("what is the capital of france?", "the capital of france is paris .".split()),
+             ("who wrote the origin of species?", ("it was charles darwin , in 1859 , not wallace ; " * 3).split()),
+             ("how many steps are involved in a hypothesis test?", "four steps .".split())]
+    together = KpwWeighter(dtype="int8").weigh_many(items)
+    apart = [KpwWeighter(dtype="int8", max_len=511).weigh_many([it])[0] for it in items]  # another cache
+    assert all(np.array_equal(a, b) for a, b in zip(together, apart))
+    before = torch.get_num_threads()
+    try:  # two threads: the batches shared out to workers (`runtime.devices.on_threads`), the weights as on one
+        torch.set_num_threads(2)
+        shared = KpwWeighter(dtype="int8", max_len=510, batch_size=1).weigh_many(items)
+    finally:
+        torch.set_num_threads(before)
+    assert all(np.array_equal(a, b) for a, b in zip(together, shared))
+    exact = [shipped.weigh(q, t) for q, t in items]
+    assert all(a[np.argmax(f)] > 0.5 and np.abs(a - f).mean() < 0.1 for a, f in zip(together, exact))
+    ranges = file_sha256(ranges_file(KpwWeighter(dtype="int8").delta))
+    assert f"dtype=int8-ranges@{ranges}" in KpwWeighter(dtype="int8").signature()
+    with pytest.raises(ValueError, match="int8 runs on the CPU only"):
+        KpwWeighter(dtype="int8", device="meta").tagger

@@ -26,9 +26,6 @@ from qascore.text.squad import squad_f1, squad_tokens
 DELTA = defaults.RESOURCES / "asserted" / "asserted.safetensors"
 REVISIONS = defaults.RESOURCES / "asserted" / "asserted-revisions.safetensors"  # reads answers that reopen themselves
 TOP_K = 10  # spans kept per window: the mass beyond them is negligible for answer-length texts
-# how the judge's features read with it, named beside its hash in a card's `asserted_model`: one window per batch in
-# int8 (`runtime.reader.Reader.int8`), so that a record's reading never depends on the records read beside it
-READING = "per-window"
 # the least P(reopens) of a unit before the second reader's span for an answer to count as revising its claim
 # (`revised_at`; chosen on the dev sets, lab/results/judge.md round 2026-11-30i)
 REVISION_EVIDENCE = 0.05
@@ -77,8 +74,10 @@ def reader(device: str | None = None, int8: bool = False, revisions: bool = Fals
 
 
 def judge_dtype(device: str | None, dtype: str | None) -> str | None:
-    """The precision of the judge's asserted features: int8 on the CPU unless bf16 or fp16 is asked for (the
-    reading is one pass beside the verifier's, kept cheap; one window per batch: `READING`), else as asked."""
+    """The precision of the judge's asserted features (and of its tagger, where the card reads it so): int8 on the
+    CPU unless bf16 or fp16 is asked for (one pass beside the verifier's, kept cheap), else as asked: a reader
+    with ranges calibrated beside it reads over them, batched, one without reads one window per batch
+    (`runtime.reader.load_shared`), so a record's reading never depends on the records read beside it."""
     from qascore.runtime.devices import pick_device
 
     return dtype if dtype is not None or not pick_device(device).startswith("cpu") else "int8"

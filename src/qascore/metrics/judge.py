@@ -92,6 +92,8 @@ from qascore.metrics.verifiers import dtype_field, dtype_option
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
+from qascore.runtime.int8 import READING as INT8_READING
+from qascore.runtime.int8 import ranges_file
 from qascore.text import answer_match as am
 from qascore.text import list_count, names, quantities, roles, squad
 from qascore.text.list_count import long_list, short_list
@@ -151,9 +153,11 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
 def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batch_size: int = defaults.VERIFIER_BATCH,
              dtype: str | None = None, device: str | None = None,
              truncated: list[bool] | None = None, why: dict[str, list[Any]] | None = None,
-             read: list[asserted.Reading] | None = None, verifier: Path | None = None) -> np.ndarray:
+             read: list[asserted.Reading] | None = None, verifier: Path | None = None,
+             tagger_int8: bool = False) -> np.ndarray:
     """The (n, len(names)) feature matrix; model features are computed only when named, the `verifier` ones by
-    `verifier` (default `VERIFIER`; a card's own: `card_verifier`). `truncated`,
+    `verifier` (default `VERIFIER`; a card's own: `card_verifier`), `kpqa_rougeL` by the tagger at the asserted
+    readers' precision where `tagger_int8` (a card's `reads_tagger_in_int8`), else at `dtype`. `truncated`,
     when given, gets one flag per record: a model feature did not read all of its text. `why`, when given,
     gets the verifier's probability and the reference (index into the record's `references`) and window
     that decided it, the references `aliases` added and the part of the answer the features `read` (what it settles
@@ -194,7 +198,8 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
             why["window"] = list(res.details.get("window", [-1] * len(records)))
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "kpqa_rougeL" in names:
-        res = load("kpqa-rougeL", device=device, dtype=dtype).score(short)
+        tagger = asserted.judge_dtype(device, dtype) if tagger_int8 else dtype
+        res = load("kpqa-rougeL", device=device, dtype=tagger).score(short)
         cols["kpqa_rougeL"] = np.asarray(res.scores)
         cut |= np.asarray(res.details.get(long_inputs.TRUNCATED, [False] * len(records)), dtype=bool)
     if "asserted" in names or "no_answer" in names:
@@ -317,17 +322,32 @@ def card_verifier(card: dict[str, Any]) -> Path:
     return Path(card["verifier_path"]) if "verifier_path" in card else VERIFIER
 
 
-@lru_cache(maxsize=1)
-def installed_tagger() -> str:
-    """The shipped keyphrase tagger's name@hash, as a card's `kpqa_model` records it (hashed once)."""
-    return f"kpqa@{file_sha256(defaults.RESOURCES / 'kpqa' / 'kpqa.safetensors')}"
+@lru_cache(maxsize=2)
+def installed_tagger(int8: bool = False) -> str:
+    """The shipped keyphrase tagger's name@hash, as a card's `kpqa_model` records it (hashed once); `int8`: read
+    on the CPU in int8 over its calibrated ranges (`INT8_READING`, their hash named)."""
+    path = defaults.RESOURCES / "kpqa" / "kpqa.safetensors"
+    return f"kpqa@{file_sha256(path)}" + (f":{_reading(path)}" if int8 else "")
+
+
+def reads_tagger_in_int8(card: dict[str, Any]) -> bool:
+    """Whether a card was fitted on the tagger read in int8 over its ranges on the CPU (its `kpqa_model` says so)."""
+    return f":{INT8_READING}@" in str(card.get("kpqa_model", ""))
 
 
 @lru_cache(maxsize=1)
 def installed_asserted() -> str:
-    """The installed asserted-answer readers' names, hashes and reading (`asserted.READING`), as a card records the
-    ones it reads (the second reads only answers that doubt themselves, `asserted.judge_readings`)."""
-    return f"{_asserted_readers()}:{asserted.READING}"
+    """The installed asserted-answer readers' names, hashes and readings on the CPU (`_reading`), as a card records
+    the ones it reads (the second reads only answers that doubt themselves, `asserted.judge_readings`: it keeps one
+    window per batch, as the card was fitted on, at little cost)."""
+    return f"{_asserted_readers()}:{_reading(asserted.DELTA)}+{_reading(asserted.REVISIONS)}"
+
+
+def _reading(model: Path) -> str:
+    """How the judge reads a model in int8 on the CPU: over the ranges beside it (`INT8_READING` and their hash),
+    else one window per batch ("per-window")."""
+    ranges = ranges_file(model)
+    return f"{INT8_READING}@{file_sha256(ranges)}" if ranges.is_file() else "per-window"
 
 
 def _asserted_readers() -> str:
@@ -462,7 +482,7 @@ class Judge(Metric):
 
     def _check(self, card: dict[str, Any]) -> None:
         for feature, key, installed in (("verifier", "ava_model", installed_verifier(card_verifier(card))),
-                                        ("kpqa_rougeL", "kpqa_model", installed_tagger()),
+                                        ("kpqa_rougeL", "kpqa_model", installed_tagger(reads_tagger_in_int8(card))),
                                         ("asserted", "asserted_model", installed_asserted())):
             if feature in card["features"] and card.get(key) != installed:
                 raise ValueError(f"judge: the card {self._model()} was fitted with {card.get(key)}, but the "
@@ -494,7 +514,7 @@ class Judge(Metric):
         read: list[asserted.Reading] = []
         x = features(records, card["features"], batch_size=int(self.options["batch_size"]),
                      device=self.options["device"], dtype=self.options["dtype"], truncated=cut, why=why, read=read,
-                     verifier=card_verifier(card))
+                     verifier=card_verifier(card), tagger_int8=reads_tagger_in_int8(card))
         probs = predict(card, x)
         thr = self._threshold(card)
         named = [(k, f) for k, f in enumerate(card["features"]) if f in SIGNALS]
@@ -525,7 +545,7 @@ class Judge(Metric):
         return {"model": f"{path.stem}@{file_sha256(path)}", "features": "+".join(card["features"]),
                 "kind": card["model"]["kind"],
                 "verifier": f"ava-judge@{card['ava_model'].split('@')[1]}" if "ava_model" in card else "none",
-                "kpqa": installed_tagger(), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
+                "kpqa": installed_tagger(reads_tagger_in_int8(card)), "aliases": f"aliases@{file_sha256(aliases.DEFAULT_TABLE)}",
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
                 "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}",
                 "places": f"places@{file_sha256(aliases.DEFAULT_PLACES)}",

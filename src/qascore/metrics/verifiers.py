@@ -165,10 +165,12 @@ def window_rule(max_len: int, max_windows: int) -> str:
 VERIFIER_DTYPE = ("the verifier's forward pass", "probabilities within ~0.02")
 
 
-def dtype_option(models: str = "its models' forward passes", moves: str = "scores move slightly") -> Option:
-    """The model metrics' precision option: exact fp32 unless bf16 is asked for (speed, scores move slightly)."""
+def dtype_option(models: str = "its models' forward passes", moves: str = "scores move slightly",
+                 extra: tuple[str, ...] = ()) -> Option:
+    """The model metrics' precision option: exact fp32 unless bf16 is asked for (speed, scores move slightly);
+    `extra`: precisions beyond `DTYPES` a metric offers (the KPQA tagger's int8)."""
     return Option("choice", None, f"precision of {models} (bf16: autocast, 2-3x faster on CPUs with bf16 units, "
-                  f"{moves})", choices=DTYPES, none="fp32")
+                  f"{moves})", choices=(*DTYPES, *extra), none="fp32")
 
 
 def dtype_field(dtype: str | None) -> dict[str, str]:

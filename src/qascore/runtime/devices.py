@@ -27,7 +27,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from typing import Any, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 DEVICE_HELP = "auto (CUDA when present, else CPU), cpu, cuda, cuda:N or mps"
 # None: torch's default (one thread per core); measured in docs/devices.md.
@@ -118,6 +122,20 @@ def intra_op_threads(n: int) -> Iterator[None]:
         yield
     finally:
         torch.set_num_threads(before)
+
+
+def on_threads(run: Callable[[_T], _R], batches: Sequence[_T], share: bool) -> Iterator[_R]:
+    """`run` over the batches, in order. Where `share` (a model in int8, whose kernels keep to one thread: two
+    threads read the judge's int8 reader no faster than one) and torch has more than one intra-op thread, the batches
+    are shared out to that many workers, each with one intra-op thread; a batch's result is the one it has alone."""
+    import torch
+
+    workers = torch.get_num_threads() if share else 1
+    if workers <= 1 or len(batches) <= 1:
+        yield from map(run, batches)
+        return
+    with intra_op_threads(1), ThreadPoolExecutor(workers) as pool:
+        yield from pool.map(run, batches)
 
 
 def set_threads(n: int | None) -> int:

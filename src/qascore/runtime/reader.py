@@ -22,11 +22,10 @@ from __future__ import annotations
 import json
 import math
 from bisect import bisect_right
-from concurrent.futures import ThreadPoolExecutor
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -35,12 +34,11 @@ from torch import nn
 from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import apply_delta, base_hash, read_meta, save_delta
-from qascore.runtime.devices import intra_op_threads
+from qascore.runtime.devices import on_threads
 from qascore.runtime.lora import add_lora, merge_lora
 from qascore.runtime.windows import long_words, original_span, split_long_words
 from qascore.text.squad import normalize_answer, squad_f1
 
-_T = TypeVar("_T")
 
 DELTA = defaults.RESOURCES / "reader" / "reader.safetensors"
 MAX_WINDOWS = 16   # windows read per passage at most (the metric reports more as truncated)
@@ -510,9 +508,12 @@ class Reader:
         self.info = dict(info or {})
         self.rule = rule
         self.logistic = logistic
-        # dynamic int8 (`load_shared(int8=True)`) quantises each batch's activations with one scale: a window's
-        # reading would move with the windows beside it, so an int8 reader reads one window per batch (`_each`)
+        # int8 linear layers (`load_shared(int8=True)`), whose batches `read` shares out to threads; without
+        # calibrated ranges their activations are scaled per batch, so that a window's reading would move with the
+        # windows beside it: such a reader reads one window per batch; with ranges (`runtime.int8
+        # .fixed_range_linears`) windows are batched as in fp32
         self.int8 = False
+        self.window_per_batch = False
 
     @property
     def device(self) -> str:
@@ -521,11 +522,11 @@ class Reader:
     def read(self, questions: Sequence[str], contexts: Sequence[str], *, batch_size: int = 32,
              dtype: str | None = None, top_k: int = TOP_K, max_windows: int | None = MAX_WINDOWS,
              tick: Callable[[int], None] | None = None) -> list[Reading]:
-        """One Reading per pair; windows run longest first, in batches (one window each in int8), under `dtype`
-        autocast."""
+        """One Reading per pair; windows run longest first, in batches (one window each in int8 scaled per
+        window), under `dtype` autocast."""
         from qascore.runtime.encoder import autocast
 
-        if self.int8:
+        if self.window_per_batch:
             batch_size = 1
 
         win = make_windows(self.tokenizer, questions, contexts, self.spec, max_windows=max_windows)
@@ -547,7 +548,7 @@ class Reader:
                 types[r, :m] = torch.tensor(win.token_type_ids[w])
                 att[r, :m] = 1
                 mask[r] = torch.tensor(context_mask(win, w, n))
-            with torch.no_grad(), autocast(device, dtype):  # both per thread: `_each` may run this on a worker
+            with torch.no_grad(), autocast(device, dtype):  # both per thread: `on_threads` may run this on a worker
                 s, e = self.model(ids.to(device), att.to(device), types.to(device))
             lnull, lp, si, ei = (t.cpu() for t in decode(s, e, mask.to(device), self.spec.max_answer_len, top_k))
             done = []
@@ -559,7 +560,8 @@ class Reader:
                 done.append((w, (float(np.exp(lnull[r].item())), spans)))
             return done
 
-        for done in self._each(run, [order[b0:b0 + batch_size] for b0 in range(0, len(order), batch_size)]):
+        # an int8 reader's batches shared out to the CPU's threads (its kernels keep to one)
+        for done in on_threads(run, [order[b0:b0 + batch_size] for b0 in range(0, len(order), batch_size)], self.int8):
             for w, reading in done:
                 per_window[w] = reading
             if tick:
@@ -568,18 +570,6 @@ class Reader:
         for w, ex in enumerate(win.example):
             out[ex].windows.append(per_window[w])
         return out
-
-    def _each(self, run: Callable[[list[int]], _T], batches: list[list[int]]) -> Iterator[_T]:
-        """`run` over the batches, in order. An int8 reader's batches are one window each, which leaves a second
-        intra-op thread idle (2 threads read short answers at 0.56x of 1): on a CPU with more threads, each thread
-        then reads windows of its own with one intra-op thread, and a window's reading is still the one it has
-        alone."""
-        workers = torch.get_num_threads() if self.int8 else 1
-        if workers <= 1 or len(batches) <= 1:
-            yield from map(run, batches)
-            return
-        with intra_op_threads(1), ThreadPoolExecutor(workers) as pool:
-            yield from pool.map(run, batches)
 
     def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
         meta = {"spec": asdict(self.spec), "base_hash": base_hash(defaults.resolve(self.spec.encoder)),
@@ -609,7 +599,8 @@ def describe(path: str | Path = DELTA) -> str:
 def load_shared(path: str | Path = DELTA, device: str | None = None, *, int8: bool = False) -> Reader:
     """The reader saved at `path` on `device` (None: the process default, runtime.devices), created once per
     process, device and precision and shared by every metric that reads with it. `int8`: its encoder's
-    linear layers in dynamic int8 (runtime/int8.py; CPU only)."""
+    linear layers in dynamic int8 (runtime/int8.py; CPU only), over the ranges calibrated beside `path` where
+    there are some (batched), else scaled per window (one window per batch)."""
     from qascore.runtime.cache import shared
     from qascore.runtime.devices import pick_device
 
@@ -622,10 +613,12 @@ def load_shared(path: str | Path = DELTA, device: str | None = None, *, int8: bo
         reader = Reader.load(key)
         reader.model.to(dev)
         if int8:
-            from qascore.runtime.int8 import int8_linears
+            from qascore.runtime.int8 import fixed_range_linears, int8_linears, read_ranges
 
-            reader.model.bert = int8_linears(reader.model.bert)
-            reader.int8 = True
+            ranges = read_ranges(key)
+            reader.model.bert = int8_linears(reader.model.bert) if ranges is None else fixed_range_linears(
+                reader.model.bert, ranges)
+            reader.int8, reader.window_per_batch = True, ranges is None
         return reader
 
     return shared(("reader", key, dev, int8), make)

@@ -40,8 +40,11 @@ import torch
 from qascore.runtime import defaults
 from qascore.runtime.batching import dedup, length_batches, token_cap
 from qascore.runtime.cache import shared
-from qascore.runtime.devices import pick_device
+from qascore.runtime.devices import on_threads, pick_device
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
+from qascore.runtime.int8 import DTYPE as INT8
+from qascore.runtime.int8 import READING as INT8_READING
+from qascore.runtime.int8 import ranges_file
 from qascore.runtime.windows import read_words, split_long_words
 from qascore.weights.base import TokenWeighter
 from qascore.weights.kpw_model import MAX_QUESTION, KeyphraseTagger, answer_room, layout, load_encoder, pad
@@ -71,7 +74,7 @@ class Tagger:
     never the shared encoder BERTScore uses.
     """
 
-    def __init__(self, delta: str | Path, device: str | None = None) -> None:
+    def __init__(self, delta: str | Path, device: str | None = None, int8: bool = False) -> None:
         from transformers import AutoTokenizer
 
         from qascore.runtime.encoder import quiet_tokenizer
@@ -95,7 +98,19 @@ class Tagger:
             from qascore.runtime.lora import merge_lora
 
             merge_lora(model)
-        self.model = model.to(self.device).eval()
+        net: torch.nn.Module = model
+        self.int8 = int8  # its batches shared out to the CPU's threads (`runtime.devices.on_threads`)
+        if int8:  # the CPU's batched int8 over the ranges calibrated beside the delta (runtime/int8.py)
+            from qascore.runtime.int8 import fixed_range_linears, read_ranges
+
+            if not self.device.startswith("cpu"):
+                raise ValueError(f"dtype int8 runs on the CPU only, not on {self.device}: use bf16 or fp16 there")
+            ranges = read_ranges(self.delta)
+            if ranges is None:
+                raise FileNotFoundError(f"{ranges_file(self.delta)} missing: the tagger reads int8 over calibrated "
+                                        "ranges (`qascore-lab train int8-ranges`, lab/NOTES.md)")
+            net = fixed_range_linears(model.eval(), ranges)
+        self.model = net.to(self.device).eval()
         self.use_question = bool(self.meta.get("use_question", True))
         self.sha = file_sha256(self.delta)
         self.vocab = self.tokenizer.get_vocab()
@@ -139,15 +154,18 @@ class Tagger:
         out = [np.zeros(len(ids), dtype=np.float64) for _, ids in pairs]
         from qascore.runtime.encoder import autocast
 
-        for b in length_batches([len(j[2].input_ids) for j in jobs], batch_size,
-                                max_tokens=token_cap(self.device, BATCH_TOKENS)):
+        def run(b: list[int]) -> np.ndarray:
             rows = [jobs[i][2] for i in b]
             batch_ids = pad([r.input_ids for r in rows], 0).to(self.device)
             types = pad([r.token_type_ids for r in rows], 0).to(self.device)
             mask = pad([[1] * len(r.input_ids) for r in rows], 0).to(self.device)
-            with autocast(self.device, dtype):
+            with torch.no_grad(), autocast(self.device, dtype):  # both per thread: `on_threads` may run this on a worker
                 logits = self.model(batch_ids, types, mask)
-            prob = torch.softmax(logits.float(), dim=-1)[..., 1].cpu().numpy()
+            return torch.softmax(logits.float(), dim=-1)[..., 1].cpu().numpy()
+
+        batches = list(length_batches([len(j[2].input_ids) for j in jobs], batch_size,
+                                      max_tokens=token_cap(self.device, BATCH_TOKENS)))
+        for b, prob in zip(batches, on_threads(run, batches, self.int8)):
             for j, i in enumerate(b):
                 k, s, lay = jobs[i]
                 out[k][s:s + lay.answer_len] = prob[j, lay.answer_start:lay.answer_start + lay.answer_len]
@@ -184,11 +202,11 @@ def resolve_delta(delta: str | Path | None = None) -> Path:
     return path
 
 
-def load_tagger(delta: str | Path | None = None, device: str | None = None) -> Tagger:
-    """The tagger for `delta` (default: the shipped KPQA tagger), created once per process."""
+def load_tagger(delta: str | Path | None = None, device: str | None = None, int8: bool = False) -> Tagger:
+    """The tagger for `delta` (default: the shipped KPQA tagger), created once per process and precision."""
     path = resolve_delta(delta)
-    key = ("kpqa-tagger", file_sha256(path), device)
-    return shared(key, lambda: Tagger(path, device))
+    key = ("kpqa-tagger", file_sha256(path), device, int8)
+    return shared(key, lambda: Tagger(path, device, int8))
 
 
 class KpwWeighter(TokenWeighter):
@@ -214,7 +232,7 @@ class KpwWeighter(TokenWeighter):
     def tagger(self) -> "Tagger":
         """Loaded on first use (and then shared), so building a metric costs nothing."""
         if self._tagger is None:
-            self._tagger = load_tagger(self.delta, self.device)
+            self._tagger = load_tagger(self.delta, self.device, int8=self.dtype == INT8)
         return self._tagger
 
     @tagger.setter
@@ -243,7 +261,7 @@ class KpwWeighter(TokenWeighter):
         return out
 
     def _dtype_kw(self) -> dict[str, str]:
-        return {"dtype": self.dtype} if self.dtype else {}
+        return {"dtype": self.dtype} if self.dtype and self.dtype != INT8 else {}  # int8 is in the weights
 
     def piece_weights(self, question: str, text: str) -> tuple[list[str], np.ndarray]:
         """The tagger's own view: WordPieces of `text` and their P(K) (for `qascore explain`)."""
@@ -265,5 +283,5 @@ class KpwWeighter(TokenWeighter):
     def signature(self) -> str:
         """The weights' part of a metric signature: the tagger, how a word's weight is read and how much of a text
         is read (`MAX_PIECES`), since a text past the cap is scored on its first part."""
-        return (f"kpw({self.ident},word=mean-of-pieces,max_pieces={MAX_PIECES}"
-                f"{f',dtype={self.dtype}' if self.dtype else ''})")
+        dtype = f"{INT8_READING}@{file_sha256(ranges_file(self.delta))}" if self.dtype == INT8 else self.dtype
+        return f"kpw({self.ident},word=mean-of-pieces,max_pieces={MAX_PIECES}{f',dtype={dtype}' if dtype else ''})"

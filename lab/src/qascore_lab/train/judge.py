@@ -294,12 +294,13 @@ def model_hashes() -> dict[str, str | None]:
     from qascore.metrics.judge import VERIFIER
     from qascore.runtime.delta import file_sha256
 
-    from qascore.metrics.asserted import DELTA, READING
+    from qascore.metrics.asserted import DELTA
+    from qascore.metrics.judge import installed_asserted
 
     files = {"verifier": VERIFIER, "kpqa_rougeL": defaults.RESOURCES / "kpqa" / "kpqa.safetensors", "asserted": DELTA}
     out = {k: file_sha256(f) if f.is_file() else None for k, f in files.items()}
     if out["asserted"]:  # and how the judge reads with it (a reading of another form is not reused)
-        out["asserted"] += f"-{READING}"
+        out["asserted"] += "-" + installed_asserted().split(":", 1)[1]
     return out
 
 

@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     if len(picked) == 0:
         raise SystemExit(f"train judge-offset: {args.feature} fires on none of the {len(rows)} rows")
     loaded = judge.read_card(str(card_path))
-    x = judge.features(picked, card["features"], verifier=judge.card_verifier(loaded))  # the card's own verifier
+    x = judge.features(picked, card["features"], verifier=judge.card_verifier(loaded),  # the card's own verifier
+                       tagger_int8=judge.reads_tagger_in_int8(loaded))
     p = np.clip(judge.predict(loaded, x), 1e-9, 1 - 1e-9)
     offset = fit_offset(np.log(p / (1 - p)), labels)
     card["features"] = [*card["features"], args.feature]
