@@ -56,7 +56,7 @@ def stored() -> dict:
     for field in (sig["ava"]["model"], sig["ava"]["base"], sig["square"]["model"], sig["judge"]["model"],
                   sig["judge"]["verifier"], sig["judge"]["kpqa"], sig["judge"]["aliases"], sig["judge"]["redirects"],
                   sig["answerability"]["model"]):
-        name, digest = field.split("@")
+        name, digest = field.split(":")[0].split("@")  # the tagger's reading after a colon
         hashes[name] = digest
     for spec in ("kpqa-rougeL", "kp-rougeL"):
         name, digest = re.search(r"kpw\(([\w-]+)@([0-9a-f]{12})", sig[spec]["weights"]).groups()
@@ -230,7 +230,7 @@ def test_a_deltas_size_quoted_beside_its_hash_is_its_files():
 def test_the_judge_card_names_the_shipped_verifier_and_tagger(stored):
     card = json.loads((defaults.RESOURCES / "judge" / "judge.json").read_text())
     for field, delta in (("ava_model", "ava-judge"), ("kpqa_model", "kpqa-tagger")):
-        name, digest = card[field].split("@")
+        name, digest = card[field].split(":")[0].split("@")  # the tagger's reading after a colon
         assert digest == stored["hashes"][delta], f"judge.json {field} {card[field]} is not the shipped {delta}"
 
 
