@@ -93,7 +93,7 @@ from qascore.records import Record
 from qascore.runtime import defaults
 from qascore.runtime.delta import file_sha256
 from qascore.runtime.int8 import READING as INT8_READING
-from qascore.runtime.int8 import ranges_file
+from qascore.runtime.int8 import reading as int8_reading
 from qascore.text import answer_match as am
 from qascore.text import list_count, names, quantities, roles, squad
 from qascore.text.list_count import long_list, short_list
@@ -346,8 +346,7 @@ def installed_asserted() -> str:
 def _reading(model: Path) -> str:
     """How the judge reads a model in int8 on the CPU: over the ranges beside it (`INT8_READING` and their hash),
     else one window per batch ("per-window")."""
-    ranges = ranges_file(model)
-    return f"{INT8_READING}@{file_sha256(ranges)}" if ranges.is_file() else "per-window"
+    return int8_reading(model) or "per-window"
 
 
 def _asserted_readers() -> str:

@@ -104,6 +104,13 @@ def ranges_file(model: str | Path) -> Path:
     return path.with_name(path.stem + RANGES_SUFFIX)
 
 
+def reading(model: str | Path) -> str | None:
+    """How a model reads in int8 over the ranges beside it, as cards and signatures name it (`READING@hash`); None
+    where it has none."""
+    path = ranges_file(model)
+    return f"{READING}@{file_sha256(path)}" if path.is_file() else None
+
+
 def read_ranges(model: str | Path) -> dict[str, tuple[float, float]] | None:
     """The calibrated ranges beside `model`, None where it has none; refused where they were recorded for
     another file (another model's activations)."""

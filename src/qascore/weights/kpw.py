@@ -43,8 +43,8 @@ from qascore.runtime.cache import shared
 from qascore.runtime.devices import on_threads, pick_device
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
 from qascore.runtime.int8 import DTYPE as INT8
-from qascore.runtime.int8 import READING as INT8_READING
 from qascore.runtime.int8 import fixed_range_linears, ranges_file, read_ranges
+from qascore.runtime.int8 import reading as int8_reading
 from qascore.runtime.windows import read_words, split_long_words
 from qascore.weights.base import TokenWeighter
 from qascore.weights.kpw_model import MAX_QUESTION, KeyphraseTagger, answer_room, layout, load_encoder, pad
@@ -281,5 +281,5 @@ class KpwWeighter(TokenWeighter):
     def signature(self) -> str:
         """The weights' part of a metric signature: the tagger, how a word's weight is read and how much of a text
         is read (`MAX_PIECES`), since a text past the cap is scored on its first part."""
-        dtype = f"{INT8_READING}@{file_sha256(ranges_file(self.delta))}" if self.dtype == INT8 else self.dtype
+        dtype = int8_reading(self.delta) if self.dtype == INT8 else self.dtype
         return f"kpw({self.ident},word=mean-of-pieces,max_pieces={MAX_PIECES}{f',dtype={dtype}' if dtype else ''})"
