@@ -37,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="calibration answers (question, candidate); repeatable")
     p.add_argument("--limit", type=int, default=400, help="the first N rows of each file")
     p.add_argument("--margin", type=float, default=1.1, help="each recorded range widened by this factor")
+    p.add_argument("--delta", default=None, help="calibrate this delta of the model instead of the shipped one "
+                                                 "(a candidate measured before it ships); the ranges go beside it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
                                                if line.strip()][:args.limit]]
     questions = [r["question"] for r in rows]
     texts = [am.undressed(r["candidate"]) for r in rows]
-    path = Path(MODELS[args.model]())
+    path = Path(args.delta) if args.delta else Path(MODELS[args.model]())
     if args.model == "kpqa":
         tagger = Tagger(path)
         pairs = [(q, tuple(tagger.tokenizer(t, add_special_tokens=False)["input_ids"])) for q, t in zip(questions, texts)]
