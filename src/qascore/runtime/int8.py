@@ -32,6 +32,12 @@ RANGES_SUFFIX = ".int8.json"
 READING = "int8-ranges"  # how a card names a model read in int8 over its calibrated ranges
 
 
+def require_cpu(device: str) -> None:
+    """Refuse int8 on any device but the CPU (torch's dynamic int8 kernels are CPU-only)."""
+    if torch.device(device).type != "cpu":
+        raise ValueError(f"dtype int8 runs on the CPU only, not on {device}: use bf16 or fp16 there")
+
+
 def int8_linears(module: nn.Module) -> nn.Module:
     """A copy of `module` whose nn.Linear layers run in int8 (CPU only; the copy is for inference)."""
     from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic

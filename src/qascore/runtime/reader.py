@@ -606,8 +606,10 @@ def load_shared(path: str | Path = DELTA, device: str | None = None, *, int8: bo
 
     key = str(Path(path).resolve())
     dev = pick_device(device)
-    if int8 and torch.device(dev).type != "cpu":
-        raise ValueError(f"dtype int8 runs on the CPU only, not on {dev}: use bf16 or fp16 there")
+    if int8:
+        from qascore.runtime.int8 import require_cpu
+
+        require_cpu(dev)
 
     def make() -> Reader:
         reader = Reader.load(key)

@@ -43,7 +43,7 @@ from qascore.runtime.cache import shared
 from qascore.runtime.devices import on_threads, pick_device
 from qascore.runtime.delta import base_hash, file_sha256, read_meta
 from qascore.runtime.int8 import DTYPE as INT8
-from qascore.runtime.int8 import fixed_range_linears, ranges_file, read_ranges
+from qascore.runtime.int8 import fixed_range_linears, ranges_file, read_ranges, require_cpu
 from qascore.runtime.int8 import reading as int8_reading
 from qascore.runtime.windows import read_words, split_long_words
 from qascore.weights.base import TokenWeighter
@@ -101,8 +101,7 @@ class Tagger:
         net: torch.nn.Module = model
         self.int8 = int8  # its batches shared out to the CPU's threads (`runtime.devices.on_threads`)
         if int8:  # the CPU's batched int8 over the ranges calibrated beside the delta (runtime/int8.py)
-            if not self.device.startswith("cpu"):
-                raise ValueError(f"dtype int8 runs on the CPU only, not on {self.device}: use bf16 or fp16 there")
+            require_cpu(self.device)
             ranges = read_ranges(self.delta)
             if ranges is None:
                 raise FileNotFoundError(f"{ranges_file(self.delta)} missing: the tagger reads int8 over calibrated "
