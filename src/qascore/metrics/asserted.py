@@ -29,6 +29,11 @@ TOP_K = 10  # spans kept per window: the mass beyond them is negligible for answ
 # the least P(reopens) of a unit before the second reader's span for an answer to count as revising its claim
 # (`revised_at`; chosen on the dev sets, lab/results/judge.md round 2026-11-30i)
 REVISION_EVIDENCE = 0.05
+# a reopening (`metrics.reopens`) read at less than this is overruled where the second reader reads the answer's span
+# wholly before it: an answer that goes on to name other numbers or names after its own ("Hakuhō won 45 ... well
+# ahead of Taihō's 32") elaborates, it does not revise (`reopening`; chosen on the dev sets, lab/results/judge.md
+# round 2026-12-01e)
+REOPENING_OVERRULED = 0.5
 
 
 def match(span: str, references: Sequence[str]) -> float:
@@ -112,15 +117,26 @@ def revised_at(text: str, references: Sequence[str], first: Reading, second: Rea
     return None
 
 
+def reopening(text: str, spans: Sequence[tuple[int, int, float]], second: Reading | None) -> int | None:
+    """Where the answer reopens itself (`reopens.reopened_at`), or None: also where that unit reads below
+    `REOPENING_OVERRULED` and the `second` reader (None: not read) reads the answer's span wholly before it."""
+    at = reopens.reopened_at(spans)
+    if at is None or second is None or second.p_null > 0.5 or not (span := second.best[0]).strip():
+        return at
+    said = text.rfind(span)
+    weak = max(p for a, _, p in spans if a == at) < REOPENING_OVERRULED
+    return None if weak and 0 <= said and said + len(span) <= at else at
+
+
 def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | None, dtype: str | None,
                    spans: Sequence[Sequence[tuple[int, int, float]]] | None = None
-                   ) -> tuple[list[Reading], list[int | None]]:
+                   ) -> tuple[list[Reading], list[int | None], list[int | None]]:
     """What the judge reads of each record (the question as a question, the whole answer, `undressed`, as the
     passage, at `judge_dtype`), for its features and for `details.asserted` alike: per record, the reading (the
-    `REVISIONS` reader's where the answer reopens itself or revises its claim, else the first reader's) and where
-    an answer that revises its claim settles (`revised_at`, an offset in its undressed text), else None. The
-    second reader reads only answers with a unit at `REVISION_EVIDENCE` or more; `spans`: each answer's
-    `reopens.unit_probabilities`, where the caller has read them already."""
+    `REVISIONS` reader's where the answer reopens itself or revises its claim, else the first reader's), where
+    an answer that revises its claim settles (`revised_at`, an offset in its undressed text) and where it reopens
+    itself (`reopening`), each else None. The second reader reads only answers with a unit at `REVISION_EVIDENCE`
+    or more; `spans`: each answer's `reopens.unit_probabilities`, where the caller has read them already."""
     questions = [am.as_question(r.question) for r in records]
     texts = [am.undressed(r.candidate) for r in records]
     if spans is None:
@@ -132,8 +148,9 @@ def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | 
                                         batch_size=batch_size, device=device, dtype=precision, revisions=True)))
     revised = [revised_at(t, r.references, first[i], second[i], spans[i]) if i in second else None
                for i, (t, r) in enumerate(zip(texts, records))]
-    return [second[i] if i in second and (revised[i] is not None or reopens.reopened_at(spans[i]) is not None)
-            else first[i] for i in range(len(records))], revised
+    reads = [second[i] if i in second and (revised[i] is not None or reopens.reopened_at(spans[i]) is not None)
+             else first[i] for i in range(len(records))]
+    return reads, revised, [reopening(t, s, second.get(i)) for i, (t, s) in enumerate(zip(texts, spans))]
 
 
 def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,

@@ -171,11 +171,12 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
     spans = [reopens.unit_probabilities(w) for w in whole]
     reads: list[asserted.Reading] = []
     revised: list[int | None] = [None] * len(records)
+    reopened = [reopens.reopened_at(s) for s in spans]
     if "asserted" in names or "no_answer" in names:
-        reads, revised = asserted.judge_readings(records, batch_size=batch_size, device=device, dtype=dtype,
-                                                 spans=spans)
-    records = [replace(r, candidate=am.settled(w, r.references, reopens.reopened_at(s), at))
-               for r, w, s, at in zip(records, whole, spans, revised)]
+        reads, revised, reopened = asserted.judge_readings(records, batch_size=batch_size, device=device, dtype=dtype,
+                                                           spans=spans)
+    records = [replace(r, candidate=am.settled(w, r.references, back, at))
+               for r, w, back, at in zip(records, whole, reopened, revised)]
     added = [aliases.in_candidate_form(r.question, r.candidate, r.references) for r in records]
     if why is not None:
         why["aliases"] = [[t for _, t in a] for a in added]
@@ -548,6 +549,7 @@ class Judge(Metric):
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
                 "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}",
                 "places": f"places@{file_sha256(aliases.DEFAULT_PLACES)}",
+                "polarity": f"polarity@{file_sha256(aliases.DEFAULT_POLARITY)}",
                 "reopens": f"reopens@{file_sha256(reopens.DEFAULT)}", "rules": f"rules@{rules_hash()}",
                 "threshold": f"{self._threshold(card):.4f}",
                 **({"sentences": f"{Path(card[SENTENCES]['card']).stem}@{card[SENTENCES]['sha256']}"

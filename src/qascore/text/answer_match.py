@@ -229,15 +229,16 @@ def settled(candidate: str, references: Sequence[str], reopens_at: int | None = 
 
 # the words and marks that call an answer wrong, read by verdict lists (`committed`) and by `disowned`
 _WRONG_WORDS = r"incorrect|wrong|false|not correct"
-_RIGHT_MARKS, _WRONG_MARKS = "\u2713\u2714\u2705\u2611", "\u2717\u2718\u2716\u274c"
+# marks that say right or wrong: check marks, crosses, thumbs
+RIGHT_MARKS, WRONG_MARKS = "\u2713\u2714\u2705\u2611\U0001F44D", "\u2717\u2718\u2716\u274c\U0001F44E"
 _VERDICT_WORDS = re.compile(rf"^(?:(?P<right>correct|right|true|yes)|(?P<wrong>{_WRONG_WORDS}|no))(?: answer)?$",
                             re.IGNORECASE)
 _JUDGED = [re.compile(p) for p in (
     r"^(?P<verdict>[^\W\d]+(?: [^\W\d]+)?)\s*:\s*(?P<item>.+)$",             # "Correct: A", "False answer: B"
     r"^(?P<item>.+?)\s*[(\[]\s*(?P<verdict>[^)\]]+?)\s*[)\]]$",                   # "A (correct)"
     r"^(?P<item>.+?)(?:\s*:|\s+-)\s*(?P<verdict>[^:]+)$",                        # "A: wrong", "A - incorrect", "| A | No |"
-    rf"^(?P<verdict>[{_RIGHT_MARKS}{_WRONG_MARKS}])\s*(?P<item>.+)$",             # "\u2705 A"
-    rf"^(?P<item>.+?)\s*(?P<verdict>[{_RIGHT_MARKS}{_WRONG_MARKS}])$")]           # "A \u2717"
+    rf"^(?P<verdict>[{RIGHT_MARKS}{WRONG_MARKS}])\s*(?P<item>.+)$",             # "\u2705 A"
+    rf"^(?P<item>.+?)\s*(?P<verdict>[{RIGHT_MARKS}{WRONG_MARKS}])$")]           # "A \u2717"
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-{2,}[\s:|-]*$")
 ANSWER_MAX_WORDS = 12  # a verdict list's item or a retracted clause longer than this is prose, not an answer
 
@@ -250,8 +251,8 @@ def _judged(segment: str) -> tuple[str, bool] | None:
         if not m:
             continue
         verdict, item = m["verdict"].strip(), m["item"].strip()
-        if verdict in _RIGHT_MARKS + _WRONG_MARKS:
-            right = verdict in _RIGHT_MARKS
+        if verdict in RIGHT_MARKS + WRONG_MARKS:
+            right = verdict in RIGHT_MARKS
         elif (v := _VERDICT_WORDS.match(verdict)):
             right = v["right"] is not None
         else:
@@ -570,7 +571,7 @@ _ATTRIBUTED = re.compile(
     r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
     r"mention(s|ed)?|give|gives|given|cited|reported|credited|attributed))\b")
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
-_WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{_WRONG_MARKS}])[ \t]*")  # the line break stays
+_WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{WRONG_MARKS}])[ \t]*")  # the line break stays
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong",
 # "A. Correction: B", "A - just kidding, B")
 _REJECTS = re.compile(

