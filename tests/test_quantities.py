@@ -16,6 +16,12 @@ from qascore.text.quantities import convert, quantities, restated
     (16, "octets", "bits", 128.0),
     (1, "gallon", "litres", 3.785411784),
     (26.2, "miles", "km", 42.1648128),
+    (1, "mi2", "km2", 2.589988110336),          # (1.609344 km)^2
+    (640, "acres", "mi2", 1.0),                 # a square mile is 640 acres
+    (1, "ha", "m2", 10000.0),
+    (1, "kwh", "kj", 3600.0),
+    (1, "ev", "j", 1.602176634e-19),
+    (0.44, "khz", "hz", 440.0),
 ])
 def test_convert(value, unit, target, expected):
     assert convert(value, unit, target) == pytest.approx(expected)
@@ -32,6 +38,10 @@ def test_convert(value, unit, target, expected):
     ("3 x 10^8 m/s", [(3e8, 0.5e8, "m/s", True)]),
     ("98.6 degrees Fahrenheit", [(98.6, 0.05, "fahrenheit", False)]),
     ("186,000 miles per second", [(186000.0, 500.0, "mi/s", False)]),
+    ("3.5 million square miles", [(3.5e6, 5e4, "mi2", True)]),
+    ("9.6 km²", [(9.6, 0.05, "km2", False)]),
+    ("8,646 sq mi", [(8646.0, 0.5, "mi2", False)]),
+    ("110,000 m2", [(110000.0, 5000.0, "m2", False)]),
 ])
 def test_quantities(text, expected):
     assert [(pytest.approx(v), pytest.approx(t), u, s) for v, t, u, s in quantities(text)] == expected
@@ -67,6 +77,11 @@ def test_quantities(text, expected):
     ("When was Shakespeare born?", "In the 1500s.", ["16th century"], True),   # a century by its hundreds
     ("When was the Renaissance?", "14th to 17th century", ["1300s to 1600s"], True),
     ("When was Shakespeare born?", "In the 1600s.", ["16th century"], False),
+    ("How large is the Sahara?", "Roughly 3.5 million square miles.", ["about 9.2 million square kilometres"], True),
+    ("How large is the Sahara?", "Roughly 5 million square miles.", ["about 9.2 million square kilometres"], False),
+    ("How big is the colony?", "Roughly 3.7 square miles.", ["about 2,385 acres"], True),   # 3.73 mi2
+    ("What is silicon's band gap?", "About 1.8 × 10⁻¹⁹ J.", ["1.12 eV"], True),            # 1.794e-19 J
+    ("What frequency is concert A?", "0.44 kHz", ["440 Hz"], True),
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected

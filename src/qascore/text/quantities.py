@@ -1,7 +1,8 @@
 """A gold number in another form, which `answer_match.number_miss` must not read as a miss: another unit ("238,900
-miles" for 384,400 km, "351.5 K" for 78.37 °C), a multiplier or a power of ten ("384 thousand", "5.73 × 10³"), words
-("fourteen ninety-two", "thirteenth"), Roman numerals ("XIII"), a year's last two digits ("'91"), a century by its
-hundreds ("1500s" for "16th century"). SI unit sizes."""
+miles" for 384,400 km, "351.5 K" for 78.37 °C, "3.5 million square miles" for 9 million km², "0.44 kHz" for 440
+Hz), a multiplier or a power of ten ("384 thousand", "5.73 × 10³"), words ("fourteen ninety-two", "thirteenth"),
+Roman numerals ("XIII"), a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century").
+SI unit sizes."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
     "pressure": {"pa pascal pascals": 1, "kpa": 1e3, "hpa": 1e2, "mpa": 1e6, "bar": 1e5, "mbar": 1e2, "psi": 6894.757293168,
                  "atm atmosphere atmospheres": 101325, "mmhg torr": 101325 / 760},
     "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots": 0.514444},
+    "area": {"m2": 1, "km2": 1e6, "cm2": 1e-4, "ft2": 0.09290304, "mi2": 2589988.110336, "ha hectare hectares": 1e4,
+             "acre acres": 4046.8564224},
+    "frequency": {"hz hertz": 1, "khz kilohertz": 1e3, "mhz megahertz": 1e6, "ghz gigahertz": 1e9},
+    "energy": {"j joule joules": 1, "kj kilojoule kilojoules": 1e3, "cal calorie calories": 4.184, "kcal": 4184,
+               "ev": 1.602176634e-19, "wh": 3600, "kwh": 3.6e6},
     "information": {"bit bits": 1, "byte bytes octet octets": 8},
     "time": {"s sec second seconds": 1, "min minute minutes": 60, "h hr hour hours": 3600, "day days": 86400},
     "temperature": {"k kelvin kelvins": 1, "c celsius centigrade": (1, 273.15), "f fahrenheit": (5 / 9, 273.15 - 160 / 9)}}
@@ -40,9 +46,15 @@ ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth
 _ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b")
 
 
+_SQUARED = re.compile(r"\b(?:square|sq\.?) (kilo|centi|met|mi|f(?=ee|oo))\w*|\b(km|cm|mi|ft|m)(?:²|\^2)")  # "sq mi", "km²"
+_LENGTHS = {"kilo": "km", "met": "m", "mi": "mi", "km": "km", "m": "m", "f": "ft", "ft": "ft", "centi": "cm", "cm": "cm"}
+
+
 def _symbols(text: str) -> str:
-    """`text` lower-cased, unit phrases as symbols ("miles per hour" -> "mi/h"), no degree sign or word ("°C" -> "c")."""
+    """`text` lower-cased, unit phrases as symbols ("miles per hour" -> "mi/h", "square miles" and "sq mi" -> "mi2",
+    "km²" -> "km2"), no degree sign or word ("°C" -> "c")."""
     text = re.sub(r"\b(mi|kilo|met)\w* per (h|s)\w*", lambda m: f"{ {'kilo': 'km', 'met': 'm'}.get(m[1], m[1])}/{m[2]}", text.lower())
+    text = _SQUARED.sub(lambda m: _LENGTHS[m[1] or m[2]] + "2", text)
     return re.sub(r"[°º]|\bdegrees? ", "", text)
 
 
