@@ -213,8 +213,9 @@ def test_an_answer_that_reopens_itself_is_read_by_the_revisions_reader():
 ])
 def test_a_weak_reopening_is_overruled_where_the_second_reader_reads_the_answer_before_it(span, p_null, p_unit,
                                                                                          expected):
-    """`reopening`: where the answer reopens itself, unless that unit reads below REOPENING_OVERRULED and the second
-    reader's span lies wholly before it (hand-built readings and unit probabilities)."""
+    """`reopening`: where the answer reopens itself, unless the second reader's span lies wholly before that unit and
+    the unit reads below REOPENING_OVERRULED or the rest asserts nothing (hand-built readings and unit
+    probabilities)."""
     from qascore.metrics import asserted, reopens
     from qascore.runtime.reader import Reading
 
@@ -222,6 +223,11 @@ def test_a_weak_reopening_is_overruled_where_the_second_reader_reads_the_answer_
     spans = [(0, 29, 0.0), (30, len(text), p_unit)]
     assert text[30:].startswith("That's") and reopens.reopened_at(spans) == 30
     second = Reading(windows=[(p_null, [(span, 0.9)] if span else [])])
-    assert asserted.REOPENING_OVERRULED == 0.5
+    assert (asserted.REOPENING_OVERRULED, asserted.REST_ASSERTS_NONE) == (0.5, 0.9)
     assert asserted.reopening(text, spans, second) == expected
     assert asserted.reopening(text, spans, None) == 30   # not read by the second reader
+    # a strong reopening after which the second reader reads no answer is overruled too, where the span came before
+    nothing, something = Reading(windows=[(0.95, [("Taihō", 0.02)])]), Reading(windows=[(0.2, [("32", 0.7)])])
+    before = span == "45" and p_null < 0.5
+    assert asserted.reopening(text, spans, second, nothing) == (None if before else 30)
+    assert asserted.reopening(text, spans, second, something) == expected

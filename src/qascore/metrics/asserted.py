@@ -29,11 +29,11 @@ TOP_K = 10  # spans kept per window: the mass beyond them is negligible for answ
 # the least P(reopens) of a unit before the second reader's span for an answer to count as revising its claim
 # (`revised_at`; chosen on the dev sets, lab/results/judge.md round 2026-11-30i)
 REVISION_EVIDENCE = 0.05
-# a reopening (`metrics.reopens`) read at less than this is overruled where the second reader reads the answer's span
-# wholly before it: an answer that goes on to name other numbers or names after its own ("Hakuhō won 45 ... well
-# ahead of Taihō's 32") elaborates, it does not revise (`reopening`; chosen on the dev sets, lab/results/judge.md
-# round 2026-12-01e)
-REOPENING_OVERRULED = 0.5
+# a reopening (`metrics.reopens`) is overruled where the second reader reads the answer's span wholly before it and
+# the unit reads below REOPENING_OVERRULED or the second reader reads no answer from it on (P(no answer) above
+# REST_ASSERTS_NONE): the answer goes on to name other numbers or names after its own ("Hakuhō won 45 ... well ahead
+# of Taihō's 32"), it does not revise (`reopening`; both chosen on the dev sets, lab/results/judge.md round 2026-12-01e)
+REOPENING_OVERRULED, REST_ASSERTS_NONE = 0.5, 0.9
 
 
 def match(span: str, references: Sequence[str]) -> float:
@@ -117,15 +117,23 @@ def revised_at(text: str, references: Sequence[str], first: Reading, second: Rea
     return None
 
 
-def reopening(text: str, spans: Sequence[tuple[int, int, float]], second: Reading | None) -> int | None:
-    """Where the answer reopens itself (`reopens.reopened_at`), or None: also where that unit reads below
-    `REOPENING_OVERRULED` and the `second` reader (None: not read) reads the answer's span wholly before it."""
+def _said_before(text: str, reading: Reading, at: int) -> bool:
+    """The reading asserts a span, and its last occurrence in `text` ends before offset `at`."""
+    span = reading.best[0]
+    said = text.rfind(span) if reading.p_null <= 0.5 and span.strip() else -1
+    return 0 <= said and said + len(span) <= at
+
+
+def reopening(text: str, spans: Sequence[tuple[int, int, float]], second: Reading | None,
+              rest: Reading | None = None) -> int | None:
+    """Where the answer reopens itself (`reopens.reopened_at`), or None: also where the `second` reader (None: not
+    read) reads the answer's span wholly before that unit and the unit reads below `REOPENING_OVERRULED` or `rest`,
+    the second reader's reading from the unit on (None: not read), finds no answer there."""
     at = reopens.reopened_at(spans)
-    if at is None or second is None or second.p_null > 0.5 or not (span := second.best[0]).strip():
+    if at is None or second is None or not _said_before(text, second, at):
         return at
-    said = text.rfind(span)
     weak = max(p for a, _, p in spans if a == at) < REOPENING_OVERRULED
-    return None if weak and 0 <= said and said + len(span) <= at else at
+    return None if weak or (rest is not None and rest.p_null > REST_ASSERTS_NONE) else at
 
 
 def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | None, dtype: str | None,
@@ -150,7 +158,13 @@ def judge_readings(records: Sequence[Record], *, batch_size: int, device: str | 
                for i, (t, r) in enumerate(zip(texts, records))]
     reads = [second[i] if i in second and (revised[i] is not None or reopens.reopened_at(spans[i]) is not None)
              else first[i] for i in range(len(records))]
-    return reads, revised, [reopening(t, s, second.get(i)) for i, (t, s) in enumerate(zip(texts, spans))]
+    reopened = [reopening(t, s, second.get(i)) for i, (t, s) in enumerate(zip(texts, spans))]
+    held = [i for i, at in enumerate(reopened) if at is not None and _said_before(texts[i], second[i], at)]
+    rests = readings([questions[i] for i in held], [texts[i][reopened[i]:] for i in held], batch_size=batch_size,
+                     device=device, dtype=precision, revisions=True) if held else []
+    for i, rest in zip(held, rests):
+        reopened[i] = reopening(texts[i], spans[i], second[i], rest)
+    return reads, revised, reopened
 
 
 def readings(questions: Sequence[str], candidates: Sequence[str], *, batch_size: int = 32,
