@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import argparse
 import ast
-import re
-import unicodedata
 import gzip
 import importlib.util
 import json
 import lzma
+import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import AbstractSet, Any, Iterable, Iterator, Mapping
