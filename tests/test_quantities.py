@@ -42,6 +42,8 @@ def test_convert(value, unit, target, expected):
     ("9.6 km²", [(9.6, 0.05, "km2", False)]),
     ("8,646 sq mi", [(8646.0, 0.5, "mi2", False)]),
     ("110,000 m2", [(110000.0, 5000.0, "m2", False)]),
+    ("−89.2 °C", [(-89.2, 0.05, "c", False)]),                # a minus sign before a number is its sign ...
+    ("12-15 degrees", [(12.0, 0.5, None, False), (15.0, 0.5, None, False)]),  # ... a hyphen after one is a range's
 ])
 def test_quantities(text, expected):
     assert [(pytest.approx(v), pytest.approx(t), u, s) for v, t, u, s in quantities(text)] == expected
@@ -82,6 +84,9 @@ def test_quantities(text, expected):
     ("How big is the colony?", "Roughly 3.7 square miles.", ["about 2,385 acres"], True),   # 3.73 mi2
     ("What is silicon's band gap?", "About 1.8 × 10⁻¹⁹ J.", ["1.12 eV"], True),            # 1.794e-19 J
     ("What frequency is concert A?", "0.44 kHz", ["440 Hz"], True),
+    ("How cold was Vostok in 1983?", "183.95 K.", ["−89.2 °C"], True),
+    ("How cold was Vostok in 1983?", "362.35 K.", ["−89.2 °C"], False),   # +89.2 °C
+    ("What is the Three Gorges Dam's capacity?", "22.5 million kilowatts.", ["22,500 MW"], True),
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected

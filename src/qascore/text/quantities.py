@@ -1,8 +1,8 @@
 """A gold number in another form, which `answer_match.number_miss` must not read as a miss: another unit ("238,900
-miles" for 384,400 km, "351.5 K" for 78.37 °C, "3.5 million square miles" for 9 million km², "0.44 kHz" for 440
-Hz), a multiplier or a power of ten ("384 thousand", "5.73 × 10³"), words ("fourteen ninety-two", "thirteenth"),
-Roman numerals ("XIII"), a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century").
-SI unit sizes."""
+miles" for 384,400 km, "183.95 K" for −89.2 °C, "3.5 million square miles" for 9 million km², "0.44 kHz" for 440 Hz),
+a multiplier or a power of ten ("384 thousand", "5.73 × 10³"), words ("fourteen ninety-two", "thirteenth"), Roman
+numerals ("XIII"), a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century"). SI unit
+sizes."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
     "area": {"m2": 1, "km2": 1e6, "cm2": 1e-4, "ft2": 0.09290304, "mi2": 2589988.110336, "ha hectare hectares": 1e4,
              "acre acres": 4046.8564224},
     "frequency": {"hz hertz": 1, "khz kilohertz": 1e3, "mhz megahertz": 1e6, "ghz gigahertz": 1e9},
+    "power": {"w watt watts": 1, "kw kilowatt kilowatts": 1e3, "mw megawatt megawatts": 1e6, "gw gigawatt gigawatts": 1e9},
     "energy": {"j joule joules": 1, "kj kilojoule kilojoules": 1e3, "cal calorie calories": 4.184, "kcal": 4184,
                "ev": 1.602176634e-19, "wh": 3600, "kwh": 3.6e6},
     "information": {"bit bits": 1, "byte bytes octet octets": 8},
@@ -35,7 +36,7 @@ _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,000 km/s"): "100 °C" is exact, not 50-150
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
-_QUANTITY = re.compile(rf"(?<![\w.,])(\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
+_QUANTITY = re.compile(rf"(?<![\w.,])([-−]?\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
                        rf"(?:\s+({'|'.join(_SCALE)})\b)?(?:\s*({_UNIT})(?![\w/]))?")
 _ROMAN = re.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
 _TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
@@ -71,7 +72,7 @@ def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
     "300,000" and "300 thousand" are roundings, "1970" and "100" are not); `scaled` when a multiplier or a power of
     ten wrote it ("384 thousand", "3 × 10^8")."""
     for m in _QUANTITY.finditer(_symbols(text)):
-        digits, power, scale, unit = m[1].replace(",", ""), m[2], m[3], m[4]
+        digits, power, scale, unit = m[1].replace(",", "").replace("−", "-"), m[2], m[3], m[4]
         factor = (10.0 ** int(power.translate(_SUPERSCRIPT)) if power else 1.0) * _SCALE.get(scale or "", 1.0)
         place = -len(digits.split(".")[1]) if "." in digits else rounding_zeros(digits, factor != 1.0)
         yield float(digits) * factor, 0.5 * 10.0 ** place * factor, unit, factor != 1.0
