@@ -55,7 +55,7 @@ def test_feature_cache_recomputes_a_folder_rebuilt_under_the_same_name(tmp_path,
 
     calls = []
 
-    def fake_features(recs, names):  # a model column that reads the candidate's length
+    def fake_features(recs, names, **kw):  # a model column that reads the candidate's length
         calls.append(list(names))
         return np.array([[float(len(r.candidate))] * len(names) for r in recs])
 
@@ -68,3 +68,26 @@ def test_feature_cache_recomputes_a_folder_rebuilt_under_the_same_name(tmp_path,
     assert feature_matrix("probe-x-dev", first, tmp_path)[0, verifier] == 5.0   # the same rows: read from the cache
     assert len(calls) == model_calls + 1                                          # (the lexical columns only)
     assert feature_matrix("probe-x-dev", rebuilt, tmp_path)[0, verifier] == 12.0  # rebuilt: recomputed
+
+
+def test_the_tagger_read_in_int8_is_its_own_column_and_reaches_the_features(tmp_path, monkeypatch):
+    """`train judge --tagger-int8`: the `kpqa_rougeL` column is cached under another key (the int8 reading named)
+    and computed with `features(..., tagger_int8=True)`, as the shipped card reads it; the other columns as before."""
+    import qascore.metrics.judge as judge
+    from qascore.records import Record
+    from qascore_lab.train.judge import feature_matrix, model_hashes
+
+    fp32, int8 = model_hashes(), model_hashes(tagger_int8=True)
+    assert int8["kpqa_rougeL"] != fp32["kpqa_rougeL"] and int8["kpqa_rougeL"].startswith(str(fp32["kpqa_rougeL"]))
+    assert {k: v for k, v in int8.items() if k != "kpqa_rougeL"} == {k: v for k, v in fp32.items() if k != "kpqa_rougeL"}
+    seen = []
+
+    def fake(recs, names=judge.FEATURES, **kw):
+        seen.append((tuple(names), kw.get("tagger_int8", False)))
+        return np.zeros((len(recs), len(names)))
+
+    monkeypatch.setattr(judge, "features", fake)
+    recs = [Record(id="1", question="Who?", candidate="Ada.", references=["Ada Lovelace"])]
+    feature_matrix("x", recs, tmp_path, passes=["kpqa_rougeL"], tagger_int8=True)
+    feature_matrix("x", recs, tmp_path, passes=["kpqa_rougeL"])
+    assert seen == [(("kpqa_rougeL",), True), (("kpqa_rougeL",), False)]   # two columns, one per reading

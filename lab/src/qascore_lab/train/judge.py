@@ -77,6 +77,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the judge verifier (an `ava` delta) whose columns the fit reads, instead of the installed "
                         "resources/judge/verifier.safetensors; the card names it and it is copied beside the card "
                         "(`judge.card_verifier`)")
+    p.add_argument("--tagger-int8", action="store_true",
+                   help="read the `kpqa_rougeL` column with the tagger in int8 over its calibrated ranges, as the shipped "
+                        "card reads it on the CPU (`judge.reads_tagger_in_int8`); the card names that reading")
     p.add_argument("--ship", action="store_true", help="write the card (judge.json, judge.safetensors) into the package as the default")
     p.add_argument("--probes", default=None, metavar="DIR",
                    help="probe suite (`train probes`): its dev rows join the fit (their own kind in the rule), its "
@@ -289,18 +292,21 @@ def candidates(extra: str | None = None) -> dict[str, tuple[tuple[str, ...], Cal
 
 # -- features -----------------------------------------------------------------------------------
 
-def model_hashes() -> dict[str, str | None]:
-    """The hash of each model pass's model (`judge.MODEL_PASSES`); None where it is not installed."""
+def model_hashes(tagger_int8: bool = False) -> dict[str, str | None]:
+    """The hash of each model pass's model (`judge.MODEL_PASSES`); None where it is not installed. `tagger_int8`:
+    the tagger's column read in int8 over its ranges (another reading, another cache key)."""
     from qascore.metrics.judge import VERIFIER
     from qascore.runtime.delta import file_sha256
 
     from qascore.metrics.asserted import DELTA
-    from qascore.metrics.judge import installed_asserted
+    from qascore.metrics.judge import installed_asserted, installed_tagger
 
     files = {"verifier": VERIFIER, "kpqa_rougeL": defaults.RESOURCES / "kpqa" / "kpqa.safetensors", "asserted": DELTA}
     out = {k: file_sha256(f) if f.is_file() else None for k, f in files.items()}
     if out["asserted"]:  # and how the judge reads with it (a reading of another form is not reused)
         out["asserted"] += "-" + installed_asserted().split(":", 1)[1]
+    if out["kpqa_rougeL"] and tagger_int8:
+        out["kpqa_rougeL"] += "-" + installed_tagger(int8=True).split(":", 1)[1]
     return out
 
 
@@ -315,7 +321,8 @@ def cached_column(cache: Path, name: str, model: str, model_hash: str, recs: Seq
     return cache / f"{name}.{model}.{model_hash}.{inputs}.npy", rows
 
 
-def feature_matrix(name: str, recs: Sequence[Any], cache: Path, passes: Sequence[str] | None = None) -> np.ndarray:
+def feature_matrix(name: str, recs: Sequence[Any], cache: Path, passes: Sequence[str] | None = None,
+                   tagger_int8: bool = False) -> np.ndarray:
     """Every judge feature of `recs`. The model columns are cached per model pass (`judge.MODEL_PASSES`), each
     by its model's hash and the judge's `MODEL_INPUTS` (a new verifier recomputes only its own column); the
     others cost milliseconds and are computed afresh, so a new or changed lexical feature needs no model pass.
@@ -323,7 +330,7 @@ def feature_matrix(name: str, recs: Sequence[Any], cache: Path, passes: Sequence
     is returned)."""
     from qascore.metrics.judge import FEATURES, MODEL_FEATURES, MODEL_PASSES, doubt, features
 
-    models = model_hashes()
+    models = model_hashes(tagger_int8)
     cols = {}
     for model, names in sorted(MODEL_PASSES.items()):
         if passes is not None and model not in passes:
@@ -337,7 +344,7 @@ def feature_matrix(name: str, recs: Sequence[Any], cache: Path, passes: Sequence
             path.unlink()
         if not path.is_file():
             t0 = time.time()
-            np.save(path, features(recs, list(names)))
+            np.save(path, features(recs, list(names), tagger_int8=tagger_int8))
             print(f"{model} of {name}: {len(recs)} rows in {time.time() - t0:.0f}s", flush=True)
         digest.write_text(rows)
         cols.update(zip(names, np.load(path).T))
@@ -445,17 +452,18 @@ def run(args: argparse.Namespace) -> int:
         except DataNotFound as exc:  # a GPU round carries the fit's rows, not the reporting sets
             print(f"reporting sets left out: {exc}", flush=True)
         for name, recs in sets.items():
-            feature_matrix(name, recs, out, passes)
+            feature_matrix(name, recs, out, passes, args.tagger_int8)
         print(f"features cached in {out} ({time.time() - t0:.0f}s)")
         return 0
-    x = np.vstack([feature_matrix(name, recs, out) for name, recs in sets.items()])
+    x = np.vstack([feature_matrix(name, recs, out, tagger_int8=args.tagger_int8) for name, recs in sets.items()])
     y, ty = np.asarray(dev_y), np.asarray(test_y)
-    tx = feature_matrix("test", test_recs, out)
+    tx = feature_matrix("test", test_recs, out, tagger_int8=args.tagger_int8)
     sources = [source_of(r) for r in dev_rows]
     groups = np.asarray([r["qid"] for r in dev_rows])
     view_idx = np.concatenate([idx for idx, _ in views])
-    vx = np.vstack([feature_matrix(f"dev-sparse{k}", recs, out) for k, (_, recs) in enumerate(views)])
-    fx1 = feature_matrix("dev-first", first_reference([dev_recs[i] for i in sparse]), out)
+    vx = np.vstack([feature_matrix(f"dev-sparse{k}", recs, out, tagger_int8=args.tagger_int8)
+                    for k, (_, recs) in enumerate(views)])
+    fx1 = feature_matrix("dev-first", first_reference([dev_recs[i] for i in sparse]), out, tagger_int8=args.tagger_int8)
 
     fit_y = np.concatenate([y, y[view_idx]])  # what the Platt scaling and the threshold read: dev rows, then views
 
@@ -511,7 +519,7 @@ def run(args: argparse.Namespace) -> int:
     if "verifier" in names:
         card["ava_model"] = installed_verifier()
     if "kpqa_rougeL" in names:
-        card["kpqa_model"] = installed_tagger()
+        card["kpqa_model"] = installed_tagger(int8=args.tagger_int8)
     if "asserted" in names or "no_answer" in names:
         card["asserted_model"] = installed_asserted()
     if MODEL_FEATURES.intersection(names):
@@ -526,7 +534,7 @@ def run(args: argparse.Namespace) -> int:
         report["with_offsets"] = {"offsets": card["offsets"], "rule": rule(per), "dev": per,
                                   "calibration_rows": calibration}
     test_probs = predict(card, tx[:, cols])
-    tx1 = feature_matrix("test-first", first_reference(test_recs), out)
+    tx1 = feature_matrix("test-first", first_reference(test_recs), out, tagger_int8=args.tagger_int8)
     test1_probs = predict(card, tx1[:, cols])
     report["evouna_test"] = {"n": len(ty), "auroc": auroc(test_probs, test_y),
                              "accuracy": binary_scores(test_probs, test_y, card["threshold"]).accuracy,
@@ -536,18 +544,19 @@ def run(args: argparse.Namespace) -> int:
     if args.probes:
         probe_test = probes.read(args.probes, "test")
         p_recs, _ = to_records(probe_test)
-        p_probs = predict(card, feature_matrix("probes-test", p_recs, out)[:, cols])
+        p_probs = predict(card, feature_matrix("probes-test", p_recs, out, tagger_int8=args.tagger_int8)[:, cols])
         report["probes_test"] = probes.family_table(probe_test, p_probs, p_probs >= card["threshold"])
     for folder, _ in unseen_folders(args) + unseen_folders(args, "offset_probes"):
         for split in ("dev", "test"):
             held = probes.read(folder, split)
             if not held:
                 continue
-            m_probs = predict(card, feature_matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0], out)[:, cols])
+            m_probs = predict(card, feature_matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0], out,
+                                                   tagger_int8=args.tagger_int8)[:, cols])
             report.setdefault(f"unseen_probes_{split}", {}).update(
                 probes.family_table(held, m_probs, m_probs >= card["threshold"]))
     for name, (recs, target, figure) in reporting_sets(args.data).items():
-        fx = feature_matrix(name, recs, out)
+        fx = feature_matrix(name, recs, out, tagger_int8=args.tagger_int8)
         probs = predict(card, fx[:, cols])
         measure = (lambda s: auroc(s, target.tolist())) if figure == "auroc" else \
             (lambda s: float(pearsonr(s, target)[0]) if np.ptp(s) > 0 else float("nan"))  # a constant column
@@ -562,7 +571,8 @@ def run(args: argparse.Namespace) -> int:
                         + "".join(f" --offset {f}" for f in args.offset)
                         + "".join(f" --offset-probes {d}" for d in args.offset_probes)
                         + (f" --candidate {args.candidate}" if args.candidate else "")
-                        + (f" --verifier {args.verifier}" if args.verifier else ""),
+                        + (f" --verifier {args.verifier}" if args.verifier else "")
+                        + (" --tagger-int8" if args.tagger_int8 else ""),
                 fit="fitted on the corpus dev split and three sparse-gold copies of its EVOUNA-TQ rows; model and "
                     "features " + ("named by --candidate, measured" if args.candidate else "chosen") +
                     " out-of-fold there (5 folds by question), Platt-scaled and thresholded on the "
@@ -618,7 +628,7 @@ def fit_offsets(args: argparse.Namespace, card: dict[str, Any], raw: np.ndarray,
         if not rows:  # DIR=0: the family's dev and test splits are reported, none of its rows is fitted
             continue
         recs, labels = to_records(rows)
-        ox = feature_matrix(f"offset-{Path(folder).name}-train{n}", recs, out)[:, cols]
+        ox = feature_matrix(f"offset-{Path(folder).name}-train{n}", recs, out, tagger_int8=args.tagger_int8)[:, cols]
         raws.append(raw_scores(card, ox))
         extras.append(ox[:, extra_cols])
         ys.append(np.asarray(labels))
