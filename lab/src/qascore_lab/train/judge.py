@@ -414,6 +414,10 @@ def run(args: argparse.Namespace) -> int:
         judge_module.VERIFIER = Path(args.verifier).resolve()
     t0 = time.time()
     out = Path(args.out)
+
+    def matrix(name: str, recs: Sequence[Any], passes: Sequence[str] | None = None) -> np.ndarray:
+        """`feature_matrix` of this fit: its cache folder, the tagger read as `--tagger-int8` says."""
+        return feature_matrix(name, recs, out, passes, args.tagger_int8)
     out.mkdir(parents=True, exist_ok=True)
     dev_rows = verifier_corpus.read_split(args.corpus, "dev")
     test_rows = verifier_corpus.read_split(args.corpus, "test")
@@ -452,18 +456,17 @@ def run(args: argparse.Namespace) -> int:
         except DataNotFound as exc:  # a GPU round carries the fit's rows, not the reporting sets
             print(f"reporting sets left out: {exc}", flush=True)
         for name, recs in sets.items():
-            feature_matrix(name, recs, out, passes, args.tagger_int8)
+            matrix(name, recs, passes)
         print(f"features cached in {out} ({time.time() - t0:.0f}s)")
         return 0
-    x = np.vstack([feature_matrix(name, recs, out, tagger_int8=args.tagger_int8) for name, recs in sets.items()])
+    x = np.vstack([matrix(name, recs) for name, recs in sets.items()])
     y, ty = np.asarray(dev_y), np.asarray(test_y)
-    tx = feature_matrix("test", test_recs, out, tagger_int8=args.tagger_int8)
+    tx = matrix("test", test_recs)
     sources = [source_of(r) for r in dev_rows]
     groups = np.asarray([r["qid"] for r in dev_rows])
     view_idx = np.concatenate([idx for idx, _ in views])
-    vx = np.vstack([feature_matrix(f"dev-sparse{k}", recs, out, tagger_int8=args.tagger_int8)
-                    for k, (_, recs) in enumerate(views)])
-    fx1 = feature_matrix("dev-first", first_reference([dev_recs[i] for i in sparse]), out, tagger_int8=args.tagger_int8)
+    vx = np.vstack([matrix(f"dev-sparse{k}", recs) for k, (_, recs) in enumerate(views)])
+    fx1 = matrix("dev-first", first_reference([dev_recs[i] for i in sparse]))
 
     fit_y = np.concatenate([y, y[view_idx]])  # what the Platt scaling and the threshold read: dev rows, then views
 
@@ -534,7 +537,7 @@ def run(args: argparse.Namespace) -> int:
         report["with_offsets"] = {"offsets": card["offsets"], "rule": rule(per), "dev": per,
                                   "calibration_rows": calibration}
     test_probs = predict(card, tx[:, cols])
-    tx1 = feature_matrix("test-first", first_reference(test_recs), out, tagger_int8=args.tagger_int8)
+    tx1 = matrix("test-first", first_reference(test_recs))
     test1_probs = predict(card, tx1[:, cols])
     report["evouna_test"] = {"n": len(ty), "auroc": auroc(test_probs, test_y),
                              "accuracy": binary_scores(test_probs, test_y, card["threshold"]).accuracy,
@@ -544,19 +547,18 @@ def run(args: argparse.Namespace) -> int:
     if args.probes:
         probe_test = probes.read(args.probes, "test")
         p_recs, _ = to_records(probe_test)
-        p_probs = predict(card, feature_matrix("probes-test", p_recs, out, tagger_int8=args.tagger_int8)[:, cols])
+        p_probs = predict(card, matrix("probes-test", p_recs)[:, cols])
         report["probes_test"] = probes.family_table(probe_test, p_probs, p_probs >= card["threshold"])
     for folder, _ in unseen_folders(args) + unseen_folders(args, "offset_probes"):
         for split in ("dev", "test"):
             held = probes.read(folder, split)
             if not held:
                 continue
-            m_probs = predict(card, feature_matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0], out,
-                                                   tagger_int8=args.tagger_int8)[:, cols])
+            m_probs = predict(card, matrix(f"unseen-{Path(folder).name}-{split}", to_records(held)[0])[:, cols])
             report.setdefault(f"unseen_probes_{split}", {}).update(
                 probes.family_table(held, m_probs, m_probs >= card["threshold"]))
     for name, (recs, target, figure) in reporting_sets(args.data).items():
-        fx = feature_matrix(name, recs, out, tagger_int8=args.tagger_int8)
+        fx = matrix(name, recs)
         probs = predict(card, fx[:, cols])
         measure = (lambda s: auroc(s, target.tolist())) if figure == "auroc" else \
             (lambda s: float(pearsonr(s, target)[0]) if np.ptp(s) > 0 else float("nan"))  # a constant column
