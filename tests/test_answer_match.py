@@ -440,3 +440,22 @@ def test_listed(candidate, items):
 ])
 def test_listed_hedged(candidate, items):
     assert am.listed(candidate, hedged=True) == items
+
+
+@pytest.mark.parametrize("question, candidate, references, expected", [
+    ("On what date did the Berlin Wall fall?", "1989.", ["9 November 1989"], 1.0),      # a year for the date asked
+    ("On what date did the Berlin Wall fall?", "In November 1989.", ["9 November 1989"], 1.0),
+    ("On what date did the Berlin Wall fall?", "November 9, 1989.", ["9 November 1989"], 0.0),
+    ("When did the Berlin Wall fall?", "1989.", ["9 November 1989"], 0.0),               # "when" takes a year
+    ("How tall is Menara?", "Somewhere between 80 and 110 metres.", ["100.8 metres"], 1.0),  # a range brackets it
+    ("How long was the Titanic?", "Over 250 metres.", ["269 m"], 1.0),                    # a bound brackets it
+    ("How many stars are on the flag?", "More than 20.", ["27"], 1.0),
+    ("How many stars are on the flag?", "Fewer than 20.", ["27"], 0.0),                    # a bound at odds: a miss
+    ("What is body temperature?", "Between 36.5 and 37.5 degrees.", ["37 degrees"], 0.0),  # narrower than 5%
+    ("How long was the Titanic?", "269 m, so well over 250 m.", ["269 m"], 0.0),           # the gold is stated
+    ("How long was the Titanic?", "About 882 feet, over 250 metres.", ["269 m", "882 feet"], 0.0),
+    ("What band does FM radio use?", "87.5 to 108 MHz.", ["87.5-108 MHz"], 0.0),          # the gold is a range
+])
+def test_imprecise(question, candidate, references, expected):
+    assert am.imprecise(Reading(question, candidate, references)) == expected
+

@@ -337,19 +337,17 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                    ("Who was the first man to walk on the Moon?", "Armstrong.", ["Neil Armstrong"]),
                    ("Who was the first president of the United States?", "It was George Washington.",
                     ["George Washington"])],
-    # the gold as a comparison's standard or a possessor (`roles.lesser_role`)
+    # the gold as a comparison's standard or a relation's possessor (`roles.lesser_role`)
     "lesser_role": [("Which is the largest ocean?", "The Atlantic is larger than the Pacific.", ["Pacific Ocean", "Pacific"]),
                     ("Which is the largest ocean?", "The Pacific's neighbour, the Atlantic.", ["Pacific Ocean", "Pacific"]),
                     ("Which is the largest ocean?", "The Pacific, larger than the Atlantic.", ["Pacific Ocean", "Pacific"]),
                     ("Which is the largest ocean?", "The Pacific Ocean.", ["Pacific Ocean", "Pacific"])],
-    # the question's role given to another, the gold named in a clause of its own (`roles.misattributed`)
-    "misattributed": [("What is the capital of Australia?", "Canberra is the largest city; Sydney is the capital.",
-                       ["Canberra"]),
-                      ("Who wrote Hamlet?", "Marlowe wrote Hamlet; Shakespeare wrote Macbeth.", ["William Shakespeare", "Shakespeare"]),
-                      ("What is the capital of Australia?", "Canberra is the capital; Sydney is the largest city.",
-                       ["Canberra"]),
-                      ("Who wrote Hamlet?", "Shakespeare wrote it; Marlowe wrote Doctor Faustus.",
-                       ["William Shakespeare", "Shakespeare"])],
+    # less precise than the gold: a year for the date asked, a bound that only brackets the number
+    "imprecise": [("On what date did the Berlin Wall fall?", "1989.", ["9 November 1989", "November 9, 1989"]),
+                  ("How long was the RMS Titanic?", "Over 250 metres.", ["269 m", "882 feet"]),
+                  ("On what date did the Berlin Wall fall?", "It fell on 9 November 1989.",
+                   ["9 November 1989", "November 9, 1989"]),
+                  ("How long was the RMS Titanic?", "About 269 metres.", ["269 m", "882 feet"])],
 }
 
 

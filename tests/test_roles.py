@@ -1,12 +1,11 @@
-"""`roles.lesser_role` and `roles.misattributed` against hand-judged cases: the gold as a comparison's standard or
-a possessor, or named beside another given the question's role."""
+"""`roles.lesser_role` against hand-judged cases: the gold as a comparison's standard or a relation's possessor."""
 
 from __future__ import annotations
 
 import pytest
 
 from qascore.text.answer_match import Reading
-from qascore.text.roles import lesser_role, misattributed
+from qascore.text.roles import lesser_role
 
 PLANET = "What is the largest planet in the Solar System?"
 RELATIVITY = "Who developed the theory of general relativity?"
@@ -16,7 +15,7 @@ RELATIVITY = "Who developed the theory of general relativity?"
     (PLANET, "Saturn is larger than Jupiter.", ["Jupiter"], 1.0),            # the gold is the standard
     (PLANET, "Jupiter is larger than Saturn.", ["Jupiter"], 0.0),
     (PLANET, "No planet is larger than Jupiter.", ["Jupiter"], 0.0),         # nothing beats the gold
-    (PLANET, "Jupiter's moon Ganymede.", ["Jupiter"], 1.0),                  # the gold possesses the answer
+    (PLANET, "Jupiter's moon Ganymede.", ["Jupiter"], 1.0),                  # the answer is the gold's relation
     (PLANET, "Jupiter, with Saturn's rings a close second.", ["Jupiter"], 0.0),
     (PLANET, "Jupiter", ["Jupiter"], 0.0),
     (PLANET, "Saturn", ["Jupiter"], 0.0),                                     # no mention: nothing read
@@ -52,51 +51,10 @@ RELATIVITY = "Who developed the theory of general relativity?"
     ("Who taught Aristotle?", "Aristotle, a student of Plato.", ["Plato"], 0.0),            # the question's name
     ("Who taught Aristotle?", "Aristotle was a student of Plato.", ["Plato"], 0.0),         # no apposition
     ("Where is the Empire State Building?", "In Manhattan, a borough of New York City.", ["New York City"], 0.0),
+    # what the possessor made, owns or said is no relation: the question may ask for its maker or owner
+    ("Which car company owns the Lexus brand?", "Lexus is Toyota's luxury division.", ["Toyota"], 0.0),
+    ("Which singer released the album '21'?", "21 is Adele's second album.", ["Adele"], 0.0),
+    ("Who popularised the term 'creative destruction'?", "It is Schumpeter's phrase.", ["Joseph Schumpeter"], 0.0),
 ])
 def test_lesser_role(question, candidate, references, expected):
     assert lesser_role(Reading(question, candidate, references)) == expected
-
-
-CAPITAL, MOON = "What is the capital of Australia?", "Who was the first person to walk on the Moon?"
-
-
-@pytest.mark.parametrize("question, candidate, references, expected", [
-    (CAPITAL, "Canberra is the largest city; Sydney is the capital.", ["Canberra"], 1.0),
-    (CAPITAL, "Sydney is the capital; Canberra is the largest city.", ["Canberra"], 1.0),
-    (CAPITAL, "Canberra is the capital; Sydney is the largest city.", ["Canberra"], 0.0),
-    (CAPITAL, "Canberra. Sydney is the largest city, but the capital is Canberra.", ["Canberra"], 0.0),
-    (CAPITAL, "Although Sydney is often called the capital, Canberra is.", ["Canberra"], 0.0),  # one clause
-    (CAPITAL, "It is Sydney; many think Canberra.", ["Canberra"], 0.0),      # no clause restates: `disowned`'s
-    (CAPITAL, "Canberra is the largest city; many think Sydney is the capital.", ["Canberra"], 0.0),  # others'
-    (CAPITAL, "Canberra is the largest city; Sydney is not the capital.", ["Canberra"], 0.0),  # negated
-    (CAPITAL, "Sydney is something else, but the answer is Canberra, the capital.", ["Canberra"], 0.0),  # stated
-    (CAPITAL, "The capital of Australia is Canberra. It was chosen over Sydney and Melbourne.", ["Canberra"], 0.0),
-    ("Who was the 44th president of the United States?", "The 44th was George W. Bush; Obama was the 45th.",
-     ["Barack Obama"], 1.0),                                                 # after the copula; a word of the name
-    ("Who was the 44th president of the United States?", "The 44th was Barack Obama; George W. Bush was the 43rd.",
-     ["Barack Obama"], 0.0),
-    (MOON, "Armstrong was first in space, but Gagarin was first on the Moon.", ["Neil Armstrong"], 1.0),
-    (MOON, "Gagarin was first in space, but Armstrong was first on the Moon.", ["Neil Armstrong"], 0.0),
-    (MOON, "Neil Armstrong. Buzz Aldrin was the second person to walk on the Moon.", ["Neil Armstrong"], 0.0),  # bare
-    ("What is the chemical symbol for gold?", "Ag is gold and Au is silver.", ["Au"], 1.0),  # "and" before a copula
-    ("What is the chemical symbol for gold?", "Au is gold and Ag is silver.", ["Au"], 0.0),
-    ("Who wrote Hamlet?", "Marlowe wrote Hamlet; Shakespeare wrote Macbeth.", ["Shakespeare"], 1.0),
-    ("Who wrote Hamlet?", "Shakespeare wrote it; Marlowe wrote Doctor Faustus.", ["Shakespeare"], 0.0),
-    ("What is the smallest planet?", "Mercury, smaller even than Mars.", ["Mercury"], 0.0),
-    (CAPITAL, "Sydney is the capital.", ["Canberra"], 0.0),                  # the gold named nowhere
-    (CAPITAL, "Sydney is the capital; Canberra is the largest city. " + "More words follow here. " * 8,
-     ["Canberra"], 0.0),                                                     # over MAX_WORDS: left to the verifier
-    ("What is the tallest mountain in the world?", "Everest is the tallest; K2 is the second tallest.", ["Everest"], 0.0),
-    ("What is the tallest mountain in the world?", "K2 is the second tallest; Everest is the tallest.", ["Everest"], 0.0),
-    ("Who wrote the novel 1984?", "1984 was written by Orwell; Huxley wrote Brave New World.", ["George Orwell"], 0.0),
-    ("What were walled quarters known as?", "mellahs is the answer. Let me know if you need more detail.", ["mellahs"],
-     0.0),                                                          # "know" in a filler clause is not "known"
-    ("Who was the first gymnast to score a perfect 10?", "Nadia Comaneci, on the bars in 1976. Nellie Kim also scored a "
-     "perfect 10 later.", ["Nadia Comaneci"], 0.0),                 # the first clause's opening names the gold
-    ("Who was the first gymnast to score a perfect 10?", "On the bars, Nadia Comaneci's coach watched. Nellie Kim scored "
-     "the first perfect 10.", ["Nadia Comaneci"], 1.0),             # ... not where it opens with another
-    ("Who performed the first heart transplant?", "Christiaan Barnard did it in Cape Town. Norman Shumway performed "
-     "the first adult heart transplant in the US.", ["Christiaan Barnard"], 0.0),  # "did it": the gold answers
-])
-def test_misattributed(question, candidate, references, expected):
-    assert misattributed(Reading(question, candidate, references)) == expected

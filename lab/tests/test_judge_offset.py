@@ -28,10 +28,19 @@ def test_a_feature_already_on_the_card_is_refused(tmp_path):
         run(argparse.Namespace(feature="short_list", rows=[], card=str(card)))
 
 
-def test_a_routed_card_is_refused(tmp_path):
-    """An offset fitted on a routed card would read its sentence rows with the short card: fit each card first."""
+def test_a_routed_card_is_fitted_on_the_rows_its_short_gold_card_reads(tmp_path):
+    """A routed card's offset goes on its short-gold card: a row whose every reference is a sentence is read by the
+    sentence card, so a rule that fires only there gives the fit no row."""
+    from qascore.runtime.delta import file_sha256
+
+    plain = {"features": ["verifier"], "platt": [1.0, 0.0], "threshold": 0.5,
+             "model": {"kind": "logistic", "mean": [0.0], "scale": [1.0], "coef": [1.0], "intercept": 0.0}}
+    (tmp_path / "s.json").write_text(json.dumps(plain))
     card = tmp_path / "judge.json"
-    card.write_text(json.dumps({"features": ["verifier"], "offsets": {},
-                                "sentences": {"card": "judge-sentences.json", "sha256": "0" * 12, "min_words": 6}}))
-    with pytest.raises(SystemExit, match="routes sentence golds"):
-        run(argparse.Namespace(feature="short_list", rows=[], card=str(card)))
+    card.write_text(json.dumps({**plain, "sentences": {"card": "s.json", "sha256": file_sha256(tmp_path / "s.json"),
+                                                        "min_words": 6}}))
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"question": "Name the two moons of Mars.", "candidate": "Phobos, Deimos and Titan.",
+                                "references": ["The two moons of Mars are Phobos and Deimos."], "label": 0}) + "\n")
+    with pytest.raises(SystemExit, match="long_list fires on none of the 1 rows"):
+        run(argparse.Namespace(feature="long_list", rows=[str(rows)], card=str(card)))

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from qascore.text.answer_match import Reading
-from qascore.text.roles import lesser_role, misattributed
+from qascore.text.roles import lesser_role
 from qascore_lab.train import probe_comparisons, probe_described, probe_descriptions, probe_relations, probe_roles
 from qascore_lab.train.probe_plain import TEMPLATES
 from qascore_lab.train.probes import ASSERTION
@@ -85,11 +85,9 @@ def test_roles_restate_the_question_after_its_question_words(question, expected)
 
 
 @pytest.mark.parametrize("template", probe_roles.TEMPLATES)
-def test_role_templates_give_the_role_to_the_wrong_answer_only_in_the_wrong_member(template):
-    question, refs = "Which city is known as Auld Reekie?", ["Edinburgh"]
-    that, rest = probe_roles.restated(question)
-    assert misattributed(Reading(question, template.format(A="Glasgow", B="Edinburgh", that=that, rest=rest), refs)) == 1.0
-    assert misattributed(Reading(question, template.format(A="Edinburgh", B="Glasgow", that=that, rest=rest), refs)) == 0.0
+def test_role_templates_give_the_question_s_role_to_one_answer(template):
+    """{A} is the one the restating clause names; {B} is named in a clause that restates nothing."""
+    assert "{A} is the one {that} {rest}" in template and "{B} is the one" not in template
 
 
 def test_role_pair_exchanges_the_two_answers(tmp_path):

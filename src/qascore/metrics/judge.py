@@ -21,14 +21,14 @@ A small model over signals that carry from one kind of answer to another (their 
   and another names none (`answer_match.bare_list`);
 - `name_clash`: the candidate names something that shares a word with a reference but puts another word in
   its place ("Louis Armstrong" for "Neil Armstrong", "George Bush" for "George Washington"; `names.name_clash`);
-- `lesser_role`: every mention of a reference is a comparison's standard or the possessor of something the
-  question does not ask about ("Saturn is larger than Jupiter.", "Jupiter's moon Ganymede."; `roles.lesser_role`);
-- `misattributed`: the clause that restates the question gives it to another name, the gold named elsewhere
-  ("Sydney is the capital; Canberra is the largest city."; `roles.misattributed`);
+- `lesser_role`: every mention of a reference is a comparison's standard or a relation's possessor ("Saturn is
+  larger than Jupiter.", "Jupiter's moon Ganymede."; `roles.lesser_role`);
 - `num_gap`: the question asks for a number or a date and the candidate holds none;
 - `number_miss`: the candidate states a number no reference holds, and lacks the gold one, in any form
   (`answer_match.number_miss`: "landed in 1968" against "1969"; "238,900 miles" for "384,400 km" is no miss),
   or only the year or month of the date the question asks for ("1914" for "On what date ...?");
+- `imprecise`: the candidate is less precise than the gold: a year for the date asked, a range or a bound that
+  only brackets a gold number ("Over 250 metres" for 269 m; `answer_match.imprecise`);
 - `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
   states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
   or 1970"; `answer_match.date_agrees`);
@@ -98,7 +98,7 @@ from qascore.text import answer_match as am
 from qascore.text import list_count, names, quantities, roles, squad
 from qascore.text.list_count import long_list, short_list
 from qascore.text.names import name_clash
-from qascore.text.roles import lesser_role, misattributed
+from qascore.text.roles import lesser_role
 
 DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 # the judge's own `ava` delta: the verifier taught the hand-written answers as well (lab/NOTES.md); the `ava`
@@ -106,12 +106,12 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "misattributed", "names_other", "short_list", "long_list", "asserted", "no_answer")
+            "lesser_role", "doubt", "names_other", "short_list", "long_list", "imprecise", "asserted", "no_answer")
 MODEL_REFS = 4
 SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
-           "misattributed", "names_other", "short_list", "long_list")
+           "names_other", "short_list", "long_list", "imprecise")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",), "asserted": ("asserted", "no_answer")}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -142,9 +142,10 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": am.bare_list(r), "name_clash": name_clash(r),
-           "lesser_role": lesser_role(r), "misattributed": misattributed(r),
+           "lesser_role": lesser_role(r),
            "names_other": aliases.names_other(candidate, references),
-           "short_list": short_list(question, candidate, references), "long_list": long_list(question, candidate)}
+           "short_list": short_list(question, candidate, references), "long_list": long_list(question, candidate),
+           "imprecise": am.imprecise(r)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     return out

@@ -8,6 +8,7 @@ functions of plain strings. Their tests are tables of inputs and outputs.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -550,6 +551,30 @@ def date_agrees(r: Reading) -> float:
     # at odds: a part the reference states, stated otherwise (a bare "May" is not at odds with "1941")
     at_odds = [not any(all(s.get(k, v) == v for k, v in g.items()) for g in gold) for s in said]
     return float(any(agrees) and not any(at_odds))
+
+
+_BOUND = re.compile(r"\b(?:(?P<low>more than|over|above|at least|upwards of|in excess of)|(?P<high>under|less than|"
+                    r"fewer than|below|at most))\s+(?:about\s+)?(?P<n>\d[\d,.]*)", re.IGNORECASE)
+BRACKET = 0.05  # a range narrower than this share of the gold states it ("between 36.5 and 37.5" for 37)
+
+
+def imprecise(r: Reading) -> float:
+    """1.0 where the candidate is less precise than the gold and states no gold number: only the year or month of
+    the date the question asks for (`_lacks_day`: "1914" for "On what date ...?"), or, for a gold that is one
+    number, a range or a bound that only brackets it ("Somewhere between 80 and 110 metres" for 100.8 m, "Over 250
+    metres" for 269 m); 0.0 otherwise, and where a reference occurs whole."""
+    if r.contains:
+        return 0.0
+    if _lacks_day(r):
+        return 1.0
+    stated, asked, refs = r.numbers
+    golds = [next(iter(n)) for n, ref in zip(refs, r.references)
+             if len(n) == 1 and len(ref.split()) <= ANSWER_WORDS and not _ranges(ref)]
+    if not golds or any(_close(c, g) for c in stated - asked for g in golds):
+        return 0.0
+    spans = _ranges(r.text) + [(float(next(iter(numbers(m["n"])))), math.inf) if m["low"]
+                               else (-math.inf, float(next(iter(numbers(m["n"]))))) for m in _BOUND.finditer(r.text)]
+    return float(any(lo < float(g) < hi and hi - lo > BRACKET * abs(float(g)) for lo, hi in spans for g in golds))
 
 
 # -- what an answer asserts, not only what it mentions ------------------------------------------------

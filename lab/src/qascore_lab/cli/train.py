@@ -44,6 +44,8 @@ TARGETS: dict[str, tuple[str, str]] = {
     "judge": ("qascore_lab.train.judge", "the correctness judge (verifier, overlap, length, answer type) on the corpus dev split"),
     "judge-offset": ("qascore_lab.train.judge_offset", "one more rule feature on the shipped judge card, with its "
                                                      "log-odds offset fitted alone where it fires"),
+    "judge-retire": ("qascore_lab.train.judge_retire", "rule features taken off the judge card, its trees read as "
+                                                     "where the rule does not fire (no refit)"),
     "int8-ranges": ("qascore_lab.train.int8_ranges", "the activation ranges the judge's CPU reader and tagger read "
                                                      "int8 over (batched, a record read the same in any batch)"),
     "reopens": ("qascore_lab.train.reopens", "the judge's reading of where an answer reopens itself (revises, "

@@ -4,7 +4,9 @@ The card's trees, Platt scaling, threshold and other offsets stay as they are; t
 to the card's features (no tree reads it) with the log-odds offset that maximises the likelihood of the labels of
 the rows where it fires, given the card's own log-odds there. A rule that fires on few rows (a list answer with too
 few items) is fitted where it fires, on rows neither the trees nor the verifier read, without refitting the rest.
-Deterministic: no seed. The fit is written into the card (`offset_fits`) beside the command.
+A routed card's offset goes on its short-gold card, fitted on the rows that card reads (`judge.routes`); the
+sentence card does not read the feature. Deterministic: no seed. The fit is written into the card (`offset_fits`)
+beside the command.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rows", action="append", required=True, metavar="JSONL",
                    help="labelled rows (question, candidate, references, label) to fit on; repeatable")
     p.add_argument("--card", default=str(judge.DEFAULT_MODEL),
-                   help="the card to extend, in place (default: the shipped one, refused while it routes sentence "
-                        "golds: give each of its cards before `lab/scripts/judge_route.py`); its trees file stays beside it")
+                   help="the card to extend, in place (default: the shipped one; a routed card's short-gold card, on "
+                        "the rows it reads); its trees file stays beside it")
 
 
 def fit_offset(log_odds: np.ndarray, labels: np.ndarray) -> float:
@@ -45,20 +47,18 @@ def fit_offset(log_odds: np.ndarray, labels: np.ndarray) -> float:
 def run(args: argparse.Namespace) -> int:
     card_path = Path(args.card)
     card: dict[str, Any] = json.loads(card_path.read_text(encoding="utf-8"))  # as stored: the trees by file name
-    if judge.SENTENCES in card:
-        raise SystemExit(f"train judge-offset: {card_path} routes sentence golds to a second card; fit the offset on "
-                         "each card before `lab/scripts/judge_route.py` writes the routed one")
     if args.feature not in judge.SIGNALS or args.feature in card["features"]:
         raise SystemExit(f"train judge-offset: {args.feature} must be a rule feature of the judge not yet on the card")
     rows = [json.loads(line) for path in args.rows for line in open(path, encoding="utf-8") if line.strip()]
     recs = [Record(id=str(k), question=r["question"], candidate=r["candidate"], references=list(r["references"]))
             for k, r in enumerate(rows)]
-    fires = judge.features(recs, (args.feature,))[:, 0] > 0
+    loaded = judge.read_card(str(card_path))
+    own = next((idx for c, idx in judge.routes(loaded, recs) if c is loaded), [])  # the rows it reads itself
+    fires = (judge.features(recs, (args.feature,))[:, 0] > 0) & np.isin(np.arange(len(recs)), own)
     picked = [rec for rec, f in zip(recs, fires) if f]
     labels = np.array([int(r["label"]) for r, f in zip(rows, fires) if f], dtype=float)
     if len(picked) == 0:
         raise SystemExit(f"train judge-offset: {args.feature} fires on none of the {len(rows)} rows")
-    loaded = judge.read_card(str(card_path))
     x = judge.features(picked, card["features"], verifier=judge.card_verifier(loaded),  # the card's own verifier
                        tagger_int8=judge.reads_tagger_in_int8(loaded))
     p = np.clip(judge.predict(loaded, x), 1e-9, 1 - 1e-9)

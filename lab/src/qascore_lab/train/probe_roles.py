@@ -2,8 +2,9 @@
 named beside it in another ("B is the one who wrote Hamlet; A is another one."), and the two exchanged.
 
 Both members name both answers, so containment and overlap cannot tell them apart; only which clause restates
-the question does. The judge's `misattributed` rule (`qascore.text.roles`) reads that; its offset is fitted on
-these pairs, kept out of the verifier's training. For each suite `assertion` pair (gold A, a real wrong
+the question does. Kept out of the verifier's training, they test whether the judge reads that; its
+`misattributed` rule was fitted on them until the rule retired (`train judge-retire`, lab/results/judge.md round
+2026-12-01f). For each suite `assertion` pair (gold A, a real wrong
 answer B) whose question reads as "Who <verb> ...?" or "Which/What <kind> <verb> ...?", one pair, family
 `role`, both members in one template of `TEMPLATES`, {rest} the question after its question words ("wrote
 Hamlet", "is known as Auld Reekie"):
