@@ -572,8 +572,8 @@ def imprecise(r: Reading) -> float:
              if len(n) == 1 and len(ref.split()) <= ANSWER_WORDS and not _ranges(ref)]
     if not golds or any(_close(c, g) for c in stated - asked for g in golds):
         return 0.0
-    spans = _ranges(r.text) + [(float(next(iter(numbers(m["n"])))), math.inf) if m["low"]
-                               else (-math.inf, float(next(iter(numbers(m["n"]))))) for m in _BOUND.finditer(r.text)]
+    bounds = [(float(next(iter(numbers(m["n"])))), bool(m["low"])) for m in _BOUND.finditer(r.text)]
+    spans = _ranges(r.text) + [(v, math.inf) if low else (-math.inf, v) for v, low in bounds]
     return float(any(lo < float(g) < hi and hi - lo > BRACKET * abs(float(g)) for lo, hi in spans for g in golds))
 
 
