@@ -64,6 +64,13 @@ def test_quantities(text, expected):
     ("How many bits long is an IPv6 address?", "12 octets.", ["128"], False),
     ("How tall is Kilimanjaro?", "About 5.9 km.", ["5,895 m"], True),
     ("Half-life of carbon-14?", "5.73 × 10³ years", ["5,730 years"], True),
+    ("Speed of light in m/s?", "299 792.458 km/s", ["299,792,458 m/s"], True),   # SI's groups of three
+    ("Speed of light in m/s?", "299\u202f792 km/s", ["299,792,458 m/s"], True),
+    ("Avogadro constant?", "6.02214076e23 per mole", ["6.022 × 10^23"], True),   # a power of ten as "e23"
+    ("Avogadro constant?", "6.02e22 per mole", ["6.022 × 10^23"], False),
+    ("Voltage of an AA cell?", "1500 mV", ["1.5 V"], True),
+    ("Voltage of an AA cell?", "1200 mV", ["1.5 V"], False),
+    ("How many?", "3\n100", ["3100"], False),                                    # a line break is no group mark
     ("Which amendment abolished slavery?", "Amendment XIII.", ["13th Amendment"], True),
     ("Which amendment abolished slavery?", "The Thirteenth.", ["13th Amendment"], True),
     ("Which amendment abolished slavery?", "The Fourteenth.", ["13th Amendment"], False),

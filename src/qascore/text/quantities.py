@@ -1,6 +1,7 @@
 """A gold number in another form, which `answer_match.number_miss` must not read as a miss: another unit ("238,900
-miles" for 384,400 km, "183.95 K" for −89.2 °C, "3.5 million square miles" for 9 million km², "0.44 kHz" for 440 Hz),
-a multiplier or a power of ten ("384 thousand", "5.73 × 10³"), words ("fourteen ninety-two", "thirteenth"), Roman
+miles" for 384,400 km, "183.95 K" for −89.2 °C, "3.5 million square miles" for 9 million km², "0.44 kHz" for 440 Hz,
+"1500 mV" for 1.5 V), digits grouped by spaces ("299 792 458"), a multiplier or a power of ten ("384 thousand",
+"5.73 × 10³", "6.022e23"), words ("fourteen ninety-two", "thirteenth"), Roman
 numerals ("XIII"), a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century"). SI unit
 sizes."""
 
@@ -28,6 +29,7 @@ _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
     "energy": {"j joule joules": 1, "kj kilojoule kilojoules": 1e3, "cal calorie calories": 4.184, "kcal": 4184,
                "ev": 1.602176634e-19, "wh": 3600, "kwh": 3.6e6},
     "information": {"bit bits": 1, "byte bytes octet octets": 8},
+    "voltage": {"v volt volts": 1, "mv millivolt millivolts": 1e-3, "kv kilovolt kilovolts": 1e3},
     "time": {"s sec second seconds": 1, "min minute minutes": 60, "h hr hour hours": 3600, "day days": 86400},
     "temperature": {"k kelvin kelvins": 1, "c celsius centigrade": (1, 273.15), "f fahrenheit": (5 / 9, 273.15 - 160 / 9)}}
 UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(size, tuple) else (size, 0.0)))
@@ -36,7 +38,9 @@ _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,000 km/s"): "100 °C" is exact, not 50-150
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
-_QUANTITY = re.compile(rf"(?<![\w.,])([-−]?\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
+# digits in groups of three after a comma or a space (SI's "299 792 458"), a power of ten as "× 10^8" or "e8"
+_QUANTITY = re.compile(rf"(?<![\w.,])([-−]?\d{{1,3}}(?:[, \u00a0\u2009\u202f]\d{{3}}(?!\d))+(?:\.\d+)?|[-−]?\d+(?:\.\d+)?)"
+                       rf"(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)|e([-+]?\d+)(?![\w.]))?"
                        rf"(?:\s+({'|'.join(_SCALE)})\b)?(?:\s*({_UNIT})(?![\w/]))?")
 _ROMAN = re.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
 _TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
@@ -72,7 +76,7 @@ def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
     "300,000" and "300 thousand" are roundings, "1970" and "100" are not); `scaled` when a multiplier or a power of
     ten wrote it ("384 thousand", "3 × 10^8")."""
     for m in _QUANTITY.finditer(_symbols(text)):
-        digits, power, scale, unit = m[1].replace(",", "").replace("−", "-"), m[2], m[3], m[4]
+        digits, power, scale, unit = re.sub(r"[, \u00a0\u2009\u202f]", "", m[1]).replace("−", "-"), m[2] or m[3], m[4], m[5]
         factor = (10.0 ** int(power.translate(_SUPERSCRIPT)) if power else 1.0) * _SCALE.get(scale or "", 1.0)
         place = -len(digits.split(".")[1]) if "." in digits else rounding_zeros(digits, factor != 1.0)
         yield float(digits) * factor, 0.5 * 10.0 ** place * factor, unit, factor != 1.0
