@@ -31,11 +31,11 @@ def test_convert(value, unit, target, expected):
     ("384,400 km", [(384400.0, 50.0, "km", False)]),           # two trailing zeros: rounded to the hundred
     ("In 1970.", [(1970.0, 0.5, None, False)]),                # one is not
     ("100 °C", [(100.0, 0.5, "c", False)]),                     # nor two below 1,000
-    ("300 thousand", [(300000.0, 50000.0, None, True)]),        # ... unless scaled
+    ("300 thousand", [(300000.0, 15000.0, None, True)]),        # ... unless scaled: half the place, 5% at most
     ("5.9 km", [(5.9, 0.05, "km", False)]),
     ("384 thousand kilometres", [(384000.0, 500.0, "kilometres", True)]),
     ("5.73 × 10³ yr", [(5730.0, 5.0, None, True)]),
-    ("3 x 10^8 m/s", [(3e8, 0.5e8, "m/s", True)]),
+    ("3 x 10^8 m/s", [(3e8, 1.5e7, "m/s", True)]),             # 5% of 3e8, not half of 1e8
     ("98.6 degrees Fahrenheit", [(98.6, 0.05, "fahrenheit", False)]),
     ("186,000 miles per second", [(186000.0, 500.0, "mi/s", False)]),
     ("3.5 million square miles", [(3.5e6, 5e4, "mi2", True)]),
@@ -44,6 +44,10 @@ def test_convert(value, unit, target, expected):
     ("110,000 m2", [(110000.0, 5000.0, "m2", False)]),
     ("−89.2 °C", [(-89.2, 0.05, "c", False)]),                # a minus sign before a number is its sign ...
     ("12-15 degrees", [(12.0, 0.5, None, False), (15.0, 0.5, None, False)]),  # ... a hyphen after one is a range's
+    ("1,000 mm", [(1000.0, 50.0, "mm", False)]),                # 5% of 1,000, not half of 1,000
+    ("4 ft 8½ in", [(56.5, 0.05, "inches", False)]),             # feet and inches as inches, a fraction as decimals
+    ("About 35½ miles.", [(35.5, 0.05, "miles", False)]),
+    ("5′11″", [(71.0, 0.5, "inches", False)]),
 ])
 def test_quantities(text, expected):
     assert [(pytest.approx(v), pytest.approx(t), u, s) for v, t, u, s in quantities(text)] == expected
@@ -70,6 +74,9 @@ def test_quantities(text, expected):
     ("Avogadro constant?", "6.02e22 per mole", ["6.022 × 10^23"], False),
     ("Voltage of an AA cell?", "1500 mV", ["1.5 V"], True),
     ("Voltage of an AA cell?", "1200 mV", ["1.5 V"], False),
+    ("Width of standard gauge in mm?", "4 ft 8½ in", ["1435 mm"], True),
+    ("Width of standard gauge in mm?", "1,000 mm", ["4 ft 8½ in"], False),          # a rounding reads 5% at most
+    ("Mass?", "About 1 kg", ["1.4 kilograms"], False),
     ("How many?", "3\n100", ["3100"], False),                                    # a line break is no group mark
     ("Which amendment abolished slavery?", "Amendment XIII.", ["13th Amendment"], True),
     ("Which amendment abolished slavery?", "The Thirteenth.", ["13th Amendment"], True),

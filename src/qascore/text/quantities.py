@@ -1,9 +1,8 @@
 """A gold number in another form, which `answer_match.number_miss` must not read as a miss: another unit ("238,900
 miles" for 384,400 km, "183.95 K" for −89.2 °C, "3.5 million square miles" for 9 million km², "0.44 kHz" for 440 Hz,
-"1500 mV" for 1.5 V), digits grouped by spaces ("299 792 458"), a multiplier or a power of ten ("384 thousand",
-"5.73 × 10³", "6.022e23"), words ("fourteen ninety-two", "thirteenth"), Roman
-numerals ("XIII"), a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century"). SI unit
-sizes."""
+"1500 mV" for 1.5 V, "4 ft 8½ in" for 1,435 mm), digits grouped by spaces ("299 792 458"), a multiplier or a power of
+ten ("384 thousand", "5.73 × 10³", "6.022e23"), words ("fourteen ninety-two", "thirteenth"), Roman numerals ("XIII"),
+a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century"). SI unit sizes."""
 
 from __future__ import annotations
 
@@ -35,6 +34,7 @@ _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
 UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(size, tuple) else (size, 0.0)))
                                               for dim, table in _TABLE.items() for names, size in table.items() for name in names.split()}
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+ROUNDED_SHARE = 0.05  # a rounding is read to 5% of its value at most: "1,000 mm" is not 1,435 mm
 ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,000 km/s"): "100 °C" is exact, not 50-150
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
@@ -52,13 +52,18 @@ _ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b"
 
 
 _SQUARED = re.compile(r"\b(?:square|sq\.?) (kilo|centi|met|mi|f(?=ee|oo))\w*|\b(km|cm|mi|ft|m)(?:²|\^2)")  # "sq mi", "km²"
+_FRACTIONS = {"½": 1 / 2, "¼": 1 / 4, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 1 / 8}
+_FEET_INCHES = re.compile(r"(\d+)\s*(?:ft|feet|foot|′|')\s*(\d+(?:\.\d+)?)\s*(?:in\b|inch(?:es)?|″|\")")
 _LENGTHS = {"kilo": "km", "met": "m", "mi": "mi", "km": "km", "m": "m", "f": "ft", "ft": "ft", "centi": "cm", "cm": "cm"}
 
 
 def _symbols(text: str) -> str:
     """`text` lower-cased, unit phrases as symbols ("miles per hour" -> "mi/h", "square miles" and "sq mi" -> "mi2",
-    "km²" -> "km2"), no degree sign or word ("°C" -> "c")."""
-    text = re.sub(r"\b(mi|kilo|met)\w* per (h|s)\w*", lambda m: f"{ {'kilo': 'km', 'met': 'm'}.get(m[1], m[1])}/{m[2]}", text.lower())
+    "km²" -> "km2"), no degree sign or word ("°C" -> "c"), a vulgar fraction as decimals ("35½" -> "35.5"), feet
+    and inches as inches ("4 ft 8½ in", "5′11″")."""
+    text = re.sub(r"(\d*)([½¼¾⅓⅔⅛])", lambda m: f"{int(m[1] or 0) + _FRACTIONS[m[2]]:g}", text.lower())
+    text = _FEET_INCHES.sub(lambda m: f"{12 * int(m[1]) + float(m[2]):g} inches", text)
+    text = re.sub(r"\b(mi|kilo|met)\w* per (h|s)\w*", lambda m: f"{ {'kilo': 'km', 'met': 'm'}.get(m[1], m[1])}/{m[2]}", text)
     text = _SQUARED.sub(lambda m: _LENGTHS[m[1] or m[2]] + "2", text)
     return re.sub(r"[°º]|\bdegrees? ", "", text)
 
@@ -73,13 +78,14 @@ def rounding_zeros(digits: str, scaled: bool = False) -> int:
 def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
     """Each number in `text` as (value, tolerance, unit or None, scaled): the tolerance is half the place of its
     last written digit (of its trailing zeros when there are two or more and it is scaled or ROUNDING_FROM or more:
-    "300,000" and "300 thousand" are roundings, "1970" and "100" are not); `scaled` when a multiplier or a power of
-    ten wrote it ("384 thousand", "3 × 10^8")."""
+    "300,000" and "300 thousand" are roundings, "1970" and "100" are not), ROUNDED_SHARE of the value at most; `scaled`
+    when a multiplier or a power of ten wrote it ("384 thousand", "3 × 10^8")."""
     for m in _QUANTITY.finditer(_symbols(text)):
         digits, power, scale, unit = re.sub(r"[, \u00a0\u2009\u202f]", "", m[1]).replace("−", "-"), m[2] or m[3], m[4], m[5]
         factor = (10.0 ** int(power.translate(_SUPERSCRIPT)) if power else 1.0) * _SCALE.get(scale or "", 1.0)
         place = -len(digits.split(".")[1]) if "." in digits else rounding_zeros(digits, factor != 1.0)
-        yield float(digits) * factor, 0.5 * 10.0 ** place * factor, unit, factor != 1.0
+        value = float(digits) * factor
+        yield value, min(0.5 * 10.0 ** place * factor, ROUNDED_SHARE * abs(value) or 0.5), unit, factor != 1.0
 
 
 def convert(value: float, unit: str, target: str) -> float:
