@@ -48,6 +48,7 @@ def test_convert(value, unit, target, expected):
     ("4 ft 8½ in", [(56.5, 0.05, "inches", False)]),             # feet and inches as inches, a fraction as decimals
     ("About 35½ miles.", [(35.5, 0.05, "miles", False)]),
     ("5′11″", [(71.0, 0.5, "inches", False)]),
+    ("37° 9' 58\" N", [(37.0, 0.5, None, False), (9.0, 0.45, None, False), (58.0, 0.5, None, False)]),  # an angle
 ])
 def test_quantities(text, expected):
     assert [(pytest.approx(v), pytest.approx(t), u, s) for v, t, u, s in quantities(text)] == expected

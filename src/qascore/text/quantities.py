@@ -34,7 +34,7 @@ _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
 UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(size, tuple) else (size, 0.0)))
                                               for dim, table in _TABLE.items() for names, size in table.items() for name in names.split()}
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-ROUNDED_SHARE = 0.05  # a rounding is read to 5% of its value at most: "1,000 mm" is not 1,435 mm
+ROUNDED_SHARE = 0.05  # a number is read to 5% of its value at most: "1,000 mm" is not 1,435 mm, "1 kg" not 1.4 kg
 ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,000 km/s"): "100 °C" is exact, not 50-150
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
@@ -53,7 +53,8 @@ _ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b"
 
 _SQUARED = re.compile(r"\b(?:square|sq\.?) (kilo|centi|met|mi|f(?=ee|oo))\w*|\b(km|cm|mi|ft|m)(?:²|\^2)")  # "sq mi", "km²"
 _FRACTIONS = {"½": 1 / 2, "¼": 1 / 4, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 1 / 8}
-_FEET_INCHES = re.compile(r"(\d+)\s*(?:ft|feet|foot|′|')\s*(\d+(?:\.\d+)?)\s*(?:in\b|inch(?:es)?|″|\")")
+# not an angle's minutes and seconds ("37° 9' 58\"")
+_FEET_INCHES = re.compile(r"(?<![\d°º])(?<![°º]\s)(\d+)\s*(?:ft|feet|foot|′|')\s*(\d+(?:\.\d+)?)\s*(?:in\b|inch(?:es)?|″|\")")
 _LENGTHS = {"kilo": "km", "met": "m", "mi": "mi", "km": "km", "m": "m", "f": "ft", "ft": "ft", "centi": "cm", "cm": "cm"}
 
 
