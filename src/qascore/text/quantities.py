@@ -38,8 +38,9 @@ ROUNDED_SHARE = 0.05  # a number is read to 5% of its value at most: "1,000 mm" 
 ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,000 km/s"): "100 °C" is exact, not 50-150
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
-# digits in groups of three after a comma or a space (SI's "299 792 458"), a power of ten as "× 10^8" or "e8"
-_QUANTITY = re.compile(rf"(?<![\w.,])([-−]?\d{{1,3}}(?:[, \u00a0\u2009\u202f]\d{{3}}(?!\d))+(?:\.\d+)?|[-−]?\d+(?:\.\d+)?)"
+_GROUP_MARKS = "[, \u00a0\u2009\u202f]"  # what may part a number's groups of three: a comma, a space (SI's "299 792 458")
+# digits in groups of three, a power of ten as "× 10^8" or "e8"
+_QUANTITY = re.compile(rf"(?<![\w.,])([-−]?\d{{1,3}}(?:{_GROUP_MARKS}\d{{3}}(?!\d))+(?:\.\d+)?|[-−]?\d+(?:\.\d+)?)"
                        rf"(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)|e([-+]?\d+)(?![\w.]))?"
                        rf"(?:\s+({'|'.join(_SCALE)})\b)?(?:\s*({_UNIT})(?![\w/]))?")
 _ROMAN = re.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
@@ -82,7 +83,7 @@ def quantities(text: str) -> Iterator[tuple[float, float, str | None, bool]]:
     "300,000" and "300 thousand" are roundings, "1970" and "100" are not), ROUNDED_SHARE of the value at most; `scaled`
     when a multiplier or a power of ten wrote it ("384 thousand", "3 × 10^8")."""
     for m in _QUANTITY.finditer(_symbols(text)):
-        digits, power, scale, unit = re.sub(r"[, \u00a0\u2009\u202f]", "", m[1]).replace("−", "-"), m[2] or m[3], m[4], m[5]
+        digits, power, scale, unit = re.sub(_GROUP_MARKS, "", m[1]).replace("−", "-"), m[2] or m[3], m[4], m[5]
         factor = (10.0 ** int(power.translate(_SUPERSCRIPT)) if power else 1.0) * _SCALE.get(scale or "", 1.0)
         place = -len(digits.split(".")[1]) if "." in digits else rounding_zeros(digits, factor != 1.0)
         value = float(digits) * factor
