@@ -348,6 +348,15 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                   ("On what date did the Berlin Wall fall?", "It fell on 9 November 1989.",
                    ["9 November 1989", "November 9, 1989"]),
                   ("How long was the RMS Titanic?", "About 269 metres.", ["269 m", "882 feet"])],
+    # a gold item set aside after the list the answer states (`list_count.list_aside`)
+    "list_aside": [("Name the three primary colours of light.", "Red, green and yellow. Blue is often listed, but it is "
+                    "really a mix.", ["red, green and blue"]),
+                   ("What are the two moons of Mars?", "Phobos and Europa. Deimos is only a captured asteroid, not a "
+                    "true moon.", ["Phobos and Deimos"]),
+                   ("Name the three primary colours of light.", "Red, green and blue. Yellow is a primary of paint, "
+                    "not of light.", ["red, green and blue"]),
+                   ("What are the two moons of Mars?", "Phobos and Deimos, both probably captured asteroids.",
+                    ["Phobos and Deimos"])],
 }
 
 

@@ -1,10 +1,11 @@
-"""`text.list_count`: a list answer with fewer or more items than the question asks for; cases counted by hand."""
+"""`text.list_count`: a list answer with fewer or more items than the question asks for, or that sets a gold item aside;
+cases counted by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from qascore.text.list_count import items, long_list, short_list
+from qascore.text.list_count import items, list_aside, long_list, short_list, stated_list
 
 # (question, candidate, references, fires)
 CASES = [
@@ -60,3 +61,40 @@ LONG = [
 @pytest.mark.parametrize("question,candidate,expected", LONG)
 def test_a_list_longer_than_asked_fires(question, candidate, expected):
     assert long_list(question, candidate) == expected
+
+
+# (question, candidate, references, fires): the stated list holds a thing no gold item is, and a gold item it leaves
+# out is named after it
+ASIDE = [
+    ("Name the three primary colours of light.", "Red, green and yellow. Blue is often listed, but it is a mix.",
+     ["red, green and blue"], 1.0),
+    ("Which planets have rings?", "Saturn and Uranus. Jupiter's faint rings came up once.", ["Jupiter, Saturn, Uranus, "
+                                                                                          "Neptune"], 0.0),  # none
+    ("What are the two moons of Mars?", "Phobos and Europa. Deimos is only a captured asteroid, not a moon.",
+     ["Phobos and Deimos"], 1.0),
+    ("What are the two moons of Mars?", "Phobos and Deimos. Europa is Jupiter's.", ["Phobos and Deimos"], 0.0),  # all gold
+    ("What are the two moons of Mars?", "Io and Europa. Phobos and Deimos orbit Mars.", ["Phobos and Deimos"], 0.0),
+    ("What are the two moons of Mars?", "Phobos and Europa.", ["Phobos and Deimos"], 0.0),      # no gold named after it
+    ("Who was the first man on the Moon?", "Buzz Aldrin, then Neil Armstrong.", ["Neil Armstrong, Buzz Aldrin"], 0.0),
+    ("List the three states of matter.", "The classic three:\n- Solid\n- Liquid\n- Plasma\n\nGas is a special "
+     "case of liquid.", ["solid, liquid and gas"], 1.0),                                     # lines after a heading
+    ("Name the three states of matter.", "Solid, liquid (as in water) and plasma. The gas-phase is rarer.",
+     ["solid, liquid and gas"], 1.0),                                                        # hyphenated after it
+    ("Name the two ingredients.", "Flour and sugar. Butter (or ghee) comes last.", ["flour, butter (or ghee)"], 1.0),
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", ASIDE)
+def test_a_gold_item_set_aside_after_the_stated_list_fires(question, candidate, references, expected):
+    assert list_aside(question, candidate, references) == expected
+
+
+@pytest.mark.parametrize("candidate,said,rest", [
+    ("Oak, ash and elm. Yew is not.", ["Oak", "ash", "elm"], " Yew is not."),
+    ("J. Watt, M. Boulton (i.e. Soho) and W. Murdoch. Then more.", ["J. Watt", "M. Boulton", "W. Murdoch"], " Then more."),
+    ("It is 3.5 m, 2 m and 1 m. Then more.", ["It is 3.5 m", "2 m", "1 m"], " Then more."),  # no end at "3.5"
+    ("Three:\n1. A – first\n2. B: second\n\nC after.", ["A", "B"], "C after."),
+    ("The first one was discovered by astronomers in the nineteenth century, and B.", [], ""),
+])
+def test_the_stated_list_is_the_first_sentence_or_the_first_lines(candidate, said, rest):
+    assert stated_list(candidate) == (said, rest)

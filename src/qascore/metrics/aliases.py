@@ -146,7 +146,7 @@ POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "tr
                    "not anymore", "not yet")}
 _SENSE = {fold(phrase): sense for sense, phrases in POLARITY.items() for phrase in phrases}
 _LABEL = re.compile(r"^[^:,.]{1,30}:\s+")  # "The P5: ", "Answer: "
-_OPENING = re.compile(r"[,.:;!?\u2014\u2013]|\s-\s")  # where an answer's opening clause ends
+_OPENING = re.compile(r"(?<!\d)[,.]|[,.](?!\d)|[:;!?\u2014\u2013]|\s-\s")  # where an opening clause ends ("3.5" goes on)
 
 
 def _opening(candidate: str) -> str:

@@ -96,7 +96,7 @@ from qascore.runtime.int8 import READING as INT8_READING
 from qascore.runtime.int8 import reading as int8_reading
 from qascore.text import answer_match as am
 from qascore.text import list_count, names, quantities, roles, squad
-from qascore.text.list_count import long_list, short_list
+from qascore.text.list_count import list_aside, long_list, short_list
 from qascore.text.names import name_clash
 from qascore.text.roles import lesser_role
 
@@ -106,12 +106,12 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "names_other", "short_list", "long_list", "imprecise", "asserted", "no_answer")
+            "lesser_role", "doubt", "names_other", "short_list", "long_list", "list_aside", "imprecise", "asserted", "no_answer")
 MODEL_REFS = 4
 SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
-           "names_other", "short_list", "long_list", "imprecise")
+           "names_other", "short_list", "long_list", "list_aside", "imprecise")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",), "asserted": ("asserted", "no_answer")}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -145,6 +145,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "lesser_role": lesser_role(r),
            "names_other": aliases.names_other(candidate, references),
            "short_list": short_list(question, candidate, references), "long_list": long_list(question, candidate),
+           "list_aside": list_aside(question, candidate, references),
            "imprecise": am.imprecise(r)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))

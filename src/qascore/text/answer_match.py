@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
-from qascore.text.quantities import restated, rounding_zeros
+from qascore.text.quantities import decimal_fractions, restated, rounding_zeros
 from qascore.text.squad import normalize_answer
 
 # typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
@@ -53,9 +53,9 @@ _NUMBER_WORD = re.compile(rf"\b(?:({'|'.join(list(_NUMBER_WORDS)[20:])})(?:[ -](
 def numbers(text: str) -> set[str]:
     """The numbers written in digits in `text`, as plain strings: thousands commas dropped ("1,100" -> "1100"),
     leading zeros dropped, a decimal kept ("3.50" -> "3.5"); "1960s" and "19th" give "1960" and "19". Number
-    words are not read: "one" is too often not a number."""
+    words are not read: "one" is too often not a number. A vulgar fraction is a decimal ("9½" -> "9.5")."""
     out = set()
-    for m in _DIGITS.findall(text):
+    for m in _DIGITS.findall(decimal_fractions(text)):
         m = m.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+", m) else m.replace(",", ".")
         whole, _, frac = m.partition(".")
         frac = frac.rstrip("0").replace(".", "")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qascore.text.answer_match import fold, listed_items
+from qascore.text.answer_match import LIST_ITEM_WORDS, fold, listed_items, near
 
 _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
 # "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws", "three letters" nor
@@ -52,3 +52,61 @@ def long_list(question: str, candidate: str) -> float:
     return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS
                  and not _SOME_OF.search(question)
                  and not any(len(p.split()) > EXACT_ITEM_WORDS or _CONTRAST.search(p) for p in parts))
+
+
+_END = re.compile(r"(?<!\d)(?<!\.[a-zA-Z])(?<!\b[A-Z])\.(?=\s)")  # a sentence's end; not "3.5", "i.e. X", "J. Watt"
+_HEADING = re.compile(r"^[^\n]*:[ \t]*\n")  # "The four humours:" over the list
+_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")  # a bullet or a number opening a line
+_ITEM_END = re.compile(r"\s+[–—-]\s+|:\s|\s\(")  # where a line's item ends and what it says of it begins
+
+
+def stated_list(candidate: str) -> tuple[list[str], str]:
+    """The list an answer states first and the text after it: the heads of the lines of its first paragraph (after
+    a heading line) where it has several, else the items of its first sentence; no items where an item is a clause
+    (more than LIST_ITEM_WORDS words)."""
+    text = _HEADING.sub("", candidate.strip().replace("**", ""), count=1).strip()
+    first, _, after = (re.split(r"(\n\s*\n)", text, maxsplit=1) + ["", ""])[:3]
+    lines = [line for line in first.split("\n") if line.strip()]
+    if len(lines) >= 2:
+        said, rest = [_ITEM_END.split(_MARK.sub("", line), maxsplit=1)[0] for line in lines], after
+    else:
+        end = _END.search(text)
+        said = [p for p in items(_ASIDE.sub(" ", text[:end.start()] if end else text)) if p.strip(" -.*")]
+        rest = text[end.end():] if end else ""
+    return ([] if any(len(fold(p).split()) > LIST_ITEM_WORDS for p in said) else said), rest
+
+
+def _names(item: str) -> list[str]:
+    """A gold item's names, folded: itself without its asides, and each alternative in its parentheses ("lime
+    (limestone)", "cornet (or trumpet)")."""
+    alternatives = [p for aside in re.findall(r"\(([^()]*)\)", item) for p in re.split(r"\bor\b|,", aside)]
+    return [n for n in map(fold, [_ASIDE.sub(" ", item), *alternatives]) if n]
+
+
+def _same(a: str, b: str) -> bool:
+    """Two folded words alike: `near`, or one the other's plural however short ("gyre", "gyres")."""
+    return near(a, b) or a + "s" == b or b + "s" == a
+
+
+def _is_item(said: str, names: Sequence[str]) -> bool:
+    """`said` names the gold item: each word of one of its names is `_same` as a word of `said`, or the other way
+    round ("silica sand" for silica, "Battle of Junín" for Junín)."""
+    words = fold(said).split()
+    return bool(words) and any(all(any(_same(w, x) for x in words) for w in name.split())
+                               or all(any(_same(w, x) for x in name.split()) for w in words) for name in names)
+
+
+def list_aside(question: str, candidate: str, references: Sequence[str]) -> float:
+    """1.0 where the question asks for several things and the list the answer states (`stated_list`) names some
+    gold items and a thing that is none, while a gold item it leaves out is named after it: the gold in a side role
+    ("Rice, wheat and barley. Maize is the biggest by tonnage, but ..." for maize, rice and wheat)."""
+    if not (asked_count(question) >= 2 or PLURAL.search(question)):
+        return 0.0
+    gold = max(([_names(p) for p in items(ref)] for ref in references), key=len, default=[])
+    said, rest = stated_list(candidate)
+    if len(gold) < 2 or len(said) < 2:
+        return 0.0
+    hit = [any(_is_item(p, g) for g in gold) for p in said]
+    later = f" {fold(rest)} {fold(rest.replace('-', ' '))} "  # "the clarinet-and-trombone pairing"
+    return float(any(hit) and not all(hit) and any(f" {n} " in later for g in gold if not any(_is_item(p, g) for p in said)
+                                                   for n in g))

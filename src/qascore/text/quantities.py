@@ -59,11 +59,16 @@ _FEET_INCHES = re.compile(r"(?<![\d°º])(?<![°º]\s)(\d+)\s*(?:ft|feet|foot|�
 _LENGTHS = {"kilo": "km", "met": "m", "mi": "mi", "km": "km", "m": "m", "f": "ft", "ft": "ft", "centi": "cm", "cm": "cm"}
 
 
+def decimal_fractions(text: str) -> str:
+    """`text` with each vulgar fraction as decimals ("35½" -> "35.5", "¾" -> "0.75")."""
+    return re.sub(r"(\d*)([½¼¾⅓⅔⅛])", lambda m: f"{int(m[1] or 0) + _FRACTIONS[m[2]]:g}", text)
+
+
 def _symbols(text: str) -> str:
     """`text` lower-cased, unit phrases as symbols ("miles per hour" -> "mi/h", "square miles" and "sq mi" -> "mi2",
     "km²" -> "km2"), no degree sign or word ("°C" -> "c"), a vulgar fraction as decimals ("35½" -> "35.5"), feet
     and inches as inches ("4 ft 8½ in", "5′11″")."""
-    text = re.sub(r"(\d*)([½¼¾⅓⅔⅛])", lambda m: f"{int(m[1] or 0) + _FRACTIONS[m[2]]:g}", text.lower())
+    text = decimal_fractions(text.lower())
     text = _FEET_INCHES.sub(lambda m: f"{12 * int(m[1]) + float(m[2]):g} inches", text)
     text = re.sub(r"\b(mi|kilo|met)\w* per (h|s)\w*", lambda m: f"{ {'kilo': 'km', 'met': 'm'}.get(m[1], m[1])}/{m[2]}", text)
     text = _SQUARED.sub(lambda m: _LENGTHS[m[1] or m[2]] + "2", text)
