@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from qascore.metrics.aliases import in_candidate_form, names_other, redirected, synonyms, transliterated
+from qascore.metrics.aliases import (in_candidate_form, names_other, numbered, rank_forms, redirected, synonyms,
+                                     transliterated)
 from qascore.text.answer_match import fold
 
 # (question, candidate, references, the references the judge adds); every synonym set named here is WordNet 3.0's
@@ -60,6 +61,30 @@ REDIRECTS = [
 @pytest.mark.parametrize("question,candidate,references,expected", REDIRECTS)
 def test_the_shipped_redirects_add_the_names_wikipedia_redirects(question, candidate, references, expected):
     assert in_candidate_form(question, candidate, references) == expected
+
+
+# a rank in a name written otherwise (`numbered`)
+RANKS = [
+    ("Which article of the US Constitution vests executive power?", "Article II.", ["Article Two"], [(0, "article ii")]),
+    ("Which king had six wives?", "Henry the Eighth", ["Henry VIII"], [(0, "henry eighth")]),
+    ("Which king had six wives?", "Henry the Seventh", ["Henry VIII"], []),                 # another rank
+    ("Who succeeded Louis XIV?", "Louis 15th.", ["Louis XV"], [(0, "louis 15th")]),
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", RANKS)
+def test_a_rank_in_a_name_is_read_in_its_other_forms(question, candidate, references, expected):
+    assert in_candidate_form(question, candidate, references) == expected
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("article 2", ["article ii", "article second", "article 2nd"]),
+    ("2 1", []),                     # no word of a name
+    ("x", []),                       # one word
+    ("apollo 17", []),               # past sixteen: no rank read
+])
+def test_numbered_writes_the_rank_otherwise(name, expected):
+    assert numbered(name) == expected
 
 
 # Unicode CLDR's names of countries, languages and currencies in other languages, and their ISO codes, as shipped
@@ -226,3 +251,15 @@ OTHER = [
 @pytest.mark.parametrize("candidate,references,expected", OTHER)
 def test_a_bare_answer_wordnet_knows_as_another_thing(candidate, references, expected):
     assert names_other(candidate, references) == expected
+
+
+@pytest.mark.parametrize("word,forms", [
+    ("viii", ["8", "eighth", "8th"]),
+    ("2", ["ii", "second", "2nd"]),
+    ("14th", ["xiv", "14", "fourteenth"]),
+    ("eleventh", ["xi", "11", "11th"]),
+    ("17", []),                       # past sixteen
+    ("mix", []),                      # a word, not a numeral
+])
+def test_a_rank_is_written_three_more_ways(word, forms):
+    assert rank_forms(word) == forms

@@ -30,6 +30,7 @@ from anyascii import anyascii
 
 from qascore.runtime import defaults
 from qascore.text.answer_match import ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, contains, fold, listed_items
+from qascore.text.names import RANK
 from qascore.text.quantities import quantities, restated
 
 DEFAULT_TABLE = defaults.RESOURCES / "judge" / "aliases.json.gz"
@@ -96,10 +97,30 @@ def redirected(name: str, path: str = str(DEFAULT_REDIRECTS)) -> tuple[str, ...]
 
 def other_names(name: str, table: str = str(DEFAULT_TABLE), redirects: str = str(DEFAULT_REDIRECTS),
                 cldr: str = str(DEFAULT_CLDR), places: str = str(DEFAULT_PLACES)) -> tuple[str, ...]:
-    """`synonyms` (of the WordNet, CLDR and GeoNames tables) and `redirected` of a folded name, longest first."""
+    """`synonyms` (of the WordNet, CLDR and GeoNames tables), `redirected` and `numbered` of a folded name, longest
+    first."""
     return tuple(sorted(dict.fromkeys([*synonyms(table).get(name, ()), *synonyms(cldr).get(name, ()),
-                                       *synonyms(places).get(name, ()), *redirected(name, redirects)]),
+                                       *synonyms(places).get(name, ()), *redirected(name, redirects),
+                                       *numbered(name)]),
                         key=len, reverse=True))
+
+
+def rank_forms(word: str) -> list[str]:
+    """The other ways to write a folded word that is a `names.RANK` ("viii" -> "8", "eighth", "8th"; "2nd" -> "ii",
+    "2", "second"); [] for any other word."""
+    k = RANK.get(re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", word), 0)
+    written = [w for w, v in RANK.items() if v == k] + [f"{k}{({1: 'st', 2: 'nd', 3: 'rd'}).get(k, 'th')}"] if k else []
+    return [w for w in written if w != word]
+
+
+def numbered(name: str) -> list[str]:
+    """A folded name with a rank in it written otherwise (`rank_forms`): "article 2" -> "article ii", "article
+    second", "article 2nd"; "henry viii" -> "henry 8", "henry eighth", "henry 8th". Only a name of two words or
+    more, one of them a word of three letters or more that is no number ("2 1" and "x" are no names)."""
+    words = name.split()
+    if len(words) < 2 or not any(len(w) >= 3 and w.isalpha() and not rank_forms(w) for w in words):
+        return []
+    return [fold(" ".join([*words[:i], form, *words[i + 1:]])) for i, w in enumerate(words) for form in rank_forms(w)]
 
 
 def synonyms(path: str = str(DEFAULT_TABLE)) -> dict[str, tuple[str, ...]]:

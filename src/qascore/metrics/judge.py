@@ -36,7 +36,9 @@ A small model over signals that carry from one kind of answer to another (their 
   for "Topaz"; `aliases.names_other`);
 - `short_list`: the question asks for N things and a list answer names fewer ("Phobos." for "What are the two
   moons of Mars?"; `list_count.short_list`); `long_list`: the question writes its number N and a list answer
-  names more ("Phobos, Deimos and Titan."; `list_count.long_list`);
+  names more ("Phobos, Deimos and Titan."; `list_count.long_list`); `list_aside`: the list a list answer states
+  names a thing no gold item is and leaves out a gold item it names after it ("Rice, wheat and barley. Maize is
+  the biggest by tonnage, but ..."; `list_count.list_aside`);
 - `asserted`, `no_answer`: the asserted-answer reader's probability mass on spans that state a reference
   (`asserted.match_mass`), and its P(no answer): what the whole answer asserts, not only what it names.
 Two cards (`routes`): records with a short gold answer are read by a card over all of these; records whose every

@@ -64,36 +64,27 @@ def stated_list(candidate: str) -> tuple[list[str], str]:
     """The list an answer states first and the text after it: the heads of the lines of its first paragraph (after
     a heading line) where it has several, else the items of its first sentence; no items where an item is a clause
     (more than LIST_ITEM_WORDS words)."""
-    text = _HEADING.sub("", candidate.strip().replace("**", ""), count=1).strip()
+    text = _HEADING.sub("", candidate.strip(), count=1).strip()
     first, _, after = (re.split(r"(\n\s*\n)", text, maxsplit=1) + ["", ""])[:3]
-    lines = [line for line in first.split("\n") if line.strip()]
-    if len(lines) >= 2:
-        said, rest = [_ITEM_END.split(_MARK.sub("", line), maxsplit=1)[0] for line in lines], after
-    else:
-        end = _END.search(text)
-        said = [p for p in items(_ASIDE.sub(" ", text[:end.start()] if end else text)) if p.strip(" -.*")]
-        rest = text[end.end():] if end else ""
+    lines, end = [line for line in first.split("\n") if line.strip()], _END.search(text)
+    said, rest = (([_ITEM_END.split(_MARK.sub("", line), maxsplit=1)[0] for line in lines], after) if len(lines) >= 2
+                  else (items(_ASIDE.sub(" ", text[:end.start()] if end else text)), text[end.end():] if end else ""))
     return ([] if any(len(fold(p).split()) > LIST_ITEM_WORDS for p in said) else said), rest
 
 
 def _names(item: str) -> list[str]:
-    """A gold item's names, folded: itself without its asides, and each alternative in its parentheses ("lime
-    (limestone)", "cornet (or trumpet)")."""
+    """A gold item's folded names: itself without asides, and its parentheses' alternatives ("cornet (or trumpet)")."""
     alternatives = [p for aside in re.findall(r"\(([^()]*)\)", item) for p in re.split(r"\bor\b|,", aside)]
     return [n for n in map(fold, [_ASIDE.sub(" ", item), *alternatives]) if n]
 
 
-def _same(a: str, b: str) -> bool:
-    """Two folded words alike: `near`, or one the other's plural however short ("gyre", "gyres")."""
-    return near(a, b) or a + "s" == b or b + "s" == a
-
-
 def _is_item(said: str, names: Sequence[str]) -> bool:
-    """`said` names the gold item: each word of one of its names is `_same` as a word of `said`, or the other way
-    round ("silica sand" for silica, "Battle of Junín" for Junín)."""
+    """`said` names the gold item: each word of one of its names is a word of `said` (`near`, or a plural however
+    short: "gyres"), or the other way round ("silica sand" for silica, "Battle of Junín" for Junín)."""
+    def inside(a: list[str], b: list[str]) -> bool:
+        return all(any(near(w, x) or w + "s" == x or x + "s" == w for x in b) for w in a)
     words = fold(said).split()
-    return bool(words) and any(all(any(_same(w, x) for x in words) for w in name.split())
-                               or all(any(_same(w, x) for x in name.split()) for w in words) for name in names)
+    return bool(words) and any(inside(name.split(), words) or inside(words, name.split()) for name in names)
 
 
 def list_aside(question: str, candidate: str, references: Sequence[str]) -> float:

@@ -44,8 +44,8 @@ _HEADS = frozenset({"head", "director", "chief", "leader", "team", "group", "par
                     "family", "people", "language", "agency", "department", "ministry", "office", "service",
                     "council", "committee", "board"})
 GENERIC = _CONNECTORS | _TITLES | _HEADS  # words that never tell two names apart on their own
-# a rank written two ways ("VIII", "Eighth"): its number
-_RANK = {**{w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi", " ".join(map(str, range(1, 17))))
+# a rank written three ways in a name ("Henry VIII", "Henry 8", "Henry the Eighth"), to sixteen: its number
+RANK = {**{w: k for ranks in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi", " ".join(map(str, range(1, 17))))
              for k, w in enumerate(ranks.split(), 1)}, **{w: k for w, k in ORDINALS.items() if k <= 16}}
 _ABBREVIATION = re.compile(r"\b([A-Z]|Mt|St|Dr|Jr|Sr|Mr|Mrs|Ms|Prof|Rev|Gen|Capt|Ft)\.")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019&-]*|[^\w\s]|\d\w*")
@@ -89,8 +89,8 @@ def same_word(a: str, b: str) -> bool:
     ("viii" / "eighth"; "ii" / "2": `fold` writes "Two" as "2")."""
     if a == b or near(a, b):
         return True
-    if a in _RANK and b in _RANK:
-        return _RANK[a] == _RANK[b]
+    if a in RANK and b in RANK:
+        return RANK[a] == RANK[b]
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 3 and short.isalpha() and long_.startswith(short):  # "Vince" / "Vincent", "Sam" / "Samuel"
         return True
