@@ -81,6 +81,14 @@ ASIDE = [
     ("Name the three states of matter.", "Solid, liquid (as in water) and plasma. The gas-phase is rarer.",
      ["solid, liquid and gas"], 1.0),                                                        # hyphenated after it
     ("Name the two ingredients.", "Flour and sugar. Butter (or ghee) comes last.", ["flour, butter (or ghee)"], 1.0),
+    ("Name the three primary colours of light.", "The three primaries are red, green and yellow. Blue is a mix.",
+     ["red, green and blue"], 1.0),                                                          # after its lead
+    ("Name the three primary colours of light.", "Red, green and blue are the primaries, and yellow is not.",
+     ["red, green and blue"], 0.0),                                                          # no lead before a comma
+    ("Who were the Beatles?", "Lennon, McCartney, Harrison and Best. Starr joined later.",
+     ["John Lennon, Paul McCartney, George Harrison, Ringo Starr"], 1.0),                    # a word of one item alone
+    ("Name the three Baltic states.", "Estonia, Latvia and Finland. Lithuania's capital is Vilnius.",
+     ["Estonia, Latvia, Lithuania"], 1.0),                                                   # a possessive folds away
 ]
 
 

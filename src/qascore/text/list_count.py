@@ -5,6 +5,7 @@ counts."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Sequence
 
 from qascore.text.answer_match import LIST_ITEM_WORDS, fold, listed_items, near
@@ -58,17 +59,18 @@ _END = re.compile(r"(?<!\d)(?<!\.[a-zA-Z])(?<!\b[A-Z])\.(?=\s)")  # a sentence's
 _HEADING = re.compile(r"^[^\n]*:[ \t]*\n")  # "The four humours:" over the list
 _MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")  # a bullet or a number opening a line
 _ITEM_END = re.compile(r"\s+[–—-]\s+|:\s|\s\(")  # where a line's item ends and what it says of it begins
+_LEAD = re.compile(r"^[^:]*:\s+|^[^,]*?\b(?:are|were|include)\s+(?=[^,]*,)")  # "Butterflies go through three stages: "
 
 
 def stated_list(candidate: str) -> tuple[list[str], str]:
     """The list an answer states first and the text after it: the heads of the lines of its first paragraph (after
-    a heading line) where it has several, else the items of its first sentence; no items where an item is a clause
-    (more than LIST_ITEM_WORDS words)."""
+    a heading line) where it has several, else the items of its first sentence after its lead ("The four are ");
+    no items where an item is a clause (more than LIST_ITEM_WORDS words)."""
     text = _HEADING.sub("", candidate.strip(), count=1).strip()
     first, _, after = (re.split(r"(\n\s*\n)", text, maxsplit=1) + ["", ""])[:3]
     lines, end = [line for line in first.split("\n") if line.strip()], _END.search(text)
     said, rest = (([_ITEM_END.split(_MARK.sub("", line), maxsplit=1)[0] for line in lines], after) if len(lines) >= 2
-                  else (items(_ASIDE.sub(" ", text[:end.start()] if end else text)), text[end.end():] if end else ""))
+                  else (items(_LEAD.sub("", _ASIDE.sub(" ", text[:end.start()] if end else text))), text[end.end():] if end else ""))
     return ([] if any(len(fold(p).split()) > LIST_ITEM_WORDS for p in said) else said), rest
 
 
@@ -89,15 +91,16 @@ def _is_item(said: str, names: Sequence[str]) -> bool:
 
 def list_aside(question: str, candidate: str, references: Sequence[str]) -> float:
     """1.0 where the question asks for several things and the list the answer states (`stated_list`) names some
-    gold items and a thing that is none, while a gold item it leaves out is named after it: the gold in a side role
+    gold items and a thing that is none, while a gold item it leaves out is named after it (whole, or by a word no
+    other gold item has: "Beckett" for Samuel Beckett): the gold in a side role
     ("Rice, wheat and barley. Maize is the biggest by tonnage, but ..." for maize, rice and wheat)."""
     if not (asked_count(question) >= 2 or PLURAL.search(question)):
         return 0.0
     gold = max(([_names(p) for p in items(ref)] for ref in references), key=len, default=[])
     said, rest = stated_list(candidate)
-    if len(gold) < 2 or len(said) < 2:
-        return 0.0
     hit = [any(_is_item(p, g) for g in gold) for p in said]
+    left = [n for g in gold if not any(_is_item(p, g) for p in said) for n in g]  # the names of the items left out
+    once = Counter(w for g in gold for w in set(" ".join(g).split()))  # a word of one gold item alone: "beckett"
     later = f" {fold(rest)} {fold(rest.replace('-', ' '))} "  # "the clarinet-and-trombone pairing"
-    return float(any(hit) and not all(hit) and any(f" {n} " in later for g in gold if not any(_is_item(p, g) for p in said)
-                                                   for n in g))
+    return float(len(gold) >= 2 and len(said) >= 2 and any(hit) and not all(hit) and any(
+        f" {w} " in later for n in left for w in [n, *(w for w in n.split() if once[w] == 1 and len(w) > 3)]))
