@@ -102,6 +102,12 @@ def test_quantities(text, expected):
     ("How cold was Vostok in 1983?", "183.95 K.", ["−89.2 °C"], True),
     ("How cold was Vostok in 1983?", "362.35 K.", ["−89.2 °C"], False),   # +89.2 °C
     ("What is the Three Gorges Dam's capacity?", "22.5 million kilowatts.", ["22,500 MW"], True),
+    ("How long is the Rhine?", "Roughly 765 miles.", ["about 1,230 km"], True),            # 1,231 km: 0.2% of it
+    ("How long is the Rhine?", "Roughly 740 miles.", ["about 1,230 km"], False),           # 1,191 km
+    ("How long is a marathon, in kilometres?", "42.165 km", ["42.195"], False),            # "km" is "kilometres"
+    ("How many humps has a Bactrian camel?", "A pair.", ["2"], True),
+    ("How many pairs of wings has a bee?", "Just one pair.", ["two pairs"], False),       # pairs counted
+    ("What magnitude was it?", "Nine and a half.", ["9.5"], True),
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected

@@ -35,6 +35,7 @@ UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(s
                                               for dim, table in _TABLE.items() for names, size in table.items() for name in names.split()}
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 ROUNDED_SHARE = 0.05  # a number is read to 5% of its value at most: "1,000 mm" is not 1,435 mm, "1 kg" not 1.4 kg
+CONVERTED_SHARE = 0.002  # a figure converted from another unit is read to 0.2% of it ("1,770 miles" for 2,850 km)
 ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,000 km/s"): "100 °C" is exact, not 50-150
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
@@ -50,8 +51,6 @@ ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth
                                           "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split(), 1)},
             **{w[:-1] + "ieth": k for w, k in _TENS.items()}}
 _ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b")
-
-
 _SQUARED = re.compile(r"\b(?:square|sq\.?) (kilo|centi|met|mi|f(?=ee|oo))\w*|\b(km|cm|mi|ft|m)(?:²|\^2)")  # "sq mi", "km²"
 _FRACTIONS = {"½": 1 / 2, "¼": 1 / 4, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 1 / 8}
 # not an angle's minutes and seconds ("37° 9' 58\"")
@@ -65,9 +64,8 @@ def decimal_fractions(text: str) -> str:
 
 
 def _symbols(text: str) -> str:
-    """`text` lower-cased, unit phrases as symbols ("miles per hour" -> "mi/h", "square miles" and "sq mi" -> "mi2",
-    "km²" -> "km2"), no degree sign or word ("°C" -> "c"), a vulgar fraction as decimals ("35½" -> "35.5"), feet
-    and inches as inches ("4 ft 8½ in", "5′11″")."""
+    """`text` lower-cased, unit phrases as symbols ("miles per hour" -> "mi/h", "sq mi" -> "mi2", "km²" -> "km2"), no
+    degree sign or word ("°C" -> "c"), fractions as decimals ("35½" -> "35.5"), feet and inches as inches ("5′11″")."""
     text = decimal_fractions(text.lower())
     text = _FEET_INCHES.sub(lambda m: f"{12 * int(m[1]) + float(m[2]):g} inches", text)
     text = re.sub(r"\b(mi|kilo|met)\w* per (h|s)\w*", lambda m: f"{ {'kilo': 'km', 'met': 'm'}.get(m[1], m[1])}/{m[2]}", text)
@@ -102,11 +100,12 @@ def convert(value: float, unit: str, target: str) -> float:
 
 def _worded(text: str, folded: str) -> set[float]:
     """Numbers `fold` leaves apart: years in words ("14 92", "2 thousand and 7", "18 hundred and 4" once folded) or dd.mm.yyyy, ordinals
-    ("thirteenth", "twenty-first") and Roman numerals of two letters or more ("XIII")."""
+    ("thirteenth", "twenty-first"), Roman numerals of two letters or more ("XIII"), halves ("9 and half") and a pair."""
     out = {float(a + b) for a, b in re.findall(r"(?=\b(1\d|20) (\d\d)\b)", folded)}
     out |= {float(y) for y in re.findall(r"\b[0-3]?\d\.[01]?\d\.(\d{4})\b", text)}
-    out |= {1000.0 * int(k) + int(rest or 0) for k, rest in re.findall(r"\b(\d) thousand(?: and)?(?: (\d{1,2}))?\b", folded)}
-    out |= {100.0 * int(k) + int(rest or 0) for k, rest in re.findall(r"\b(\d{1,2}) hundred(?: and)?(?: (\d{1,2}))?\b", folded)}
+    out |= {size * int(k) + int(rest or 0) for size, word, head in ((1000.0, "thousand", r"\d"), (100.0, "hundred", r"\d{1,2}"))
+            for k, rest in re.findall(rf"\b({head}) {word}(?: and)?(?: (\d{{1,2}}))?\b", folded)}
+    out |= {int(n) + 0.5 for n in re.findall(r"\b(\d+) and half\b", folded)} | ({2.0} if re.search(r"\bpair\b", folded) else set())
     out |= {float(_TENS.get(tens, 0) + ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
             if tens or ORDINALS[unit] > 2}
     for m in _ROMAN.finditer(text):
@@ -121,7 +120,8 @@ def _agree(said: tuple[float, float, str | None, bool], gold: tuple[float, float
     (s, s_tol, unit, scaled), (g, g_tol, g_unit, _) = said, gold
     g_unit = g_unit or asked
     if unit and g_unit and unit != g_unit and UNITS[unit][0] == UNITS[g_unit][0]:
-        return abs(s - convert(g, g_unit, unit)) < s_tol + g_tol * UNITS[g_unit][1] / UNITS[unit][1]
+        slack = CONVERTED_SHARE * abs(s) if UNITS[unit] != UNITS[g_unit] else 0.0  # a conversion, not "m" for "metres"
+        return abs(s - convert(g, g_unit, unit)) < max(s_tol + g_tol * UNITS[g_unit][1] / UNITS[unit][1], slack)
     return scaled and abs(s - g) < s_tol + g_tol
 
 
@@ -136,7 +136,7 @@ def restated(question: str, text: str, folded: str, references: Sequence[str]) -
     than its digits (`_agree`, `_worded`, a year's last two digits, a century: "16 octets" for "How many bits ...?" and
     "128", "1500s" for "16th century")."""
     asked = next((w for w in re.findall(r"[\w/]+", _symbols(question)) if len(w) > 1 and w in UNITS), None)
-    worded, said = _worded(text, folded), list(quantities(text))
+    worded, said = _worded(text, folded) - ({2.0} if "pair" in " ".join(references) else set()), list(quantities(text))
     years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
     golds = [q for reference in references for q in quantities(reference)]
     return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \
