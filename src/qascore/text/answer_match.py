@@ -22,6 +22,7 @@ from qascore.text.squad import normalize_answer
 # typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
 QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
                          "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " "})
+LETTERS = str.maketrans({**dict(zip("øØđĐłŁ", "oOdDlL")), "æ": "ae", "Æ": "Ae", "ß": "ss", "þ": "th", "Þ": "Th", "œ": "oe", "Œ": "Oe"})
 POSSESSIVE = re.compile(r"(\w)'s\b")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
@@ -31,13 +32,13 @@ _SIGNED = re.compile(r"(?<![\w.-])-(?=\d)")
 def fold(text: str) -> str:
     """SQuAD normalisation after folding accents, typographic quotes and possessives.
 
-    "Château d’If" and "Chateau d'If" both become "chateau dif"; "Turner's works" becomes "turner works",
+    "Château d’If" and "Chateau d'If" both become "chateau dif", "Ørsted" "orsted"; "Turner's works" becomes "turner works",
     so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works"; a decimal point and a minus sign are
     kept as marks the normalisation leaves ("3.6" is not "36", "-40" not "40").
     """
     text = _SIGNED.sub("\u2212", _DECIMAL.sub("\u066b", text.translate(QUOTES)))
-    if not text.isascii():  # ASCII has no accents to take off (NFKD leaves it as it is)
-        text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    if not text.isascii():  # ASCII has no accents to take off; NFKD keeps "ø", "æ", "ß" whole (`LETTERS` spells them)
+        text = "".join(ch for ch in unicodedata.normalize("NFKD", text.translate(LETTERS)) if not unicodedata.combining(ch))
     text = POSSESSIVE.sub(r"\1", text).lower()
     return normalize_answer(_NUMBER_WORD.sub(lambda m: str(sum(int(_NUMBER_WORDS[w]) for w in m.groups() if w)), text))
 

@@ -63,9 +63,8 @@ _LEAD = re.compile(r"^[^:]*:\s+|^[^,]*?\b(?:are|were|include)\s+(?=[^,]*,)")  # 
 
 
 def stated_list(candidate: str) -> tuple[list[str], str]:
-    """The list an answer states first and the text after it: the heads of the lines of its first paragraph (after
-    a heading line) where it has several, else the items of its first sentence after its lead ("The four are ");
-    no items where an item is a clause (more than LIST_ITEM_WORDS words)."""
+    """The list an answer states first, and the text after it: its first paragraph's line heads (after a heading), else
+    its first sentence's items after their lead ("The four are "); none where one is a clause (LIST_ITEM_WORDS)."""
     text = _HEADING.sub("", candidate.strip(), count=1).strip()
     first, _, after = (re.split(r"(\n\s*\n)", text, maxsplit=1) + ["", ""])[:3]
     lines, end = [line for line in first.split("\n") if line.strip()], _END.search(text)
