@@ -1,6 +1,6 @@
-"""A list answer with fewer or more items than the question asks for ("Saturn and Jupiter." for "Name the four
-ringed planets."): items are counted, not matched, so a right list in other names ("Hammer, anvil and stirrup")
-counts."""
+"""A list answer with fewer or more items than the question asks for ("Saturn and Jupiter." for the four ringed
+planets: counted, not matched, so a right list in other names counts), or one that sets a gold item aside after the
+list it states (`list_aside`: there items are matched)."""
 
 from __future__ import annotations
 

@@ -58,10 +58,10 @@ def _log_odds(loaded: dict[str, Any], features: list[str], records: list[Record]
 def run(args: argparse.Namespace) -> int:
     path = Path(args.card)
     stored: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))  # as stored: the trees by file name
-    route = stored.get(judge.SENTENCES)
-    if getattr(args, "sentences", False) and route is None:
+    route, both = stored.get(judge.SENTENCES), getattr(args, "sentences", False)
+    if both and route is None:
         raise SystemExit(f"train judge-offset: {path} routes to no sentence card")
-    paths = [path, *([path.parent / route["card"]] if getattr(args, "sentences", False) else [])]
+    paths = [path, *([path.parent / route["card"]] if both else [])]
     cards = [stored, *(json.loads(p.read_text(encoding="utf-8")) for p in paths[1:])]
     if args.feature not in judge.SIGNALS or any(args.feature in c["features"] for c in cards):
         raise SystemExit(f"train judge-offset: {args.feature} must be a rule feature of the judge not yet on the card")
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     fires = judge.features(recs, (args.feature,))[:, 0] > 0
     log_odds, labels = [], []
     for loaded, idx in judge.routes(routing, recs):  # each card's fired rows, read by that card
-        if loaded is routing or len(paths) > 1:
+        if loaded is routing or both:
             picked = [i for i in idx if fires[i]]
             card = cards[0] if loaded is routing else cards[1]
             log_odds.append(_log_odds(loaded, card["features"], [recs[i] for i in picked]) if picked else np.zeros(0))
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         card["features"] = [*card["features"], args.feature]
         card["offsets"] = {**card.get("offsets", {}), args.feature: offset}
         card.setdefault("offset_fits", {})[args.feature] = fit
-        if p == path and len(paths) > 1:
+        if p == path and both:
             card[judge.SENTENCES]["sha256"] = file_sha256(paths[1])
         p.write_text(json.dumps(card, separators=(",", ":")) + "\n", encoding="utf-8")  # as `write_card` does
     print(f"{args.feature}: fires on {len(y)} of {len(rows)} rows ({int(y.sum())} correct); offset {offset:.4f}; "
