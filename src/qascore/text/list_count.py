@@ -97,9 +97,9 @@ def list_aside(question: str, candidate: str, references: Sequence[str]) -> floa
         return 0.0
     gold = max(([_names(p) for p in items(ref)] for ref in references), key=len, default=[])
     said, rest = stated_list(candidate)
-    hit = [any(_is_item(p, g) for g in gold) for p in said]
-    left = [n for g in gold if not any(_is_item(p, g) for p in said) for n in g]  # the names of the items left out
+    hit = [[_is_item(p, g) for g in gold] for p in said]  # each said item against each gold item
+    left = [n for j, g in enumerate(gold) if not any(row[j] for row in hit) for n in g]  # the names of the items left out
     once = Counter(w for g in gold for w in set(" ".join(g).split()))  # a word of one gold item alone: "beckett"
     later = f" {fold(rest)} {fold(rest.replace('-', ' '))} "  # "the clarinet-and-trombone pairing"
-    return float(len(gold) >= 2 and len(said) >= 2 and any(hit) and not all(hit) and any(
+    return float(len(gold) >= 2 and len(said) >= 2 and any(map(any, hit)) and not all(map(any, hit)) and any(
         f" {w} " in later for n in left for w in [n, *(w for w in n.split() if once[w] == 1 and len(w) > 3)]))

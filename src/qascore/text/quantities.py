@@ -98,14 +98,14 @@ def convert(value: float, unit: str, target: str) -> float:
     return (value * UNITS[unit][1] + UNITS[unit][2] - UNITS[target][2]) / UNITS[target][1]
 
 
-def _worded(text: str, folded: str) -> set[float]:
+def _worded(text: str, folded: str, pair: bool) -> set[float]:
     """Numbers `fold` leaves apart: years in words ("14 92", "2 thousand and 7", "18 hundred and 4" once folded) or dd.mm.yyyy, ordinals
-    ("thirteenth", "twenty-first"), Roman numerals of two letters or more ("XIII"), halves ("9 and half") and a pair."""
+    ("thirteenth", "twenty-first"), Roman numerals of two letters or more ("XIII"), halves ("9 and half"), a `pair`."""
     out = {float(a + b) for a, b in re.findall(r"(?=\b(1\d|20) (\d\d)\b)", folded)}
     out |= {float(y) for y in re.findall(r"\b[0-3]?\d\.[01]?\d\.(\d{4})\b", text)}
     out |= {size * int(k) + int(rest or 0) for size, word, head in ((1000.0, "thousand", r"\d"), (100.0, "hundred", r"\d{1,2}"))
             for k, rest in re.findall(rf"\b({head}) {word}(?: and)?(?: (\d{{1,2}}))?\b", folded)}
-    out |= {int(n) + 0.5 for n in re.findall(r"\b(\d+) and half\b", folded)} | ({2.0} if re.search(r"\bpair\b", folded) else set())
+    out |= {int(n) + 0.5 for n in re.findall(r"\b(\d+) and half\b", folded)} | ({2.0} if pair and " pair " in f" {folded} " else set())
     out |= {float(_TENS.get(tens, 0) + ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
             if tens or ORDINALS[unit] > 2}
     for m in _ROMAN.finditer(text):
@@ -134,9 +134,9 @@ def _centuries(text: str) -> set[int]:
 def restated(question: str, text: str, folded: str, references: Sequence[str]) -> bool:
     """Whether the candidate (`text`; `folded` as `fold` gives it) states a number of the references in another form
     than its digits (`_agree`, `_worded`, a year's last two digits, a century: "16 octets" for "How many bits ...?" and
-    "128", "1500s" for "16th century")."""
+    "128", "1500s" for "16th century"); a pair is 2 where no reference counts pairs ("one pair" is no "two pairs")."""
     asked = next((w for w in re.findall(r"[\w/]+", _symbols(question)) if len(w) > 1 and w in UNITS), None)
-    worded, said = _worded(text, folded) - ({2.0} if "pair" in " ".join(references) else set()), list(quantities(text))
+    worded, said = _worded(text, folded, pair="pair" not in " ".join(references)), list(quantities(text))
     years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
     golds = [q for reference in references for q in quantities(reference)]
     return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \
