@@ -28,6 +28,7 @@ from typing import Callable, Sequence
 import numpy as np
 from anyascii import anyascii
 
+from qascore.metrics import spellings
 from qascore.runtime import defaults
 from qascore.text.answer_match import ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, contains, fold, listed_items
 from qascore.text.names import RANK
@@ -222,10 +223,11 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
             return out
     out += restated_number(question, candidate, references)
 
-    def table(name: str) -> tuple[str, ...]:
-        return other_names(name, path, redirects)
-
     text = f" {fold(candidate)} "
+
+    def table(name: str) -> tuple[str, ...]:
+        return other_names(name, path, redirects) + respelled(name, text)
+
     asked = f" {fold(question)} "
     for i, ref in enumerate(references):
         items = listed_items(p for p in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if p.strip())
@@ -239,6 +241,28 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     if out or long or len(candidate.split()) > ANSWER_MAX_WORDS:
         return out
     return transliterated(candidate, references)
+
+
+def respelled(name: str, text: str) -> tuple[str, ...]:
+    """The run of words of `text` (folded, padded) that spells folded `name` otherwise, each of its words as written
+    or `spellings.spelled` ("caernarvon conway" for "caernarfon conwy"), if any: a word no table links to the
+    name's that is itself another known name ("Austria" for "Australia") is none."""
+    words, said = name.split(), text.split()
+    if not words or len(words) > len(said):
+        return ()
+    for start in range(len(said) - len(words) + 1):
+        run = said[start:start + len(words)]
+        if run != words and all(w == c or spellings.spelled(w, c) and not _known_apart(w, c) for w, c in zip(words, run)):
+            return (" ".join(run),)
+    return ()
+
+
+def _known_apart(a: str, b: str) -> bool:
+    """Folded words that the tables both know (WordNet, CLDR, GeoNames, the redirects), as names of different
+    things."""
+    names = [{fold(n) for n in other_names(w)} for w in (a, b)]
+    known = [bool(n) or w in noun_senses() for n, w in zip(names, (a, b))]
+    return all(known) and b not in names[0] and a not in names[1]
 
 
 def _other_script(text: str) -> bool:

@@ -86,7 +86,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from qascore.metrics import aliases, asserted, long_inputs, reopens
+from qascore.metrics import aliases, asserted, long_inputs, reopens, spellings
 from qascore.metrics.base import Metric
 from qascore.metrics.device_options import device_option
 from qascore.metrics.options import Option
@@ -311,7 +311,7 @@ def rules_hash() -> str:
     which asserted reader reads what, and the text rules): the signature names it, since a rule's change moves
     scores that the card's hash does not."""
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], aliases, asserted, reopens, am, list_count, names, quantities, roles, squad):
+    for module in (sys.modules[__name__], aliases, asserted, reopens, spellings, am, list_count, names, quantities, roles, squad):
         h.update(Path(str(module.__file__)).read_bytes())
     return h.hexdigest()[:12]
 
@@ -553,6 +553,7 @@ class Judge(Metric):
                 "redirects": f"redirects@{file_sha256(aliases.DEFAULT_REDIRECTS)}",
                 "cldr": f"cldr@{file_sha256(aliases.DEFAULT_CLDR)}",
                 "places": f"places@{file_sha256(aliases.DEFAULT_PLACES)}",
+                "spellings": f"spellings@{file_sha256(spellings.DEFAULT)}",
                 "polarity": f"polarity@{file_sha256(aliases.DEFAULT_POLARITY)}",
                 "reopens": f"reopens@{file_sha256(reopens.DEFAULT)}", "rules": f"rules@{rules_hash()}",
                 "threshold": f"{self._threshold(card):.4f}",

@@ -50,6 +50,8 @@ TARGETS: dict[str, tuple[str, str]] = {
                                                      "int8 over (batched, a record read the same in any batch)"),
     "reopens": ("qascore_lab.train.reopens", "the judge's reading of where an answer reopens itself (revises, "
                                              "doubts or re-checks what it said), from hand-written answers"),
+    "spellings": ("qascore_lab.train.spellings", "the judge's model of one name spelled otherwise (learned edit costs "
+                                                 "from DBpedia's redirects)"),
     "aliases": ("qascore_lab.train.aliases", "the judge's table of other names for a thing (WordNet 3.0 synonym sets "
                                              "with a capitalised or numeric name)"),
     "asserted-data": ("qascore_lab.train.asserted_data", "answer texts labelled with the span each asserts as its answer "
