@@ -112,6 +112,7 @@ FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains"
 MODEL_REFS = 4
 SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
+ASSERTED_SURE = 0.9  # `asserted` mass this large on a gold answer silences `number_miss` and `imprecise`
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
            "names_other", "short_list", "long_list", "list_aside", "imprecise")
 # the features a model computes, by the model pass that computes them (one pass may give several)
@@ -224,6 +225,11 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
             if name not in FEATURES:
                 raise ValueError(f"judge: unknown feature '{name}'")
             cols[name] = np.array([row[name] for row in lex], dtype=float)
+    if "asserted" in cols:  # the reader reads a gold answer as what is asserted: another number is said in passing
+        sure = cols["asserted"] >= ASSERTED_SURE
+        for rule in ("number_miss", "imprecise"):
+            if rule in cols:
+                cols[rule] = np.where(sure, 0.0, cols[rule])
     if truncated is not None:
         truncated.extend(bool(c) for c in cut)
     return np.column_stack([cols[n] for n in names]) if records else np.zeros((0, len(names)))
