@@ -619,3 +619,20 @@ def test_the_shipped_judge_reads_an_answer_from_where_it_reopens_itself():
         {**q, "candidate": "1,440 minutes."}])
     assert res.details["correct"] == [False, True, True]
     assert res.details["read"][0] == "So 1,240." and res.details["read"][2] is None
+
+
+
+def test_number_rules_are_silent_where_the_asserted_reading_holds_the_gold():
+    """`silence_number_rules`: a row whose asserted mass on gold answers reaches ASSERTED_SURE loses its
+    `number_miss` and `imprecise`; a row below it, and every other column, keep theirs."""
+    from qascore.metrics.judge import ASSERTED_SURE, silence_number_rules
+
+    cols = {"asserted": np.array([ASSERTED_SURE, ASSERTED_SURE - 0.01, 1.0]), "number_miss": np.array([1.0, 1.0, 0.0]),
+            "imprecise": np.array([1.0, 1.0, 1.0]), "name_clash": np.array([1.0, 1.0, 1.0])}
+    silence_number_rules(cols)
+    assert cols["number_miss"].tolist() == [0.0, 1.0, 0.0]
+    assert cols["imprecise"].tolist() == [0.0, 1.0, 0.0]
+    assert cols["name_clash"].tolist() == [1.0, 1.0, 1.0]
+    without = {"number_miss": np.array([1.0])}  # a card without the asserted reading: nothing to silence
+    silence_number_rules(without)
+    assert without["number_miss"].tolist() == [1.0]

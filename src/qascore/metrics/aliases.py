@@ -9,7 +9,8 @@ languages and currencies in other languages and their codes; resources/judge/pla
 other languages and scripts: `qascore-lab train aliases`) and returns the references rewritten with the synonyms the
 candidate uses; a reference of one number the answer states in another form is read as the answer's own words
 (`restated_number`), and so is a reference a short answer writes in another script (`transliterated`: "Т. С. Элиот"
-for T. S. Eliot). The judge reads them beside the user's.
+for T. S. Eliot) or spells otherwise (`respelled`: "Caernarvon" for Caernarfon, by `spellings`' learned model).
+The judge reads them beside the user's.
 The table also lists every WordNet noun synset, so that `names_other` can tell a bare answer that names another
 known thing ("Corundum." for Topaz) from another name of the gold.
 """

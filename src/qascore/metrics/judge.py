@@ -29,6 +29,8 @@ A small model over signals that carry from one kind of answer to another (their 
   or only the year or month of the date the question asks for ("1914" for "On what date ...?");
 - `imprecise`: the candidate is less precise than the gold: a year for the date asked, a range or a bound that
   only brackets a gold number ("Over 250 metres" for 269 m; `answer_match.imprecise`);
+  both silent where the asserted reader puts ASSERTED_SURE of its mass on a gold answer: the other numbers of such
+  an answer are said in passing ("... in **1991**. Published in 1990, ...");
 - `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
   states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
   or 1970"; `answer_match.date_agrees`);
@@ -60,7 +62,8 @@ Where no reference occurs whole, the references also come rewritten in the other
 (`aliases.in_candidate_form`: "Nippon" for Japan, "a dozen" for 12, WordNet's synonym sets; "Stibium" for Antimony,
 "Samuel Clemens" for Mark Twain, Wikipedia's redirects; "AR" for Argentina, "Avañe'ẽ" for Guarani, Unicode CLDR's
 names and codes of countries, languages and currencies; "Londres" for London, GeoNames' names of cities; "Т. С. Элиот"
-for T. S. Eliot, a short answer in another script transliterated; "'89" or "MCCXV" for a gold number,
+for T. S. Eliot, a short answer in another script transliterated; "Caernarvon" for Caernarfon, a gold spelled
+otherwise (`spellings`, learned from the redirects); "'89" or "MCCXV" for a gold number,
 `quantities.restated`; "That's right" for a "Yes" that opens the answer);
 `n_refs` counts the user's.
 `details.truncated` is true where a model feature did not read all of a text. The card (JSON, written by
@@ -111,8 +114,8 @@ FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains"
             "lesser_role", "doubt", "names_other", "short_list", "long_list", "list_aside", "imprecise", "asserted", "no_answer")
 MODEL_REFS = 4
 SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
-# the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 ASSERTED_SURE = 0.9  # `asserted` mass this large on a gold answer silences `number_miss` and `imprecise`
+# the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
            "names_other", "short_list", "long_list", "list_aside", "imprecise")
 # the features a model computes, by the model pass that computes them (one pass may give several)
@@ -225,14 +228,21 @@ def features(records: Sequence[Record], names: Sequence[str] = FEATURES, *, batc
             if name not in FEATURES:
                 raise ValueError(f"judge: unknown feature '{name}'")
             cols[name] = np.array([row[name] for row in lex], dtype=float)
-    if "asserted" in cols:  # the reader reads a gold answer as what is asserted: another number is said in passing
+    silence_number_rules(cols)
+    if truncated is not None:
+        truncated.extend(bool(c) for c in cut)
+    return np.column_stack([cols[n] for n in names]) if records else np.zeros((0, len(names)))
+
+
+def silence_number_rules(cols: dict[str, np.ndarray]) -> None:
+    """`number_miss` and `imprecise` set to 0 in place where `asserted` is ASSERTED_SURE or more: the reader reads a
+    gold answer as what the answer asserts, so its other numbers are said in passing ("... in 1991. Published in
+    1990, ...")."""
+    if "asserted" in cols:
         sure = cols["asserted"] >= ASSERTED_SURE
         for rule in ("number_miss", "imprecise"):
             if rule in cols:
                 cols[rule] = np.where(sure, 0.0, cols[rule])
-    if truncated is not None:
-        truncated.extend(bool(c) for c in cut)
-    return np.column_stack([cols[n] for n in names]) if records else np.zeros((0, len(names)))
 
 
 def raw_scores(card: dict[str, Any], x: np.ndarray) -> np.ndarray:
