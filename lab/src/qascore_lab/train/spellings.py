@@ -110,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     yd = np.array([r[3] for r in dev])
     pd_ = model.predict_proba(xd)[:, 1]
     order = np.argsort(-pd_)
-    weight = np.where(yd == 1, 1.0, yd.sum() / max(1, (yd == 0).sum()))[order]  # as many negatives as positives
+    neg_weight = yd.sum() / max(1, (yd == 0).sum())  # the negatives count as many as the positives
+    weight = np.where(yd == 1, 1.0, neg_weight)[order]
     hits = np.cumsum(yd[order] * weight) / np.cumsum(weight)
     ok = np.flatnonzero(hits >= args.precision)
     k = int(ok.max()) if len(ok) else 0
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     curve = {}
     for t in (0.3, 0.5, 0.7, 0.9):
         passed = pd_ >= t
-        tp, fp = float((passed & (yd == 1)).sum()), float((passed & (yd == 0)).sum()) * weight.max()
+        tp, fp = float((passed & (yd == 1)).sum()), float((passed & (yd == 0)).sum()) * neg_weight
         curve[str(t)] = {"precision": round(tp / max(1.0, tp + fp), 3), "recall": round(tp / yd.sum(), 3)}
     report = {"positives": n_pos, "pairs": len(rows), "train_pairs": len(train), "dev_pairs": len(dev),
               "dev_positives": int(yd.sum()), "dev_auroc": round(float(roc_auc_score(yd, pd_)), 4),
