@@ -6,7 +6,7 @@ learned log-odds of occurring between spellings of one name rather than between 
 ("v" for "f" and a dropped "h" are cheap, "t" for "l" is not); a logistic regression reads their sum, the costliest
 edit, how many there are and where ("Austria" / "Australia", "Slovenia" / "Slovakia" are two names). Trained by
 `qascore-lab train spellings` (weights: resources/judge/spellings.json); read once per process, on first use.
-Words differ only in an English ending ("palynology" / "palynologist") are other words, never spellings.
+Words that differ only in an English ending ("palynology" / "palynologist") are other words, never spellings.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from qascore.runtime import defaults
 DEFAULT = defaults.RESOURCES / "judge" / "spellings.json"
 MIN_LETTERS = 5  # shorter words are too alike by chance ("Iran" / "Iraq")
 MAX_SHARE = 0.35  # at most this share of the longer word's letters edited: further apart is no spelling
-# endings that make another word of a stem, not another spelling of it ("romania" / "romanian")
 VOWELS = "aeiouy"
+# endings that make another word of a stem, not another spelling of it ("germany" / "germanic")
 ENDINGS = frozenset("s es ed ing ist ists ism isms ian ians ean ic ics ical aic al er ers or ors ity ive ous ation ations "
                     "ology ologist ologists ological an ans ese ish ite ites ness ment ments ly y ies ia".split())
 
@@ -55,13 +55,14 @@ def edits(a: str, b: str) -> list[str]:
 def comparable(a: str, b: str) -> bool:
     """Two folded words the model reads: letters only, both MIN_LETTERS long or longer, different, of lengths not
     too far apart, neither the other with letters put before it ("sublimation" / "desublimation": a prefix makes
-    another word) and not one stem with two English endings (`ENDINGS`)."""
+    another word), not one stem with two English endings (`ENDINGS`), and at most MAX_SHARE of the longer word
+    edited."""
     if a == b or not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < MIN_LETTERS or a.endswith(b) or b.endswith(a):
         return False
     if abs(len(a) - len(b)) > MAX_SHARE * max(len(a), len(b)):
         return False
     k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return not ({a[k:], b[k:]} <= ENDINGS | {""})
+    return not ({a[k:], b[k:]} <= ENDINGS | {""}) and len(edits(a, b)) <= MAX_SHARE * max(len(a), len(b))
 
 
 def skeleton(word: str) -> str:
@@ -87,14 +88,11 @@ def _model(path: str) -> dict[str, Any]:
 
 
 def probability(a: str, b: str, path: str = str(DEFAULT)) -> float:
-    """The model's probability that folded words `a` and `b` spell one name; 0.0 where they are not `comparable`
-    or are more than MAX_SHARE apart."""
+    """The model's probability that folded words `a` and `b` spell one name; 0.0 where they are not `comparable`."""
     if not comparable(a, b):
         return 0.0
     m = _model(path)
     f = features(a, b, m["costs"], m["unseen"])
-    if f[3] > MAX_SHARE:
-        return 0.0
     z = m["bias"] + sum(w * x for w, x in zip(m["weights"], f))
     return 1.0 / (1.0 + math.exp(-z))
 

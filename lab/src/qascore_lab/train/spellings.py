@@ -3,7 +3,7 @@
 Positives: DBpedia's redirects whose name differs from its page's title in one word (folded), that word pair
 `spellings.comparable` ("caernarvon" -> "caernarfon", "sagbutt" -> "sackbut", "fotopoulos" -> "photopoulos").
 Negatives: for a sample of the positives' words, words of other pages' titles that look as alike (the same length
-within two letters and the same first letter or the same last two; `comparable`, at most MAX_SHARE apart) and that
+within two letters and the same first letter or the same last two; `comparable`) and that
 no redirect pairs ("austria" / "australia"). Pages are split by a hash of their title: one in ten is dev. The
 edit costs (`spellings.edits`) are counted on half the training pages, the logistic regression fitted on the other
 half (so its inputs are costs it did not count), and the threshold is `--threshold` (chosen on the judge's dev rows)
@@ -47,10 +47,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ship", action="store_true", help="also copy it to the package's resources/judge/")
 
 
-def _near_enough(a: str, b: str) -> bool:
-    return spellings.comparable(a, b) and len(spellings.edits(a, b)) <= spellings.MAX_SHARE * max(len(a), len(b))
-
-
 def pairs(root: Path, per_word: int, sampled: int, seed: int) -> tuple[list[tuple[str, str, str, int]], int]:
     """(word, word, page, label) for every positive and the negatives of `sampled` positives' words; and how many
     positives there are."""
@@ -60,7 +56,7 @@ def pairs(root: Path, per_word: int, sampled: int, seed: int) -> tuple[list[tupl
         a, p = fold(alias.replace("_", " ")).split(), fold(page.replace("_", " ")).split()
         title_words.update(w for w in p if w.isalpha() and len(w) >= spellings.MIN_LETTERS)
         diff = [(x, y) for x, y in zip(a, p) if x != y]
-        if len(a) == len(p) and len(diff) == 1 and _near_enough(*diff[0]):
+        if len(a) == len(p) and len(diff) == 1 and spellings.comparable(*diff[0]):
             positive.setdefault(tuple(sorted(diff[0])), page)  # type: ignore[arg-type]
     by_first, by_last = defaultdict(list), defaultdict(list)
     for w in sorted(title_words):
@@ -73,7 +69,7 @@ def pairs(root: Path, per_word: int, sampled: int, seed: int) -> tuple[list[tupl
             pool = [v for d in (-2, -1, 0, 1, 2) for v in by_first.get((w[0], len(w) + d), [])]
             pool2 = [v for d in (-2, -1, 0, 1, 2) for v in by_last.get((w[-2:], len(w) + d), [])]
             seen = rng.sample(pool, min(len(pool), SAMPLE_TRIES // 2)) + rng.sample(pool2, min(len(pool2), SAMPLE_TRIES // 2))
-            found = [v for v in dict.fromkeys(seen) if tuple(sorted((w, v))) not in positive and _near_enough(w, v)]
+            found = [v for v in dict.fromkeys(seen) if tuple(sorted((w, v))) not in positive and spellings.comparable(w, v)]
             found.sort(key=lambda v: (len(spellings.edits(w, v)), v))  # the most alike: the hardest to tell apart
             out += [(w, v, page, 0) for v in found[:per_word]]
     return out, len(positive)
