@@ -348,6 +348,12 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                   ("On what date did the Berlin Wall fall?", "It fell on 9 November 1989.",
                    ["9 November 1989", "November 9, 1989"]),
                   ("How long was the RMS Titanic?", "About 269 metres.", ["269 m", "882 feet"])],
+    # an opening name the tables know as another thing than the gold (`aliases.known_other`); the tables' other
+    # name of the gold ("Koch's bacillus", a redirect) is the gold
+    "known_other": [("Which bacterium causes tuberculosis?", "Bacillus anthracis.", ["Mycobacterium tuberculosis"]),
+                    ("What is the capital of Australia?", "Sydney, the largest city.", ["Canberra"]),
+                    ("Which bacterium causes tuberculosis?", "It's Koch's bacillus.", ["Mycobacterium tuberculosis"]),
+                    ("What is the capital of Australia?", "Canberra.", ["Canberra"])],
     # a gold item set aside after the list the answer states (`list_count.list_aside`)
     "list_aside": [("Name the three primary colours of light.", "Red, green and yellow. Blue is often listed, but it is "
                     "really a mix.", ["red, green and blue"]),

@@ -11,8 +11,8 @@ candidate uses; a reference of one number the answer states in another form is r
 (`restated_number`), and so is a reference a short answer writes in another script (`transliterated`: "Т. С. Элиот"
 for T. S. Eliot) or spells otherwise (`respelled`: "Caernarvon" for Caernarfon, by `spellings`' learned model).
 The judge reads them beside the user's.
-The table also lists every WordNet noun synset, so that `names_other` can tell a bare answer that names another
-known thing ("Corundum." for Topaz) from another name of the gold.
+The table also lists every WordNet noun synset, so that `known_other` can tell an answer that names another known
+thing ("Corundum." for Topaz) from another name of the gold.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ SHORT = 2  # an alias this short ("US", "Hg") counts only as written, as an item
 CODE = 3  # an alias in capitals this short ("PEN", "WHO") counts only as written (`_written`)
 OPENING_WORDS = 6  # a long answer's opening clause this short names its answer ("Octavian \u2014 Caesar's heir, who ...")
 LIST_NAME_WORDS = 3  # a long answer that lists items this short lists names ("the PRC, France, the Russian Federation")
-BARE_WORDS = 6  # `names_other` reads a candidate this short as one name (WordNet's longest are about this long)
+BARE_WORDS = 6  # `known_other` reads an opening clause this short as one name (WordNet's longest are about this long)
 
 
 @lru_cache(maxsize=4)
@@ -170,6 +170,10 @@ POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "tr
 _SENSE = {fold(phrase): sense for sense, phrases in POLARITY.items() for phrase in phrases}
 _LABEL = re.compile(r"^[^:,.]{1,30}:\s+")  # "The P5: ", "Answer: "
 _OPENING = re.compile(r"(?<!\d)[,.]|[,.](?!\d)|[:;!?\u2014\u2013]|\s-\s")  # where an opening clause ends ("3.5" goes on)
+# what an opening clause may say before the name it gives ("It's", "They're called", "The answer is", "At")
+_LEAD_IN = re.compile(r"^(?:(?:it|that|this)(?:'s|\u2019s| is| was| would be)|the answer is|answer|they(?:'re|\u2019re| are)"
+                      r" called|(?:it|this|that) is called|(?:his|her|its|their) name (?:is|was)|at|in|on|from|by)\b\s*",
+                      re.IGNORECASE)
 
 
 def _opening(candidate: str) -> str:
@@ -300,15 +304,35 @@ def restated_number(question: str, candidate: str, references: Sequence[str]) ->
             if len(list(quantities(ref))) == 1 and restated(question, candidate, folded, [ref])]
 
 
-def names_other(candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE)) -> float:
-    """1.0 where a bare answer is a WordNet noun that shares no synset with any reference WordNet knows, and at
-    least one reference is a WordNet noun ("Corundum." for "Topaz"): another known thing, not another name of
-    the gold. A shared word stem ("Tigers" for "Tiger", "Twain" for "Mark Twain") is no other thing."""
-    c = fold(candidate)
-    senses = noun_senses(path)
-    if not c or len(c.split()) > BARE_WORDS or c not in senses:
+def _known(name: str) -> str | None:
+    """The form of a folded name some table knows (a WordNet noun, or a name with other names in any table): the
+    name itself, else its singular ("capers" -> "caper"); None if none."""
+    forms = [name, *([name[:-1]] if name.endswith("s") else []), *([name[:-2]] if name.endswith("es") else [])]
+    tables = (synonyms(), synonyms(str(DEFAULT_CLDR)), synonyms(str(DEFAULT_PLACES)))
+    return next((f for f in forms if f in noun_senses() or any(f in t for t in tables) or redirected(f)), None)
+
+
+def known_other(candidate: str, references: Sequence[str]) -> float:
+    """1.0 where the answer's opening clause, its label ("Answer:"), lead-in ("It's", "They're called") and
+    bracketed asides set aside, is a name the tables know (`_known`: WordNet, Wikipedia's redirects and titles,
+    CLDR, GeoNames) that they link to no reference they know (no redirect, synonym or shared WordNet sense) and
+    that spells none otherwise (`respelled`), some reference being known: another known thing, not another name
+    of the gold ("It's *Amanita muscaria*." for Amanita phalloides, "Nimrud (ancient Kalhu)." for Nineveh, "The
+    Egyptian vulture, famous for ..." for Lammergeier). References that say yes or no, hold a number or list
+    several things are left to the features for those; a name whose every word shares a stem with a reference
+    ("Twain" for "Mark Twain", "Tigers" for "Tiger") is none."""
+    if any(fold(r) in ("yes", "no") or any(True for _ in quantities(r)) or len(LIST_SEPARATORS.split(r.strip())) > 1
+           for r in references):
         return 0.0
-    refs = [fold(r) for r in references]
-    known = [senses[r] for r in refs if r in senses]
-    stems = {w[:5] for r in refs for w in r.split()}
-    return float(bool(known) and not any(senses[c] & s for s in known) and not any(w[:5] in stems for w in c.split()))
+    plain = _LABEL.sub("", re.sub(r"[*_`#>]", "", candidate).strip())
+    opening = _LEAD_IN.sub("", re.sub(r"\([^)]*\)", " ", _opening(plain)).strip())
+    said = fold(opening)
+    if len(said) <= CODE or len(said.split()) > BARE_WORDS or not (said := _known(said) or ""):
+        return 0.0
+    known = [k for r in references if (k := _known(fold(r)))]
+    gold = {n for r in known for n in (r, *(fold(a) for a in other_names(r)))}
+    stems = {w[:5] for r in references for w in fold(r).split()}
+    senses = noun_senses()
+    return float(bool(known) and not ({said, *(fold(a) for a in other_names(said))} & gold)
+                 and not any(senses.get(said, frozenset()) & senses.get(g, frozenset()) for g in gold)
+                 and not any(respelled(g, f" {said} ") for g in gold) and not all(w[:5] in stems for w in said.split()))

@@ -34,8 +34,8 @@ A small model over signals that carry from one kind of answer to another (their 
 - `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
   states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
   or 1970"; `answer_match.date_agrees`);
-- `names_other`: a bare answer that WordNet knows as another thing than every reference it knows ("Corundum."
-  for "Topaz"; `aliases.names_other`);
+- `known_other`: the answer's opening clause is a name the name tables know, linked to no reference they know
+  ("Nimrud (ancient Kalhu)." for Nineveh, "Corundum." for Topaz; `aliases.known_other`);
 - `short_list`: the question asks for N things and a list answer names fewer ("Phobos." for "What are the two
   moons of Mars?"; `list_count.short_list`); `long_list`: the question writes its number N and a list answer
   names more ("Phobos, Deimos and Titan."; `list_count.long_list`); `list_aside`: the list a list answer states
@@ -111,13 +111,14 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
-            "lesser_role", "doubt", "names_other", "short_list", "long_list", "list_aside", "imprecise", "asserted", "no_answer")
+            "lesser_role", "doubt", "known_other", "short_list", "long_list", "list_aside", "imprecise", "asserted",
+            "no_answer")
 MODEL_REFS = 4
 SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
 ASSERTED_SURE = 0.9  # `asserted` mass this large on a gold answer silences `number_miss` and `imprecise`
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
-           "names_other", "short_list", "long_list", "list_aside", "imprecise")
+           "known_other", "short_list", "long_list", "list_aside", "imprecise")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",), "asserted": ("asserted", "no_answer")}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -149,7 +150,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
            "bare_list": am.bare_list(r), "name_clash": name_clash(r),
            "lesser_role": lesser_role(r),
-           "names_other": aliases.names_other(candidate, references),
+           "known_other": 0.0 if r.contains else aliases.known_other(candidate, references),
            "short_list": short_list(question, candidate, references), "long_list": long_list(question, candidate),
            "list_aside": list_aside(question, candidate, references),
            "imprecise": am.imprecise(r)}

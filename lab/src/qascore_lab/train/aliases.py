@@ -6,7 +6,7 @@ round 2026-11-29k), WordNet's synonym sets do. This command reads WordNet's noun
 `wordnet-base`, found as `qascore_lab.text.wordnet` finds it) and keeps those of two or more lemmas where a lemma
 has a capital letter or a digit: names, acronyms and numbers. Synsets of common words only ({increase, growth})
 are left out: their synonyms hold in some senses, not in others. Every noun synset is also listed (folded, as
-`nouns`), for the judge's `names_other`. The output is deterministic (no seed needed):
+`nouns`), for the judge's `known_other`. The output is deterministic (no seed needed):
 the same WordNet files give the same table, byte for byte. Each name is stored folded too (`answer_match.fold`,
 the form the judge looks names up in), so that the judge reads the table without folding 47,000 names.
 
