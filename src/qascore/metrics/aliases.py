@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 from anyascii import anyascii
 
-from qascore.metrics import spellings
+from qascore.metrics import dates, spellings
 from qascore.runtime import defaults
 from qascore.text.answer_match import ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, contains, fold, listed_items
 from qascore.text.names import RANK
@@ -220,13 +220,13 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     nothing else is found, a short answer is read transliterated (`transliterated`)."""
     if not candidate.strip() or contains(candidate, references):
         return []
-    out = polarity_opening(candidate, references)
+    out = polarity_opening(candidate, references) + dates.written(candidate, references)
     long = len(candidate.split()) > ANSWER_MAX_WORDS and not _lists_names(candidate)
     if long:  # a long answer states its answer first: its opening clause (a list's first item only: not read)
         candidate = _opening(candidate)
         if len(candidate.split()) > OPENING_WORDS:
             return out
-    out += restated_number(question, candidate, references)
+    out += [said for said in restated_number(question, candidate, references) if said not in out]
 
     text = f" {fold(candidate)} "
 

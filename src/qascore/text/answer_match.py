@@ -511,7 +511,7 @@ def _dates(text: str) -> list[dict[str, int]]:
     return [d for d in out if 1 <= d.get("m", 1) <= 12 and 1 <= d.get("d", 1) <= 31]
 
 
-def _as_date(reference: str) -> dict[str, int] | None:
+def as_date(reference: str) -> dict[str, int] | None:
     """The parts of a reference that is a date and nothing else ("1941", "December", "December 1941",
     "in 1941"), in any case; None for any other reference."""
     ref = re.sub(r"^(?:in|on)\s+", "", reference.translate(QUOTES).strip().rstrip("."), flags=re.IGNORECASE)
@@ -532,7 +532,7 @@ def _lacks_day(r: Reading) -> bool:
     "le 14 juillet" name it; a "When ...?" question takes a year)."""
     if not _DATE_ASKED.search(r.question) or _NUMERIC_DATE.search(r.text):  # the cheap tests first
         return False
-    days = {str(d["d"]) for d in map(_as_date, r.references) if d and "d" in d}
+    days = {str(d["d"]) for d in map(as_date, r.references) if d and "d" in d}
     return bool(days) and not days & r.numbers[0]
 
 
@@ -544,7 +544,7 @@ def date_agrees(r: Reading) -> float:
     answer that names the year beside a wrong claim; the judge reads this beside `disowned`. An answer that
     also states a date at odds with every date reference ("Sometime in 1969 or 1970.", "In 1968, a year before
     Apollo 12 in 1969.") gets 0.0: which date it asserts is the verifier's to read."""
-    gold = [d for d in map(_as_date, r.references) if d]
+    gold = [d for d in map(as_date, r.references) if d]
     if not gold:
         return 0.0
     said = _dates(r.text)
