@@ -170,10 +170,10 @@ POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "tr
 _SENSE = {fold(phrase): sense for sense, phrases in POLARITY.items() for phrase in phrases}
 _LABEL = re.compile(r"^[^:,.]{1,30}:\s+")  # "The P5: ", "Answer: "
 _OPENING = re.compile(r"(?<!\d)[,.]|[,.](?!\d)|[:;!?\u2014\u2013]|\s-\s")  # where an opening clause ends ("3.5" goes on)
-# what an opening clause may say before the name it gives ("It's", "They're called", "The answer is", "At")
+# what an opening clause may say before the name it gives ("It's", "They're called", "The answer is"; not "In ...",
+# which sets a scene: "In Greek mythology, ...")
 _LEAD_IN = re.compile(r"^(?:(?:it|that|this)(?:'s|\u2019s| is| was| would be)|the answer is|answer|they(?:'re|\u2019re| are)"
-                      r" called|(?:it|this|that) is called|(?:his|her|its|their) name (?:is|was)|at|in|on|from|by)\b\s*",
-                      re.IGNORECASE)
+                      r" called|(?:it|this|that) is called|(?:his|her|its|their) name (?:is|was))\b\s*", re.IGNORECASE)
 
 
 def _opening(candidate: str) -> str:
