@@ -11,6 +11,7 @@ CASES = [
     ("Fifteen hundred and one.", ["1501"], [(0, "Fifteen hundred and one")]),
     ("On April 26, twelve forty-eight.", ["1248"], [(0, "April 26, twelve forty-eight")]),
     ("Twenty twenty-four.", ["2024"], [(0, "Twenty twenty-four")]),
+    ("In July of two thousand five.", ["2005"], [(0, "July of two thousand five")]),
     ("On 10/10/70.", ["1970"], [(0, "10/10/70")]),                       # two digits: the reference's century
     ("12/9/64, in one session.", ["December 1964"], [(0, "12/9/64")]),   # month first
     ("21.11.1783", ["21 November 1783"], [(0, "21.11.1783")]),           # day first

@@ -23,10 +23,11 @@ _VALUE = {**{w: k for k, w in enumerate(_UNITS, 1)}, **{w: k for k, w in enumera
           **{w: k for k, w in zip(range(20, 100, 10), _TENS)}}
 _PAIR = rf"(?:(?:{'|'.join(_TENS)})(?:[\s-]+(?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)})"  # 10-99 in words
 _UNIT = rf"(?:{'|'.join(_UNITS)})"
-# a year said as two pairs ("eighteen ninety-five"), with "hundred" ("fifteen hundred and one") or "oh"
-# ("nineteen-oh-one")
-_SPOKEN = (rf"(?P<hi>{_PAIR})[\s-]+(?:hundred(?:\s+and)?(?:[\s-]+(?P<lo_h>{_PAIR}|{_UNIT}))?"
-           rf"|o(?:h)?[\s-]+(?P<oh>{_UNIT})|(?P<lo>{_PAIR}))")
+# a year said as two pairs ("eighteen ninety-five"), with "hundred" ("fifteen hundred and one"), "oh"
+# ("nineteen-oh-one") or "thousand" ("two thousand and five")
+_SPOKEN = (rf"(?:(?P<hi>{_PAIR})[\s-]+(?:hundred(?:\s+and)?(?:[\s-]+(?P<lo_h>{_PAIR}|{_UNIT}))?"
+           rf"|o(?:h)?[\s-]+(?P<oh>{_UNIT})|(?P<lo>{_PAIR}))"
+           rf"|(?P<k>one|two)[\s-]+thousand(?:(?:\s+and)?[\s-]+(?P<lo_k>{_PAIR}|{_UNIT}))?)")
 _MONTH = rf"(?P<m>(?:{'|'.join(MONTHS)}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = rf"(?:(?P<y>[12]\d{{3}})|['\u2019](?P<yy>\d\d)|{_SPOKEN})"
@@ -46,7 +47,8 @@ def _readings(m: re.Match[str]) -> Iterator[dict[str, int]]:
     g = {k: v for k, v in m.groupdict().items() if v}
     year = {"y": int(g["y"])} if "y" in g else {"y": int(g["y2"])} if "y2" in g else \
         {"yy": int(g.get("yy") or g["yy2"])} if "yy" in g or "yy2" in g else \
-        {"y": 100 * _words(g["hi"]) + _words(g.get("lo") or g.get("lo_h") or g.get("oh"))} if "hi" in g else {}
+        {"y": 100 * _words(g["hi"]) + _words(g.get("lo") or g.get("lo_h") or g.get("oh"))} if "hi" in g else \
+        {"y": 1000 * _words(g["k"]) + _words(g.get("lo_k"))} if "k" in g else {}
     if "m" in g:
         said = g["m"].rstrip(".").lower()
         month = next(i for i, name in enumerate(MONTHS, 1) if name.lower().startswith(said))
