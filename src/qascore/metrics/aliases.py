@@ -327,7 +327,9 @@ def known_other(candidate: str, references: Sequence[str]) -> float:
     plain = _LABEL.sub("", re.sub(r"[*_`#>]", "", candidate).strip())
     opening = _LEAD_IN.sub("", re.sub(r"\([^)]*\)", " ", _opening(plain)).strip())
     said = fold(opening)
-    if len(said) <= CODE or len(said.split()) > BARE_WORDS or not (said := _known(said) or ""):
+    bare = said == fold(plain)  # a code this short ("Ir" for Fe) is read only as the whole answer
+    if len(said) <= CODE and not (bare and said in noun_senses()) or len(said.split()) > BARE_WORDS \
+            or not (said := _known(said) or ""):
         return 0.0
     known = [k for r in references if (k := _known(fold(r)))]
     gold = {n for r in known for n in (r, *(fold(a) for a in other_names(r)))}
