@@ -155,8 +155,10 @@ NUMBERS = [
     ("How high was it?", "3,000 m (9,070 ft)", ["3,000 m (9,843 ft)"], []),                    # two numbers: not read
     ("When was the first iPhone released?", "Two thousand seven \u2014 it went on sale in the US that June.", ["2007"],
      [(0, "Two thousand seven")]),                                                          # a long answer's opening
+    ("How many bones are in the adult skeleton?", "After the fusions of childhood an adult has two hundred and six "
+     "of them.", ["206"], []),                                                              # ... not its middle
     ("When was the first iPhone released?", "It went on sale in the US that June of two thousand seven.", ["2007"],
-     []),                                                                                   # ... not its middle
+     [(0, "June of two thousand seven")]),                  # a date is read anywhere, as its digits are (`dates`)
 ]
 
 
