@@ -325,16 +325,17 @@ def known_other(candidate: str, references: Sequence[str]) -> float:
            for r in references):
         return 0.0
     plain = _LABEL.sub("", re.sub(r"[*_`#>]", "", candidate).strip())
-    opening = _LEAD_IN.sub("", re.sub(r"\([^)]*\)", " ", _opening(plain)).strip())
-    said = fold(opening)
-    bare = said == fold(plain)  # a code this short ("Ir" for Fe) is read only as the whole answer
-    if len(said) <= CODE and not (bare and said in noun_senses()) or len(said.split()) > BARE_WORDS \
-            or not (said := _known(said) or ""):
+    opening = fold(_LEAD_IN.sub("", re.sub(r"\([^)]*\)", " ", _opening(plain)).strip()))
+    code_alone = opening == fold(plain) and opening in noun_senses()  # a code this short only as the whole answer
+    if len(opening) <= CODE and not code_alone or len(opening.split()) > BARE_WORDS:
         return 0.0
-    known = [k for r in references if (k := _known(fold(r)))]
+    said, known = _known(opening), [k for r in references if (k := _known(fold(r)))]
+    if not said or not known:
+        return 0.0
     gold = {n for r in known for n in (r, *(fold(a) for a in other_names(r)))}
-    stems = {w[:5] for r in references for w in fold(r).split()}
     senses = noun_senses()
-    return float(bool(known) and not ({said, *(fold(a) for a in other_names(said))} & gold)
-                 and not any(senses.get(said, frozenset()) & senses.get(g, frozenset()) for g in gold)
-                 and not any(respelled(g, f" {said} ") for g in gold) and not all(w[:5] in stems for w in said.split()))
+    linked = bool({said, *(fold(a) for a in other_names(said))} & gold) \
+        or any(senses.get(said, frozenset()) & senses.get(g, frozenset()) for g in gold) \
+        or any(respelled(g, f" {said} ") for g in gold)
+    stems = {w[:5] for r in references for w in fold(r).split()}
+    return float(not linked and not all(w[:5] in stems for w in said.split()))
