@@ -170,6 +170,7 @@ POLARITY = {"yes": ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "tr
 _SENSE = {fold(phrase): sense for sense, phrases in POLARITY.items() for phrase in phrases}
 _LABEL = re.compile(r"^[^:,.]{1,30}:\s+")  # "The P5: ", "Answer: "
 _OPENING = re.compile(r"(?<!\d)[,.]|[,.](?!\d)|[:;!?\u2014\u2013]|\s-\s")  # where an opening clause ends ("3.5" goes on)
+_LITTLE_WORDS = frozenset("a an and at de del der di for in la le of on the to von".split())  # left out of initials
 # what an opening clause may say before the name it gives ("It's", "They're called", "The answer is"; not "In ...",
 # which sets a scene: "In Greek mythology, ...")
 _LEAD_IN = re.compile(r"^(?:(?:it|that|this)(?:'s|\u2019s| is| was| would be)|the answer is|answer|they(?:'re|\u2019re| are)"
@@ -312,11 +313,23 @@ def _known(name: str) -> str | None:
     return next((f for f in forms if f in noun_senses() or any(f in t for t in tables) or redirected(f)), None)
 
 
+def _abbreviates(code: str, name: str) -> bool:
+    """Folded `code` is one word that writes folded `name` short: its initials, all or without the little words
+    ("nt" for Northern Territory, "nasa" for National Aeronautics and Space Administration), or the start of its
+    one word ("hex" for hexadecimal)."""
+    words = name.split()
+    if " " in code or len(words) > 1 and code not in ("".join(w[0] for w in words), "".join(
+            w[0] for w in words if w not in _LITTLE_WORDS)):
+        return False
+    return len(words) > 1 or len(code) >= CODE and words[0].startswith(code)
+
+
 def known_other(candidate: str, references: Sequence[str]) -> float:
     """1.0 where the answer's opening clause, its label ("Answer:"), lead-in ("It's", "They're called") and
     bracketed asides set aside, is a name the tables know (`_known`: WordNet, Wikipedia's redirects and titles,
     CLDR, GeoNames) that they link to no reference they know (no redirect, synonym or shared WordNet sense) and
-    that spells none otherwise (`respelled`), some reference being known: another known thing, not another name
+    that neither spells one otherwise (`respelled`) nor writes it short (`_abbreviates`: "NT" for Northern
+    Territory), some reference being known: another known thing, not another name
     of the gold ("It's *Amanita muscaria*." for Amanita phalloides, "Nimrud (ancient Kalhu)." for Nineveh, "The
     Egyptian vulture, famous for ..." for Lammergeier). References that say yes or no, hold a number or list
     several things are left to the features for those; a name whose every word shares a stem with a reference
@@ -336,6 +349,6 @@ def known_other(candidate: str, references: Sequence[str]) -> float:
     senses = noun_senses()
     linked = bool({said, *(fold(a) for a in other_names(said))} & gold) \
         or any(senses.get(said, frozenset()) & senses.get(g, frozenset()) for g in gold) \
-        or any(respelled(g, f" {said} ") for g in gold)
+        or any(respelled(g, f" {said} ") or _abbreviates(said, g) for g in gold)
     stems = {w[:5] for r in references for w in fold(r).split()}
     return float(not linked and not all(w[:5] in stems for w in said.split()))
