@@ -246,6 +246,10 @@ KNOWN_OTHER = [
     ("Answer: Perl", ["Python"], 1.0),                           # after a label
     ("Imphal", ["Aizawl"], 1.0),                                 # two cities GeoNames knows
     ("Corundum.", ["Topaz"], 1.0),                               # two minerals, two WordNet senses
+    ("Ir", ["Fe"], 1.0),                                         # a code this short: only as the whole answer
+    ("Ir, I think.", ["Fe"], 0.0),
+    ("NT", ["Northern Territory"], 0.0),                         # the gold's initials
+    ("Hex.", ["Hexadecimal"], 0.0),                              # the start of its one word
     ("Hammer", ["Malleus"], 0.0),                                # {malleus, hammer}: one WordNet sense
     ("Nethou.", ["Aneto"], 0.0),                                 # a redirect to the gold's page
     ("Caernarvon", ["Caernarfon"], 0.0),                         # the gold spelled otherwise
