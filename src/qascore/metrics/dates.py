@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Sequence
 
-from qascore.text.answer_match import MONTHS, as_date
+from qascore.text.answer_match import DAY_FORM, MONTH_FORM, MONTHS, as_date
 
 _UNITS = "one two three four five six seven eight nine".split()
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
@@ -28,11 +28,10 @@ _UNIT = rf"(?:{'|'.join(_UNITS)})"
 _SPOKEN = (rf"(?:(?P<hi>{_PAIR})[\s-]+(?:hundred(?:\s+and)?(?:[\s-]+(?P<lo_h>{_PAIR}|{_UNIT}))?"
            rf"|o(?:h)?[\s-]+(?P<oh>{_UNIT})|(?P<lo>{_PAIR}))"
            rf"|(?P<k>one|two)[\s-]+thousand(?:(?:\s+and)?[\s-]+(?P<lo_k>{_PAIR}|{_UNIT}))?)")
-_MONTH = rf"(?P<m>(?:{'|'.join(MONTHS)}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
-_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = rf"(?:(?P<y>[12]\d{{3}})|['\u2019](?P<yy>\d\d)|{_SPOKEN})"
 _FORMS = [re.compile(rf"(?<![\w'-]){form}(?![\w-])", re.IGNORECASE) for form in (
-    rf"{_MONTH}\s+{_DAY},?\s+{_YEAR}", rf"{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}", rf"{_MONTH},?\s+(?:of\s+)?{_YEAR}",
+    rf"{MONTH_FORM}\s+{DAY_FORM},?\s+{_YEAR}", rf"{DAY_FORM}\s+(?:of\s+)?{MONTH_FORM},?\s+{_YEAR}",
+    rf"{MONTH_FORM},?\s+(?:of\s+)?{_YEAR}",
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?:(?P=sep)(?:(?P<y2>[12]\d{3})|(?P<yy2>\d\d)))(?!\.?\d)",
     r"(?P<a1>[0-3]\d)/(?P<b1>[0-3]\d)(?![/\d])", _YEAR)]
 
@@ -42,13 +41,21 @@ def _words(pair: str | None) -> int:
     return sum(_VALUE[w] for w in re.split(r"[\s-]+", pair.lower()) if w) if pair else 0
 
 
+def _year(g: dict[str, str]) -> dict[str, int]:
+    """The year a match's groups state: in figures ("y"), its last two digits ("yy"), or in words; {} for none."""
+    if "y" in g or "y2" in g:
+        return {"y": int(g.get("y") or g["y2"])}
+    if "yy" in g or "yy2" in g:
+        return {"yy": int(g.get("yy") or g["yy2"])}
+    if "hi" in g:
+        return {"y": 100 * _words(g["hi"]) + _words(g.get("lo") or g.get("lo_h") or g.get("oh"))}
+    return {"y": 1000 * _words(g["k"]) + _words(g.get("lo_k"))} if "k" in g else {}
+
+
 def _readings(m: re.Match[str]) -> Iterator[dict[str, int]]:
     """The parts (year "y" or its last two digits "yy", month "m", day "d") a date match may state."""
     g = {k: v for k, v in m.groupdict().items() if v}
-    year = {"y": int(g["y"])} if "y" in g else {"y": int(g["y2"])} if "y2" in g else \
-        {"yy": int(g.get("yy") or g["yy2"])} if "yy" in g or "yy2" in g else \
-        {"y": 100 * _words(g["hi"]) + _words(g.get("lo") or g.get("lo_h") or g.get("oh"))} if "hi" in g else \
-        {"y": 1000 * _words(g["k"]) + _words(g.get("lo_k"))} if "k" in g else {}
+    year = _year(g)
     if "m" in g:
         said = g["m"].rstrip(".").lower()
         month = next(i for i, name in enumerate(MONTHS, 1) if name.lower().startswith(said))

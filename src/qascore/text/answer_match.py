@@ -471,15 +471,15 @@ def number_miss(r: Reading) -> float:
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
-_MONTH = rf"(?P<m>(?:{'|'.join(MONTHS)}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
-_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+MONTH_FORM = rf"(?P<m>(?:{'|'.join(MONTHS)}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
+DAY_FORM = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<y>[12]\d{3})"
 _NUMERIC_DATE_FORM = rf"(?P<n1>[0-3]?\d)([/.])(?P<n2>[0-3]?\d)\2{_YEAR}"  # "07/12/1941", "09.11.1989"
 # longest forms first: where two overlap, the longer is read (`_dates`)
-_DATE_FORMS = (rf"{_MONTH}\s+{_DAY},?\s+{_YEAR}", rf"{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}",
+_DATE_FORMS = (rf"{MONTH_FORM}\s+{DAY_FORM},?\s+{_YEAR}", rf"{DAY_FORM}\s+(?:of\s+)?{MONTH_FORM},?\s+{_YEAR}",
                rf"{_YEAR}-(?P<mm>[01]?\d)-(?P<d>[0-3]?\d)", _NUMERIC_DATE_FORM,
-               rf"{_MONTH},?\s+(?:of\s+)?{_YEAR}",
-               rf"{_MONTH}\s+{_DAY}(?![\d,])", rf"{_DAY}\s+(?:of\s+)?{_MONTH}", _YEAR, _MONTH)
+               rf"{MONTH_FORM},?\s+(?:of\s+)?{_YEAR}",
+               rf"{MONTH_FORM}\s+{DAY_FORM}(?![\d,])", rf"{DAY_FORM}\s+(?:of\s+)?{MONTH_FORM}", _YEAR, MONTH_FORM)
 _DATES = tuple(re.compile(rf"(?<![\w-]){f}(?![\w-])") for f in _DATE_FORMS)  # a month capitalised, as in prose
 _DATES_ANY_CASE = tuple(re.compile(f, re.IGNORECASE) for f in _DATE_FORMS)
 
