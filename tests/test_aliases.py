@@ -87,6 +87,23 @@ def test_numbered_writes_the_rank_otherwise(name, expected):
     assert numbered(name) == expected
 
 
+# A name of three words or more written as its initials, in capitals (hand-labelled)
+INITIALS = [
+    ("Which pathway do cacti use?", "CAM.", ["crassulacean acid metabolism"], [(0, "CAM")]),
+    ("Who watches for icebergs?", "The IIP, run by the US Coast Guard.", ["International Ice Patrol"], [(0, "IIP")]),
+    ("Which scale?", "The MMI scale.", ["Modified Mercalli intensity scale"], [(0, "MMI scale")]),
+    ("Which department?", "The DOE.", ["Department of Energy"], [(0, "DOE")]),       # little words in or out
+    ("Which pathway do cacti use?", "The cam.", ["crassulacean acid metabolism"], []),  # a word, not a code
+    ("Which pathway do cacti use?", "C4.", ["crassulacean acid metabolism"], []),
+    ("Who won it?", "DB.", ["Don Budge"], []),                                        # two letters: too short
+]
+
+
+@pytest.mark.parametrize("question,candidate,references,expected", INITIALS)
+def test_initials_in_capitals_name_the_gold(question, candidate, references, expected):
+    assert in_candidate_form(question, candidate, references) == expected
+
+
 # Unicode CLDR's names of countries, languages and currencies in other languages, and their ISO codes, as shipped
 CLDR = [
     ("Which four countries founded Mercosur?", "AR, BR, PY and UY.", ["Argentina, Brazil, Paraguay, Uruguay"],

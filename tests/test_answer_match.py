@@ -339,6 +339,10 @@ def test_settled_after_a_reopening(candidate, at, expected):
     ("Correct: Sydney\nIncorrect: Canberra", ["Canberra"], 1.0),  # a list that labels its items
     ("Correct: Canberra\nIncorrect: Sydney", ["Canberra"], 0.0),
     ("Sydney. Some people mention Canberra, but that's not correct.", ["Canberra"], 1.0),
+    ("Sydney. Canberra is often named, but it only hosts the parliament.", ["Canberra"], 1.0),
+    ("It's usually listed as Canberra, but the real seat is Sydney.", ["Canberra"], 1.0),
+    ("It is often described as Canberra, but Sydney is the answer.", ["Canberra"], 1.0),
+    ("Canberra. Sydney is often named, but it is only the largest city.", ["Canberra"], 0.0),
     ("Although many quizzes give Canberra, it is actually Sydney.", ["Canberra"], 1.0),
     ("Sydney. Note: Canberra is a frequent wrong guess.", ["Canberra"], 1.0),
     ("Canberra. Note: Sydney is a common wrong answer.", ["Canberra"], 0.0),

@@ -232,7 +232,7 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     text = f" {fold(candidate)} "
 
     def table(name: str) -> tuple[str, ...]:
-        return other_names(name, path, redirects) + respelled(name, text)
+        return other_names(name, path, redirects) + respelled(name, text) + initials(name)
 
     asked = f" {fold(question)} "
     for i, ref in enumerate(references):
@@ -311,6 +311,17 @@ def _known(name: str) -> str | None:
     forms = [name, *([name[:-1]] if name.endswith("s") else []), *([name[:-2]] if name.endswith("es") else [])]
     tables = (synonyms(), synonyms(str(DEFAULT_CLDR)), synonyms(str(DEFAULT_PLACES)))
     return next((f for f in forms if f in noun_senses() or any(f in t for t in tables) or redirected(f)), None)
+
+
+def initials(name: str) -> tuple[str, ...]:
+    """Folded `name` of two words or more written short in capitals, three letters or more: its initials, all or
+    without the little words ("IIP" for International Ice Patrol, "CAM" for crassulacean acid metabolism, "DOE" for
+    Department of Energy), and from three words, those of all but the last before it ("MMI scale" for Modified
+    Mercalli intensity scale). `_written` reads a code of CODE letters only as written, in capitals."""
+    words = name.split()
+    codes = ["".join(w[0] for w in words), "".join(w[0] for w in words if w not in _LITTLE_WORDS)]
+    codes += [f"{''.join(w[0] for w in words[:-1]).upper()} {words[-1]}"] if len(words) >= 3 else []
+    return tuple(dict.fromkeys(c if " " in c else c.upper() for c in codes if len(c) >= CODE and len(words) >= 2))
 
 
 def _abbreviates(code: str, name: str) -> bool:

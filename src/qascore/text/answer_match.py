@@ -593,9 +593,9 @@ _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistak
 _ATTRIBUTED = re.compile(
     r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
     r"(common|frequent|wrong|incorrect)( wrong)? (mistake|error|guess|answer|belief)|"
-    r"(many|some|most|often|commonly|popularly|widely|sometimes|people|others|sources)\b[\w ]{0,30}?\b"
-    r"(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|guess(es|ed)?|"
-    r"mention(s|ed)?|give|gives|given|cited|reported|credited|attributed))\b")
+    r"(many|some|most|often|commonly|popularly|widely|sometimes|usually|typically|frequently|people|others|sources)"
+    r"\b[\w ]{0,30}?\b(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|"
+    r"guess(es|ed)?|mention(s|ed)?|give|gives|given|cited|reported|credited|attributed|named|listed|described as))\b")
 # a label that marks what follows as wrong ("Incorrect: A", "\u274c A": lists LLMs write), read as "not A"
 _WRONG_LABEL = re.compile(rf"(?:\b(?:{_WRONG_WORDS})(?: answers?)?\s*:|[{WRONG_MARKS}])[ \t]*")  # the line break stays
 # a clause that rejects what the one before it named ("A? No, ...", "..., but ruled it out", "though that is wrong",
