@@ -313,15 +313,21 @@ def _known(name: str) -> str | None:
     return next((f for f in forms if f in noun_senses() or any(f in t for t in tables) or redirected(f)), None)
 
 
+def _initials(words: Sequence[str]) -> tuple[str, str]:
+    """The initials of folded `words`, all and without the little words ("nt", "nasa")."""
+    return "".join(w[0] for w in words), "".join(w[0] for w in words if w not in _LITTLE_WORDS)
+
+
 def initials(name: str) -> tuple[str, ...]:
     """Folded `name` of two words or more written short in capitals, three letters or more: its initials, all or
     without the little words ("IIP" for International Ice Patrol, "CAM" for crassulacean acid metabolism, "DOE" for
     Department of Energy), and from three words, those of all but the last before it ("MMI scale" for Modified
     Mercalli intensity scale). `_written` reads a code of CODE letters only as written, in capitals."""
     words = name.split()
-    codes = ["".join(w[0] for w in words), "".join(w[0] for w in words if w not in _LITTLE_WORDS)]
-    codes += [f"{''.join(w[0] for w in words[:-1]).upper()} {words[-1]}"] if len(words) >= 3 else []
-    return tuple(dict.fromkeys(c if " " in c else c.upper() for c in codes if len(c) >= CODE and len(words) >= 2))
+    if len(words) < 2:
+        return ()
+    codes = [c.upper() for c in _initials(words)] + ([f"{_initials(words[:-1])[0].upper()} {words[-1]}"] if len(words) >= 3 else [])
+    return tuple(dict.fromkeys(c for c in codes if len(c) >= CODE))
 
 
 def _abbreviates(code: str, name: str) -> bool:
@@ -329,8 +335,7 @@ def _abbreviates(code: str, name: str) -> bool:
     ("nt" for Northern Territory, "nasa" for National Aeronautics and Space Administration), or the start of its
     one word ("hex" for hexadecimal)."""
     words = name.split()
-    if " " in code or len(words) > 1 and code not in ("".join(w[0] for w in words), "".join(
-            w[0] for w in words if w not in _LITTLE_WORDS)):
+    if " " in code or len(words) > 1 and code not in _initials(words):
         return False
     return len(words) > 1 or len(code) >= CODE and words[0].startswith(code)
 
