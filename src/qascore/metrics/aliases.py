@@ -210,9 +210,10 @@ def _lists_names(candidate: str) -> bool:
 
 def in_candidate_form(question: str, candidate: str, references: Sequence[str], path: str = str(DEFAULT_TABLE),
                       redirects: str = str(DEFAULT_REDIRECTS)) -> list[tuple[int, str]]:
-    """(index, text) of each reference rewritten with the synonyms (`_named`) a short answer uses for it or for
-    its listed items, and each reference of one number it states in another form (`restated_number`); [] where a
-    reference occurs whole or the answer names no synonym. An answer longer than ANSWER_MAX_WORDS words is read in
+    """(index, text) of each reference rewritten with the synonyms (`_named`: the tables' names, a respelling, its
+    `initials`) a short answer uses for it or for its listed items, and each reference of one number it states in
+    another form (`restated_number`); [] where a reference occurs whole or the answer names no synonym. An answer
+    longer than ANSWER_MAX_WORDS words is read in
     its opening clause alone, where that has at most OPENING_WORDS words ("Octavian \u2014 Julius Caesar's adopted
     heir, who ...", "Two thousand seven \u2014 it went on sale ..."): further on, a passage that names a synonym
     names it in some role, and the verifier, taught what the gold's own name means in such passages, was never
@@ -326,7 +327,9 @@ def initials(name: str) -> tuple[str, ...]:
     words = name.split()
     if len(words) < 2:
         return ()
-    codes = [c.upper() for c in _initials(words)] + ([f"{_initials(words[:-1])[0].upper()} {words[-1]}"] if len(words) >= 3 else [])
+    codes = [c.upper() for c in _initials(words)]
+    if len(words) >= 3:
+        codes.append(f"{_initials(words[:-1])[0].upper()} {words[-1]}")
     return tuple(dict.fromkeys(c for c in codes if len(c) >= CODE))
 
 
