@@ -213,13 +213,12 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     """(index, text) of each reference rewritten with the synonyms (`_named`: the tables' names, a respelling, its
     `initials`) a short answer uses for it or for its listed items, and each reference of one number it states in
     another form (`restated_number`); [] where a reference occurs whole or the answer names no synonym. An answer
-    longer than ANSWER_MAX_WORDS words is read in
-    its opening clause alone, where that has at most OPENING_WORDS words ("Octavian \u2014 Julius Caesar's adopted
-    heir, who ...", "Two thousand seven \u2014 it went on sale ..."): further on, a passage that names a synonym
-    names it in some role, and the verifier, taught what the gold's own name means in such passages, was never
-    taught its other names. A synonym the question names is none: restating the question is no answer. A "Yes"
-    or "No" reference is also read in the answer's opening words (`polarity_opening`), whatever its length. Where
-    nothing else is found, a short answer is read transliterated (`transliterated`)."""
+    longer than ANSWER_MAX_WORDS words is read in its opening clause alone, where that has at most OPENING_WORDS words
+    ("Octavian \u2014 Julius Caesar's adopted heir, who ...", "Two thousand seven \u2014 it went on sale ..."):
+    further on, a passage that names a synonym names it in some role, and the verifier, taught what the gold's own
+    name means in such passages, was never taught its other names. A synonym the question names is none: restating the
+    question is no answer. A "Yes" or "No" reference is also read in the answer's opening words (`polarity_opening`),
+    whatever its length. Where nothing else is found, a short answer is read transliterated (`transliterated`)."""
     if not candidate.strip() or contains(candidate, references):
         return []
     out = polarity_opening(candidate, references) + dates.written(candidate, references)
