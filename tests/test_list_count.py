@@ -37,7 +37,8 @@ def test_a_list_shorter_than_asked_fires(question, candidate, references, expect
 @pytest.mark.parametrize("text,n", [("A, B and C.", 3), ("A; B & C", 3), ("A / B", 2), ("A -> B", 2), ("1,000 and 2", 2),
                                     ("- A\n- B\n- C", 3), ("France plus Italy", 2), ("Paris", 1),
                                     ("Bleu, Blanc et Rouge", 3), ("Castellano y guarani", 2), ("X and Y", 2),
-                                    ("\u6606\u5e03\u3068\u9c39\u7bc0", 2)])  # "and" in other languages; "Y" is a name
+                                    ("\u6606\u5e03\u3068\u9c39\u7bc0", 2),
+                                    ("\u6f22\u5b57\u30fb\u304b\u306a", 2)])  # "and" in other languages, a middle dot; "Y" is a name
 def test_items_are_split_on_a_lists_separators(text, n):
     assert len(items(text)) == n
 
@@ -55,6 +56,9 @@ LONG = [
     ("Which two heavier isotopes of hydrogen are named?", "2H and 3H, i.e. D and T.", 0.0),
     ("What two countries emerged?", "After the Congress of Vienna, Austria and Prussia emerged as two.", 0.0),  # clauses
     ("Which three countries border Luxembourg?", ", ".join(["Belgium"] * 31), 0.0),      # over LIST_WORDS: prose
+    ("Name the three Brontë sisters.", "Charlotte, Emily & Anne — a.k.a. Currer, Ellis and Acton Bell.", 0.0),  # restated
+    ("Which two players share the try record?", "Lomu (NZ) and Habana (RSA), with 15 apiece.", 0.0),  # a remark
+    ("Which two rivers meet at Khartoum?", "The Blue Nile, the White Nile and the Atbara — three rivers.", 1.0),
 ]
 
 

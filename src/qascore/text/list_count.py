@@ -17,10 +17,11 @@ ASKED = re.compile(rf"\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:th
                    rf"|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
 PLURAL = re.compile(r"^\s*(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
 # "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge")
-ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と]|->|\b(?:and|plus|και|и|(?-i:y|et|und|och|og))\b|&)\s*", re.IGNORECASE)
+ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|(?-i:y|et|und|och|og))\b|&)\s*", re.IGNORECASE)
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
 EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line
+_AFTER = re.compile(r"\s[—–-]\s.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
 _CONTRAST = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
 
@@ -47,11 +48,10 @@ def asked_count(question: str) -> int:
 
 def long_list(question: str, candidate: str) -> float:
     """1.0 where the question asks for N things with the number written (not "N of ...") and the answer (at most
-    LIST_WORDS words; parentheses and a heading line left out) lists more than N items, none longer than
+    LIST_WORDS words; asides, what follows a dash and an item "with ..." left out) lists more than N items, none longer than
     EXACT_ITEM_WORDS words nor negating or contrasting ("Red, green, blue and yellow" for the three primary colours)."""
-    parts = items(_ASIDE.sub(" ", candidate))
-    return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS
-                 and not _SOME_OF.search(question)
+    parts = items(_AFTER.sub("", _ASIDE.sub(" ", candidate)))
+    return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS and not _SOME_OF.search(question)
                  and not any(len(p.split()) > EXACT_ITEM_WORDS or _CONTRAST.search(p) for p in parts))
 
 
