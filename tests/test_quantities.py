@@ -22,6 +22,9 @@ from qascore.text.quantities import convert, quantities, restated
     (1, "kwh", "kj", 3600.0),
     (1, "ev", "j", 1.602176634e-19),
     (0.44, "khz", "hz", 440.0),
+    (1, "hp", "w", 745.69987),                 # the mechanical horsepower
+    (2, "years", "months", 24.0),
+    (1, "week", "days", 7.0),
 ])
 def test_convert(value, unit, target, expected):
     assert convert(value, unit, target) == pytest.approx(expected)
@@ -108,6 +111,12 @@ def test_quantities(text, expected):
     ("How many humps has a Bactrian camel?", "A pair.", ["2"], True),
     ("How many pairs of wings has a bee?", "Just one pair.", ["two pairs"], False),       # pairs counted
     ("What magnitude was it?", "Nine and a half.", ["9.5"], True),
+    ("How long is the gestation?", "Roughly 95 weeks.", ["22 months"], True),               # 21.85 months
+    ("How long must it age?", "At least 24 months.", ["2 years"], True),                 # a month a twelfth of a year
+    ("How long must it age?", "18 months.", ["2 years"], False),
+    ("How much power?", "Roughly 9 kW.", ["12 hp"], True),                                # 8.95 kW
+    ("How fast is a Category 5 wind?", "137 kt.", ["157 mph"], True),                     # 157.66 mph
+    ("How fast is a Category 5 wind?", "120 kt.", ["157 mph"], False),
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected

@@ -417,10 +417,8 @@ def _ranges(text: str) -> list[tuple[float, float]]:
 def _rounds(a: str, b: str) -> bool:
     """`a` is `b` rounded as `a` is written: to its decimals ("3.14" for 3.14159), or to the trailing zeros that
     round it (`quantities.rounding_zeros`: "300000" for 299792; "1970" is not 1969, nor "100" 90)."""
-    if "." in a:
-        return round(float(b), len(a.split(".")[1])) == float(a)
-    zeros = rounding_zeros(a)
-    return zeros > 0 and round(float(b), -zeros) == float(a)
+    places = len(a.split(".")[1]) if "." in a else -rounding_zeros(a)
+    return ("." in a or places < 0) and round(float(b), places) == float(a)
 
 
 def _close(said: str, gold: str) -> bool:

@@ -20,16 +20,18 @@ _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
                "gal gallon gallons": 3.785411784, "pint pints": 0.473176473, "quart quarts": 0.946352946},
     "pressure": {"pa pascal pascals": 1, "kpa": 1e3, "hpa": 1e2, "mpa": 1e6, "bar": 1e5, "mbar": 1e2, "psi": 6894.757293168,
                  "atm atmosphere atmospheres": 101325, "mmhg torr": 101325 / 760},
-    "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots": 0.514444},
+    "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots kt": 0.514444},
     "area": {"m2": 1, "km2": 1e6, "cm2": 1e-4, "ft2": 0.09290304, "mi2": 2589988.110336, "ha hectare hectares": 1e4,
              "acre acres": 4046.8564224},
     "frequency": {"hz hertz": 1, "khz kilohertz": 1e3, "mhz megahertz": 1e6, "ghz gigahertz": 1e9},
-    "power": {"w watt watts": 1, "kw kilowatt kilowatts": 1e3, "mw megawatt megawatts": 1e6, "gw gigawatt gigawatts": 1e9},
+    "power": {"w watt watts": 1, "kw kilowatt kilowatts": 1e3, "mw megawatt megawatts": 1e6, "gw gigawatt gigawatts": 1e9,
+              "hp horsepower": 745.69987},
     "energy": {"j joule joules": 1, "kj kilojoule kilojoules": 1e3, "cal calorie calories": 4.184, "kcal": 4184,
                "ev": 1.602176634e-19, "wh": 3600, "kwh": 3.6e6},
     "information": {"bit bits": 1, "byte bytes octet octets": 8},
     "voltage": {"v volt volts": 1, "mv millivolt millivolts": 1e-3, "kv kilovolt kilovolts": 1e3},
-    "time": {"s sec second seconds": 1, "min minute minutes": 60, "h hr hour hours": 3600, "day days": 86400},
+    "time": {"s sec second seconds": 1, "min minute minutes": 60, "h hr hour hours": 3600, "day days": 86400, "week weeks": 604800,
+             "month months": 2629746, "year years": 31556952},  # a month a twelfth of a Gregorian year
     "temperature": {"k kelvin kelvins": 1, "c celsius centigrade": (1, 273.15), "f fahrenheit": (5 / 9, 273.15 - 160 / 9)}}
 UNITS: dict[str, tuple[str, float, float]] = {name: (dim, *(size if isinstance(size, tuple) else (size, 0.0)))
                                               for dim, table in _TABLE.items() for names, size in table.items() for name in names.split()}
