@@ -59,6 +59,7 @@ LONG = [
     ("Name the three Brontë sisters.", "Charlotte, Emily & Anne — a.k.a. Currer, Ellis and Acton Bell.", 0.0),  # restated
     ("Which two players share the try record?", "Lomu (NZ) and Habana (RSA), with 15 apiece.", 0.0),  # a remark
     ("Which two rivers meet at Khartoum?", "The Blue Nile, the White Nile and the Atbara — three rivers.", 1.0),
+    ("What are the three primary colours of light?", "- Red\n- Green\n- Blue\n- Yellow", 1.0),  # a bullet is no dash
 ]
 
 
