@@ -48,7 +48,7 @@ def asked_count(question: str) -> int:
 
 def long_list(question: str, candidate: str) -> float:
     """1.0 where the question asks for N things with the number written (not "N of ...") and the answer (at most
-    LIST_WORDS words; asides, what follows a dash and an item "with ..." left out) lists more than N items, none longer than
+    LIST_WORDS words; asides, what follows a dash, an item "with ..." left out) lists over N items, none longer than
     EXACT_ITEM_WORDS words nor negating or contrasting ("Red, green, blue and yellow" for the three primary colours)."""
     parts = items(_AFTER.sub("", _ASIDE.sub(" ", candidate)))
     return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS and not _SOME_OF.search(question)
