@@ -28,7 +28,11 @@ SHIPPED = [
     ("Which noble gases?", "He, Ne, Ar", ["Helium, Neon, Argon"], [(0, "He, Ne, Ar")]),
     ("Which element?", "OK, it is mercury", ["Oklahoma"], []),                  # "OK" counts only as the whole answer
     ("Who wrote it?", "Keynes", ["John Maynard Keynes"], []),                    # a part of the name: overlap reads it
-    ("Which noun?", "growth", ["increase"], []),                                 # common words only: not in the table
+    ("Which bones?", "Hammer, anvil and stirrup.", ["Malleus, Incus, Stapes"],
+     [(0, "hammer, anvil, stirrup")]),                                           # common words' sets
+    ("Which instrument?", "Cornet", ["Trumpet"], []),                            # an artifact's set names several devices
+    ("Name the two basic folds in origami.", "The valley fold.", ["valley fold and mountain fold"],
+     []),                                                                        # another item of the list is no other name
     ("Which country?", "Deutschland", ["Germany", "Deutschland"], []),           # a reference occurs whole
     ("Which country?", "Deutschland is where the Japanese and the Italians met and talked about it", ["Germany"],
      []),                                                                        # 13 words: a passage, not a short answer

@@ -12,18 +12,21 @@ import importlib.util
 from qascore.metrics.aliases import DEFAULT_CLDR, DEFAULT_PLACES, DEFAULT_REDIRECTS, DEFAULT_TABLE, redirected
 from qascore.text.answer_match import fold
 from qascore_lab.text.wordnet import available
-from qascore_lab.train.aliases import (LOCALES, cldr_groups, dbpedia_redirects, names_things, places_groups,
+from qascore_lab.train.aliases import (LOCALES, cldr_groups, dbpedia_redirects, keeps, places_groups,
                                        polarity_words, redirect_groups, run, synsets, write_redirects)
 
-def test_the_builder_keeps_sets_that_name_things(tmp_path):
+def test_the_builder_keeps_sets_of_names_and_of_common_words_but_artifacts(tmp_path):
     data = tmp_path / "data.noun"
     data.write_text("  1 This software and database is provided\n"
                     "00001 03 n 02 Japan 0 Nippon 0 000 | an island country\n"
-                    "00002 03 n 02 increase 0 growth 0 000 | a process\n"
-                    "00003 03 n 03 malleus 0 hammer(a) 0 MRI 0 000 | made up\n", encoding="utf-8")
+                    "00002 08 n 02 malleus 0 hammer(a) 0 000 | an ear bone\n"
+                    "00003 06 n 03 cornet 0 horn 0 trumpet 0 000 | a brass instrument\n"
+                    "00004 06 n 02 MRI 0 magnetic_resonance_imaging 0 000 | made up\n"
+                    "00005 27 n 01 lignite 0 000 | one lemma\n", encoding="utf-8")
     groups = synsets(data)
-    assert groups == [["Japan", "Nippon"], ["increase", "growth"], ["malleus", "hammer", "MRI"]]
-    assert [names_things(g) for g in groups] == [True, False, True]
+    assert groups == [(3, ["Japan", "Nippon"]), (8, ["malleus", "hammer"]), (6, ["cornet", "horn", "trumpet"]),
+                      (6, ["MRI", "magnetic resonance imaging"]), (27, ["lignite"])]
+    assert [keeps(lexfile, g) for lexfile, g in groups] == [True, True, False, True, False]
 
 
 @pytest.mark.skipif(not available(), reason="WordNet's files are not installed (Debian's wordnet-base)")
@@ -84,7 +87,7 @@ def test_the_shipped_redirect_table_is_what_the_command_writes(tmp_path):
 def test_the_shipped_cldr_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "cldr.json.gz"
     assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects=None, cldr=True,
-                                  cldr_out=str(out), places=None)) == 0
+                                  cldr_out=str(out), places=None, polarity=None)) == 0
     assert out.read_bytes() == DEFAULT_CLDR.read_bytes()
 
 
@@ -96,7 +99,7 @@ def test_the_shipped_places_table_is_what_the_command_writes(tmp_path):
     out = tmp_path / "places.json.gz"
     assert run(argparse.Namespace(out=str(tmp_path / "aliases.json.gz"), redirects=None, cldr=True,
                                   cldr_out=str(tmp_path / "cldr.json.gz"), places="installed",
-                                  places_out=str(out))) == 0
+                                  places_out=str(out), polarity=None)) == 0
     assert out.read_bytes() == DEFAULT_PLACES.read_bytes()
 
 

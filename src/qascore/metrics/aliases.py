@@ -150,8 +150,9 @@ def _written(alias: str, folded_text: str, raw: str, listed: bool) -> bool:
 def _named(item: str, listed: bool, table: Callable[[str], tuple[str, ...]], text: str, raw: str, asked: str
            ) -> str | None:
     """The synonym of `item` the candidate names, if any: not a part of the item's own name (a surname: the
-    overlap features read those), not named in the question (`asked`, folded), and a single letter only for an
-    item of a list ("A, T, G and C")."""
+    overlap features read those), not named in the question or as another item of its list (`asked`, folded: "horn"
+    is no other name of "trumpet" in "trumpet, horn, trombone"), and a single letter only for an item of a list ("A, T,
+    G and C")."""
     words = set(fold(item).split())
     return next((a for a in table(fold(item)) if not set(fold(a).split()) <= words and f" {fold(a)} " not in asked
                  and (len(a) > 1 or listed) and _written(a, text, raw, listed)), None)
@@ -239,7 +240,8 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
         items = listed_items(p for p in LIST_SEPARATORS.split(ref.strip().rstrip(".")) if p.strip())
         if (whole := _named(ref, False, table, text, candidate, asked)) is None and items and not long \
                 and " or " not in f" {ref} ":
-            named = [item if f" {fold(item)} " in text else _named(item, True, table, text, candidate, asked) or item
+            taken = asked + " ".join(map(fold, items)) + " "  # another item's name is no other name of this one
+            named = [item if f" {fold(item)} " in text else _named(item, True, table, text, candidate, taken) or item
                      for item in items]
             whole = ", ".join(named) if named != items else None
         if whole and whole not in [t for _, t in out]:

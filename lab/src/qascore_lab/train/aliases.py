@@ -3,9 +3,9 @@
 A gold answer is often right in a form no reference holds: "Nippon" for Japan, "PRC" for China, "a dozen" for 12,
 "WHO" for the World Health Organization. The judge's verifier does not know most such forms (lab/results/judge.md,
 round 2026-11-29k), WordNet's synonym sets do. This command reads WordNet's noun synsets (Debian's
-`wordnet-base`, found as `qascore_lab.text.wordnet` finds it) and keeps those of two or more lemmas where a lemma
-has a capital letter or a digit: names, acronyms and numbers. Synsets of common words only ({increase, growth})
-are left out: their synonyms hold in some senses, not in others. Every noun synset is also listed (folded, as
+`wordnet-base`, found as `qascore_lab.text.wordnet` finds it) and keeps those of two or more lemmas (`keeps`):
+names, acronyms and numbers, and common words' sets ({malleus, hammer}, {lignite, brown coal}) except those of
+artifacts, which group devices by use ({cornet, horn, trumpet}). Every noun synset is also listed (folded, as
 `nouns`), for the judge's `known_other`. The output is deterministic (no seed needed):
 the same WordNet files give the same table, byte for byte. Each name is stored folded too (`answer_match.fold`,
 the form the judge looks names up in), so that the judge reads the table without folding 47,000 names.
@@ -95,13 +95,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the table of words for yes and no to write (default: the package's)")
 
 
-def names_things(lemmas: list[str]) -> bool:
-    """A synset the table keeps: one of its lemmas has a capital letter or a digit."""
-    return any(ch.isupper() or ch.isdigit() for lemma in lemmas for ch in lemma)
+ARTIFACTS = 6  # WordNet's lexicographer file noun.artifact
 
 
-def synsets(data_noun: Path) -> list[list[str]]:
-    """Every noun synset's lemmas as written (underscores as spaces, sense markers such as "(a)" removed)."""
+def keeps(lexfile: int, lemmas: list[str]) -> bool:
+    """A synset the table keeps: two lemmas or more, one with a capital letter or a digit, or none of them an
+    artifact's. An artifact's set groups devices by use, not names of one device ({cornet, horn, trumpet}): over
+    every labelled row, the other common words' sets moved 5 decisions, all to right, the artifacts' 5, 2 to wrong
+    (lab/results/judge.md, round 2026-12-02b)."""
+    return len(lemmas) > 1 and (lexfile != ARTIFACTS or any(ch.isupper() or ch.isdigit() for lemma in lemmas for ch in lemma))
+
+
+def synsets(data_noun: Path) -> list[tuple[int, list[str]]]:
+    """Every noun synset's lexicographer file and lemmas as written (underscores as spaces, sense markers such as
+    "(a)" removed)."""
     out = []
     with open(data_noun, encoding="utf-8") as f:
         for line in f:
@@ -109,7 +116,7 @@ def synsets(data_noun: Path) -> list[list[str]]:
                 continue  # the license header
             parts = line.split(" | ")[0].split()
             n = int(parts[3], 16)
-            out.append([parts[4 + 2 * i].split("(")[0].replace("_", " ") for i in range(n)])
+            out.append((int(parts[1]), [parts[4 + 2 * i].split("(")[0].replace("_", " ") for i in range(n)]))
     return out
 
 
@@ -295,10 +302,11 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("train aliases: WordNet's data.noun not found (install Debian's wordnet-base or set "
                          "QASCORE_WORDNET to the folder holding it)")
     every = synsets(root / "data.noun")
-    groups = [g for g in every if len(g) > 1 and names_things(g)]
-    table = {"source": "WordNet 3.0 noun synsets with a capitalised or numeric lemma (qascore-lab train aliases)",
+    groups = [g for lexfile, g in every if keeps(lexfile, g)]
+    table = {"source": "WordNet 3.0 noun synsets of two lemmas or more, artifacts' only with a capitalised or numeric "
+                       "lemma (qascore-lab train aliases)",
              "notice": NOTICE, "groups": groups, "folded": [[fold(name) for name in g] for g in groups],
-             "nouns": [sorted({fold(name) for name in g} - {""}) for g in every]}
+             "nouns": [sorted({fold(name) for name in g} - {""}) for _, g in every]}
     out = Path(args.out)
     with open(out, "wb") as raw, gzip.GzipFile("", "wb", fileobj=raw, mtime=0) as f:  # no name, no time: same bytes
         f.write(json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
