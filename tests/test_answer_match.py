@@ -127,46 +127,13 @@ def test_numbers(text, expected):
     ("How far is the Moon?", "About 300 km.", ["384,400 km"], 1.0),
     ("At what temperature does water boil?", "90 degrees Celsius.", ["100 °C"], 1.0),  # "100" is exact, not 50-150
     ("At what temperature does water boil?", "About 100.", ["90 °C"], 1.0),
+    ("At what temperature does water boil?", "At 212 °C.", ["212 °F"], 1.0),  # the gold's figure, another unit
     ("When did the USSR dissolve?", "26 December '91.", ["1991"], 0.0),
     ("When did James Dean die?", "He was killed in the crash on May 5, 1955.",
      ["The death of James Dean in a car crash in 1955 turned the 24-year-old star into a legend."], 0.0),  # a sentence
 ])
 def test_number_miss(question, candidate, references, expected):
     assert am.number_miss(Reading(question, candidate, references)) == expected
-
-
-@pytest.mark.parametrize("candidate, references, expected", [
-    ("December 7, 1941.", ["December"], 1.0),                  # more precise than a month
-    ("September 2, 1945.", ["1945"], 1.0),                     # ... than a year
-    ("It was May 24, 2007.", ["2007"], 1.0),
-    ("On October, 2010.", ["October"], 1.0),
-    ("the 7th of December, 1941", ["december 1941"], 1.0),     # day-month-year; the reference in any case
-    ("7 December 1941", ["December 7, 1941"], 1.0),            # the same date, another form
-    ("1941-12-07", ["December 1941"], 1.0),                    # ISO
-    ("14/07/1789", ["July 14, 1789"], 1.0),                    # day first: 14 is no month
-    ("07/14/1789", ["14 July 1789"], 1.0),                     # month first: 14 is no month
-    ("14.07.1789", ["July 1789"], 1.0),
-    ("05/07/1789", ["July 5, 1789"], 0.0),                     # either order: the year alone is read
-    ("05/07/1789", ["1789"], 1.0),
-    ("15/07/1789", ["July 14, 1789"], 0.0),                    # the day differs
-    ("In Sept. 1945", ["September"], 1.0),                     # an abbreviated month
-    ("In 1941.", ["in 1941"], 1.0),                            # the reference's "in" is not a part
-    ("September 16, 1924", ["1916"], 0.0),                     # the year differs
-    ("On February, 2010.", ["October"], 0.0),                  # the month differs
-    ("May 2010", ["May 20"], 0.0),                             # a year is not a day
-    ("It may be 1999.", ["May"], 0.0),                         # "may" in lower case is not a month
-    ("Marseille, 1941", ["March"], 0.0),                       # a word that starts like a month is not one
-    ("Paris", ["Paris"], 0.0),                                 # no reference is a date
-    ("December 7, 1941", ["the attack on Pearl Harbor"], 0.0),
-    ("From 1939 to 1945.", ["1941"], 0.0),                     # a range is not read as holding a year
-    ("Sometime in 1969 or 1970.", ["1969", "July 20, 1969"], 0.0),   # another year beside the gold one
-    ("It landed in 1968, a year before Apollo 12 in 1969.", ["1969"], 0.0),
-    ("July 20, 1969, not July 21.", ["July 20, 1969"], 0.0),        # a day the gold does not give
-    ("In May 1945, then in September 1945.", ["1945"], 1.0),       # two dates, both in the gold year
-    ("On May 8; the war had ended in 1945.", ["1945"], 1.0),        # a date stating no year is not at odds
-])
-def test_date_agrees(candidate, references, expected):
-    assert am.date_agrees(Reading("", candidate, references)) == expected
 
 
 @pytest.mark.parametrize("question, expected", [

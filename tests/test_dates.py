@@ -18,6 +18,8 @@ CASES = [
     ("On March 11th, '90.", ["11 March 1990"], [(0, "March 11th, '90")]),
     ("11/09, the Diada.", ["11 September"], [(0, "11/09")]),
     ("It was 1783.", ["1783", "the Treaty of Paris"], [(0, "1783")]),   # only date references are read
+    ("2012-12-21.", ["21 December 2012"], [(0, "2012-12-21")]),         # ISO 8601
+    ("2012-12-20", ["21 December 2012"], []),
     ("12/9/64", ["1864"], [(0, "12/9/64")]),                            # a two-digit year is any century's
     ("In the spring of 1349.", ["1348"], []),                            # another year
     ("12/9/64", ["9 November 1964"], []),                                # neither 12 September nor 9 December

@@ -3,7 +3,7 @@
 import pytest
 
 from qascore.text.answer_match import fold
-from qascore.text.quantities import convert, quantities, restated
+from qascore.text.quantities import clashes, convert, quantities, restated
 
 
 @pytest.mark.parametrize("value, unit, target, expected", [
@@ -120,3 +120,19 @@ def test_quantities(text, expected):
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected
+
+
+# (candidate, references, expected): a gold figure in a unit that makes it another quantity (hand-worked)
+@pytest.mark.parametrize("candidate, references, expected", [
+    ("Water boils at 212 °C at sea level.", ["212 °F"], True),
+    ("101.325 Pa", ["101.325 kPa"], True),                                 # the figure, a thousandth of the gold
+    ("About 9.46 billion km", ["About 9.46 trillion km"], True),           # another multiplier
+    ("5 mi", ["5 km"], True),
+    ("212 °F", ["212 °F"], False),                                         # the gold itself
+    ("5,000 m", ["5 km"], False),                                          # the gold in another unit
+    ("-40 °F", ["-40 °C"], False),                                         # the one temperature both scales share
+    ("212 °C", ["212"], False),                                            # the gold names no unit
+    ("About 300 km", ["384,400 km"], False),                               # another figure: `number_miss` reads it
+])
+def test_clashes(candidate, references, expected):
+    assert clashes(candidate, references) is expected

@@ -1,5 +1,6 @@
 """A gold date written in another form than any reference: "eighteen ninety-five" for 1895, "12/9/64" for December
-1964, "11/09" for 11 September, "March 11th, '90" for 11 March 1990, "21.11.1783" for 21 November 1783.
+1964, "11/09" for 11 September, "March 11th, '90" for 11 March 1990, "21.11.1783" for 21 November 1783, "2012-12-21"
+(ISO 8601) for 21 December 2012.
 
 `contains` reads a date only as written; the verifier, taught dates in the forms the training answers wrote them,
 reads a year said in words or a day and month in figures as another number. `written` finds each date the answer
@@ -33,7 +34,7 @@ _FORMS = [re.compile(rf"(?<![\w'-]){form}(?![\w-])", re.IGNORECASE) for form in 
     rf"{MONTH_FORM}\s+{DAY_FORM},?\s+{_YEAR}", rf"{DAY_FORM}\s+(?:of\s+)?{MONTH_FORM},?\s+{_YEAR}",
     rf"{MONTH_FORM},?\s+(?:of\s+)?{_YEAR}",
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?:(?P=sep)(?:(?P<y2>[12]\d{3})|(?P<yy2>\d\d)))(?!\.?\d)",
-    r"(?P<a1>[0-3]\d)/(?P<b1>[0-3]\d)(?![/\d])", _YEAR)]
+    r"(?P<a1>[0-3]\d)/(?P<b1>[0-3]\d)(?![/\d])", r"(?P<iy>[12]\d{3})-(?P<im>[01]\d)-(?P<id>[0-3]\d)", _YEAR)]
 
 
 def _words(pair: str | None) -> int:
@@ -60,6 +61,8 @@ def _readings(m: re.Match[str]) -> Iterator[dict[str, int]]:
         said = g["m"].rstrip(".").lower()
         month = next(i for i, name in enumerate(MONTHS, 1) if name.lower().startswith(said))
         yield {**year, "m": month, **({"d": int(g["d"])} if "d" in g else {})}
+    elif "iy" in g:
+        yield {"y": int(g["iy"]), "m": int(g["im"]), "d": int(g["id"])}
     elif "a" in g or "a1" in g:
         a, b = int(g.get("a") or g["a1"]), int(g.get("b") or g["b1"])
         for d, mo in {(a, b), (b, a)}:

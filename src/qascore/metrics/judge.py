@@ -31,9 +31,6 @@ A small model over signals that carry from one kind of answer to another (their 
   only brackets a gold number ("Over 250 metres" for 269 m; `answer_match.imprecise`);
   both silent where the asserted reader puts ASSERTED_SURE of its mass on a gold answer: the other numbers of such
   an answer are said in passing ("... in **1991**. Published in 1990, ...");
-- `date_agrees`: the candidate states a date that agrees with a date reference in every part the reference
-  states, possibly more precise ("December 7, 1941" for "December"), and none at odds with every one ("1969
-  or 1970"; `answer_match.date_agrees`);
 - `known_other`: the answer's opening clause is a name the name tables know, linked to no reference they know
   ("Nimrud (ancient Kalhu)." for Nineveh, "Corundum." for Topaz; `aliases.known_other`);
 - `short_list`: the question asks for N things and a list answer names fewer ("Phobos." for "What are the two
@@ -110,14 +107,14 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 # metric keeps the paper's verifier
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
-            "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash",
+            "num_gap", "number_miss", "disowned", "bare_list", "name_clash",
             "lesser_role", "doubt", "known_other", "short_list", "long_list", "list_aside", "imprecise", "asserted",
             "no_answer")
 MODEL_REFS = 4
 SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
 ASSERTED_SURE = 0.9  # `asserted` mass this large on a gold answer silences `number_miss` and `imprecise`
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
-SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "date_agrees", "bare_list", "name_clash", "lesser_role",
+SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "bare_list", "name_clash", "lesser_role",
            "known_other", "short_list", "long_list", "list_aside", "imprecise")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",), "asserted": ("asserted", "no_answer")}
@@ -147,7 +144,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "log_len": math.log1p(words), "len_ratio": math.log((1 + words) / (1 + shortest)),
            "n_refs": math.log(max(1, len(references) if given is None else given)),
            "num_gap": am.wants_number(question) * (1.0 - am.has_number(candidate)),
-           "number_miss": am.number_miss(r), "date_agrees": am.date_agrees(r),
+           "number_miss": am.number_miss(r),
            "bare_list": am.bare_list(r), "name_clash": name_clash(r),
            "lesser_role": lesser_role(r),
            "known_other": 0.0 if r.contains else aliases.known_other(candidate, references),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
-from qascore.text.quantities import decimal_fractions, restated, rounding_zeros
+from qascore.text.quantities import clashes, decimal_fractions, restated, rounding_zeros
 from qascore.text.squad import normalize_answer
 
 # typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
@@ -446,6 +446,8 @@ def number_miss(r: Reading) -> float:
     kept = [(n, ref) for n, ref in zip(refs, r.references) if n and len(ref.split()) <= ANSWER_WORDS]
     if not said or not kept or r.contains or restated(r.question, r.text, " ".join(r.words), [k for _, k in kept]):
         return 0.0
+    if clashes(r.text, [k for _, k in kept]):
+        return 1.0
     gold = [(n, _ranges(ref)) for n, ref in kept]
     spans = _ranges(r.text)
     ends = {x for span in spans for x in span}  # a stated range is matched end by end, not held in a gold range
@@ -465,7 +467,7 @@ def number_miss(r: Reading) -> float:
     return min(misses)
 
 
-# -- dates: a stated date that refines the gold one ----------------------------------------------
+# -- dates: a reference that is a date, and the day a question asks for ---------------------------
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -473,12 +475,11 @@ MONTH_FORM = rf"(?P<m>(?:{'|'.join(MONTHS)}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep
 DAY_FORM = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<y>[12]\d{3})"
 _NUMERIC_DATE_FORM = rf"(?P<n1>[0-3]?\d)([/.])(?P<n2>[0-3]?\d)\2{_YEAR}"  # "07/12/1941", "09.11.1989"
-# longest forms first: where two overlap, the longer is read (`_dates`)
+# the forms of a reference that is a date, longest first (`as_date`)
 _DATE_FORMS = (rf"{MONTH_FORM}\s+{DAY_FORM},?\s+{_YEAR}", rf"{DAY_FORM}\s+(?:of\s+)?{MONTH_FORM},?\s+{_YEAR}",
                rf"{_YEAR}-(?P<mm>[01]?\d)-(?P<d>[0-3]?\d)", _NUMERIC_DATE_FORM,
                rf"{MONTH_FORM},?\s+(?:of\s+)?{_YEAR}",
                rf"{MONTH_FORM}\s+{DAY_FORM}(?![\d,])", rf"{DAY_FORM}\s+(?:of\s+)?{MONTH_FORM}", _YEAR, MONTH_FORM)
-_DATES = tuple(re.compile(rf"(?<![\w-]){f}(?![\w-])") for f in _DATE_FORMS)  # a month capitalised, as in prose
 _DATES_ANY_CASE = tuple(re.compile(f, re.IGNORECASE) for f in _DATE_FORMS)
 
 
@@ -495,18 +496,6 @@ def _parts(m: re.Match[str]) -> dict[str, int]:
         n1, n2 = int(g["n1"]), int(g["n2"])
         out.update({"d": n1, "m": n2} if n1 > 12 else {"m": n1, "d": n2} if n2 > 12 else {})
     return out
-
-
-def _dates(text: str) -> list[dict[str, int]]:
-    """The dates written in `text` (read through `QUOTES`), each as the parts it states, the longer form read
-    where two overlap: "December 7, 1941" is one date (year, month, day), not a month, a day and a year."""
-    found = sorted(((m.start(), -m.end(), m) for pattern in _DATES for m in pattern.finditer(text)), key=lambda t: t[:2])
-    out, end = [], -1
-    for start, neg_end, m in found:
-        if start >= end:
-            out.append(_parts(m))
-            end = -neg_end
-    return [d for d in out if 1 <= d.get("m", 1) <= 12 and 1 <= d.get("d", 1) <= 31]
 
 
 def as_date(reference: str) -> dict[str, int] | None:
@@ -532,24 +521,6 @@ def _lacks_day(r: Reading) -> bool:
         return False
     days = {str(d["d"]) for d in map(as_date, r.references) if d and "d" in d}
     return bool(days) and not days & r.numbers[0]
-
-
-def date_agrees(r: Reading) -> float:
-    """1.0 if the candidate states a date that agrees with a date reference in every part the reference
-    states, written in any form and possibly more precise: "December 7, 1941" for "December", "1941" or
-    "7 December 1941"; "September 2, 1945" for "1945". 0.0 otherwise, and where no reference is a date.
-    A more precise date is a right answer to "In what year ...?" that `contains` alone does not tell from an
-    answer that names the year beside a wrong claim; the judge reads this beside `disowned`. An answer that
-    also states a date at odds with every date reference ("Sometime in 1969 or 1970.", "In 1968, a year before
-    Apollo 12 in 1969.") gets 0.0: which date it asserts is the verifier's to read."""
-    gold = [d for d in map(as_date, r.references) if d]
-    if not gold:
-        return 0.0
-    said = _dates(r.text)
-    agrees = [any(all(s.get(k) == v for k, v in g.items()) for g in gold) for s in said]
-    # at odds: a part the reference states, stated otherwise (a bare "May" is not at odds with "1941")
-    at_odds = [not any(all(s.get(k, v) == v for k, v in g.items()) for g in gold) for s in said]
-    return float(any(agrees) and not any(at_odds))
 
 
 _BOUND = re.compile(r"\b(?:(?P<low>more than|over|above|at least|upwards of|in excess of)|(?P<high>under|less than|"

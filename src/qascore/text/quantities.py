@@ -6,6 +6,7 @@ a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th c
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Iterator, Sequence
 
@@ -144,3 +145,11 @@ def restated(question: str, text: str, folded: str, references: Sequence[str]) -
     return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \
         or any(_agree(s, g, asked) for s in said for g in golds) \
         or bool(_centuries(text) & set().union(*map(_centuries, references)))
+
+
+def clashes(text: str, references: Sequence[str]) -> bool:
+    """`text` writes a gold quantity's figure (or it times a power of 1000) in a unit of its dimension that makes it
+    another quantity: "212 °C" for 212 °F, "101.325 Pa" for 101.325 kPa, "9.46 billion km" for 9.46 trillion."""
+    golds = [(g, unit) for reference in references for g, _, unit, _ in quantities(reference) if unit]
+    return any(UNITS[u][0] == UNITS[gu][0] and any(math.isclose(s, g * 1000.0 ** k) for k in range(-4, 5))
+               and not math.isclose(s, convert(g, gu, u), rel_tol=ROUNDED_SHARE) for s, _, u, _ in quantities(text) if u for g, gu in golds)

@@ -52,7 +52,7 @@ KINDS = {"short": ("ae", "squad"), "sentence": ("squad-sentref", "wikiqa", "selq
          "probes": tuple(f"probe-{f}" for f in FAMILIES if f != "alias")}
 GROUPS = {"verifier": ("verifier", "doubt"), "doubt": ("doubt",), "overlap": ("kpqa_rougeL", "f1", "recall", "near_recall", "contains"),
           "length": ("log_len", "len_ratio"), "type": ("num_gap",),
-          "numbers": ("number_miss",), "dates": ("date_agrees",),
+          "numbers": ("number_miss",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "bare_list"),
           "names": ("name_clash",), "roles": ("lesser_role",), "other": ("known_other",),
           "disowned": ("disowned",), "lists": ("short_list", "long_list", "list_aside"), "imprecise": ("imprecise",),
@@ -150,7 +150,7 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
 # More overlap, containment or verifier confidence never lowers the judge; a hedge, a missing number or the
 # verifier's doubt about an answer that names a reference never raises it. The length features are free.
 MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "near_recall": 1, "contains": 1,
-            "num_gap": -1, "number_miss": -1, "disowned": -1, "date_agrees": 1,
+            "num_gap": -1, "number_miss": -1, "disowned": -1,
             "bare_list": -1, "name_clash": -1, "lesser_role": -1, "doubt": -1, "known_other": -1,
             "imprecise": -1, "list_aside": -1, "asserted": 1, "no_answer": -1}
 
