@@ -426,6 +426,9 @@ def test_listed_hedged(candidate, items):
     ("How long was the Titanic?", "269 m, so well over 250 m.", ["269 m"], 0.0),           # the gold is stated
     ("How long was the Titanic?", "About 882 feet, over 250 metres.", ["269 m", "882 feet"], 0.0),
     ("What band does FM radio use?", "87.5 to 108 MHz.", ["87.5-108 MHz"], 0.0),          # the gold is a range
+    ("When did Cyprus become independent?", "In the early 1960s.", ["1960"], 1.0),        # the gold year's decade
+    ("When did Cyprus become independent?", "In 1960, early in the 1960s.", ["1960"], 0.0),  # the year said too
+    ("When did rock and roll emerge?", "The 1950s.", ["the late 1950s"], 0.0),            # the gold is a decade
 ])
 def test_imprecise(question, candidate, references, expected):
     assert am.imprecise(Reading(question, candidate, references)) == expected

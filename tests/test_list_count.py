@@ -26,6 +26,13 @@ CASES = [
     ("What are the basic functions of proteins?", "catalysis", ["Proteins catalyse reactions, replicate DNA and "
                                                               "transport molecules from one place to another."], 0.0),
     ("What are the two moons of Mars?", " ".join(["word"] * 31), ["Phobos and Deimos"], 0.0),  # prose, not a list
+    ("What are the two terminal cities of the Trans-Siberian?", "Vladivostok, on the Pacific end.",
+     ["Moscow and Vladivostok"], 1.0),                                                      # a clause is no item
+    ("Which two countries share Patagonia?", "Argentina — it's the south of the country, and of Chile too.",
+     ["Argentina and Chile"], 1.0),                                                         # nor what follows a dash
+    ("What are the two moons of Mars?", "- Phobos – the inner one\n- Deimos – the outer one", ["Phobos and Deimos"], 0.0),
+    ("What are the two moons of Mars?", "Phobos and, in the outer orbit, Deimos.", ["Phobos and Deimos"], 0.0),
+    ("In Go, what is the term for a position in which the two players repeat?", "Ko.", ["ko"], 0.0),  # a relative clause
 ]
 
 

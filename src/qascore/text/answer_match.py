@@ -532,7 +532,8 @@ def imprecise(r: Reading) -> float:
     """1.0 where the candidate is less precise than the gold and states no gold number: only the year or month of
     the date the question asks for (`_lacks_day`: "1914" for "On what date ...?"), or, for a gold that is one
     number, a range or a bound that only brackets it ("Somewhere between 80 and 110 metres" for 100.8 m, "Over 250
-    metres" for 269 m); 0.0 otherwise, and where a reference occurs whole."""
+    metres" for 269 m), or the decade of a gold year without the year ("In the early 1960s" for 1960); 0.0 otherwise,
+    and where a reference occurs whole."""
     if r.contains:
         return 0.0
     if _lacks_day(r):
@@ -540,6 +541,10 @@ def imprecise(r: Reading) -> float:
     stated, asked, refs = r.numbers
     golds = [next(iter(n)) for n, ref in zip(refs, r.references)
              if len(n) == 1 and len(ref.split()) <= ANSWER_WORDS and not _ranges(ref)]
+    decade = [(g, rf"\b{g[:3]}0s\b") for g in golds if re.fullmatch(r"1\d{3}|20\d\d", g)]  # a gold year's decade
+    if any(re.search(d, r.text) and not re.search(rf"\b{g}\b(?!s)", r.text) and not any(re.search(d, ref) for ref in r.references)
+           for g, d in decade):
+        return 1.0
     if not golds or any(_close(c, g) for c in stated - asked for g in golds):
         return 0.0
     bounds = [(float(next(iter(numbers(m["n"])))), bool(m["low"])) for m in _BOUND.finditer(r.text)]

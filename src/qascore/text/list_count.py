@@ -11,10 +11,10 @@ from typing import Sequence
 from qascore.text.answer_match import LIST_ITEM_WORDS, fold, listed_items, near
 
 _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
-# "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws", "three letters" nor
-# a modifier: "Which four-field crop rotation ..." asks for one rotation
-ASKED = re.compile(rf"\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?({'|'.join(_COUNTS)}|[2-9]"
-                   rf"|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
+# "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws", "three letters", a
+# modifier ("Which four-field crop rotation ..." asks for one rotation) nor a relative clause ("in which the two players")
+ASKED = re.compile(rf"(?<!\bin )(?<!\bof )(?<!\bby )\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?"
+                   rf"({'|'.join(_COUNTS)}|[2-9]|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
 PLURAL = re.compile(r"^\s*(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
 # "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge")
 ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|(?-i:y|et|und|och|og))\b|&)\s*", re.IGNORECASE)
@@ -22,6 +22,8 @@ LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
 EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line
 _AFTER = re.compile(r"[ \t][—–-]\s.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
+_LINE_AFTER = re.compile(r"[ \t][—–-]\s[^\n]*")  # what a line says after a spaced dash ("Io – volcanic")
+_CLAUSE = re.compile(r"(?:in|on|at|from|near|by|which|where|who|whose|that|with)\s+\w", re.IGNORECASE)  # "in Spain"
 _CONTRAST = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
 
@@ -34,10 +36,14 @@ def items(text: str) -> list[str]:
 def short_list(question: str, candidate: str, references: Sequence[str]) -> float:
     """1.0 where the question asks for N things (a number after "which", "name", ...; or, asking for several, the most
     items a reference lists, as `answer_match.listed_items` reads a list, none a number) and an answer of at most
-    LIST_WORDS words lists fewer. A reference "Seattle, Washington" alone asks for no list."""
+    LIST_WORDS words lists fewer: what a line says after a spaced dash is no item, nor is a later one that opens a
+    clause ("Toledo, in Spain.", "Phobos is the one I know — the bigger, inner moon"). A reference "Seattle,
+    Washington" alone asks for no list."""
     listed = [len(p) for p in map(listed_items, map(items, references)) if not any(c.isdigit() for c in fold(" ".join(p)))]
     wanted = asked_count(question) or (max(listed, default=0) if PLURAL.search(question) else 0)
-    return float(wanted > 1 and len(candidate.split()) <= LIST_WORDS and len(items(candidate)) < wanted)
+    first, *rest = items(_LINE_AFTER.sub("", candidate)) or [""]
+    said = [first, *(p for p in rest if not _CLAUSE.match(p))]
+    return float(wanted > 1 and len(candidate.split()) <= LIST_WORDS and len(said) < wanted)
 
 
 def asked_count(question: str) -> int:
