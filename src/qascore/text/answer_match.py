@@ -444,9 +444,10 @@ def number_miss(r: Reading) -> float:
     stated, asked, refs = r.numbers
     said = stated - asked
     kept = [(n, ref) for n, ref in zip(refs, r.references) if n and len(ref.split()) <= ANSWER_WORDS]
-    if not said or not kept or r.contains or restated(r.question, r.text, " ".join(r.words), [k for _, k in kept]):
+    read = [ref for _, ref in kept]
+    if not said or not kept or r.contains or restated(r.question, r.text, " ".join(r.words), read):
         return 0.0
-    if clashes(r.text, [k for _, k in kept]):
+    if clashes(r.text, read):
         return 1.0
     gold = [(n, _ranges(ref)) for n, ref in kept]
     spans = _ranges(r.text)

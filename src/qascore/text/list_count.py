@@ -21,8 +21,9 @@ ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
 EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line
-_AFTER = re.compile(r"[ \t][—–-]\s.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
-_LINE_AFTER = re.compile(r"[ \t][—–-]\s[^\n]*")  # what a line says after a spaced dash ("Io – volcanic")
+_DASH = r"[ \t][—–-]\s"  # a spaced dash inside a line (a bullet's dash opens its line)
+_AFTER = re.compile(rf"{_DASH}.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
+_LINE_AFTER = re.compile(rf"{_DASH}[^\n]*")  # what a line says after a spaced dash ("Io – volcanic")
 _CLAUSE = re.compile(r"(?:in|on|at|from|near|by|which|where|who|whose|that|with)\s+\w", re.IGNORECASE)  # "in Spain"
 _CONTRAST = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
