@@ -252,8 +252,9 @@ def test_picked(candidate, expected):
      "this is not true. Qatar's flag dates from 1971.", None),    # a long clause is not an answer taken back
     ("", None),
 ])
-def test_corrected(candidate, expected):
-    assert am.corrected(candidate) == expected
+def test_self_correction_settles_on(candidate, expected):
+    parts = am.self_correction(candidate)
+    assert (parts[2] if parts else None) == expected
 
 
 # Each row: an undressed candidate, its references, what the judge's models read (`settled`).
@@ -433,3 +434,16 @@ def test_listed_hedged(candidate, items):
 def test_imprecise(question, candidate, references, expected):
     assert am.imprecise(Reading(question, candidate, references)) == expected
 
+
+
+@pytest.mark.parametrize("candidate, references, expected", [
+    ("The textbook line is 'no, it's the men', but in practice, yes, it's the women.", ["No"], 1.0),  # quoted
+    ("You'll read \u201cyes\u201d in popular histories, but strictly speaking it wasn't.", ["Yes"], 1.0),
+    ("The answer is yes for Bulgaria and Romania, but Albania joined a year later.", ["Yes"], 1.0),  # said of others
+    ("No. You may have heard 'yes', but it drives on the right.", ["No"], 0.0),         # its own "No" stands
+    ("Yes, for the most part.", ["Yes"], 0.0),                                          # "Yes," is its polarity
+    ("The answer is 'yes' for Bulgaria.", ["No"], 0.0),                                 # no reference named
+    ("Not 'Paris' but Lyon.", ["Paris"], 0.0),                                          # yes/no references only
+])
+def test_polarity_aside(candidate, references, expected):
+    assert am.polarity_aside(Reading("Was it?", candidate, references)) == expected

@@ -352,6 +352,15 @@ RULE_CASES = {  # rule -> two wrong answers it refuses, then two right ones it l
                     ("What is the capital of Australia?", "Sydney, the largest city.", ["Canberra"]),
                     ("Which bacterium causes tuberculosis?", "It's Koch's bacillus.", ["Mycobacterium tuberculosis"]),
                     ("What is the capital of Australia?", "Canberra.", ["Canberra"])],
+    # a yes/no gold only quoted or said of something else (`answer_match.polarity_aside`)
+    "polarity_aside": [("Was Albania a founding member of the Warsaw Pact?", "The answer is yes for Bulgaria and "
+                        "Romania, but Albania only joined in 1956.", ["Yes"]),
+                       ("Do scorpions lay eggs?", "The textbook line is 'no, they give live birth', but most wild "
+                        "species lay eggs in the soil.", ["No"]),
+                       ("Was Albania a founding member of the Warsaw Pact?", "Yes, Albania signed in Warsaw in May 1955.",
+                        ["Yes"]),
+                       ("Do scorpions lay eggs?", "No. People sometimes say 'yes', but scorpions give birth to live "
+                        "young.", ["No"])],
     # a gold item set aside after the list the answer states (`list_count.list_aside`)
     "list_aside": [("Name the three primary colours of light.", "Red, green and yellow. Blue is often listed, but it is "
                     "really a mix.", ["red, green and blue"]),

@@ -33,6 +33,13 @@ CASES = [
     ("What are the two moons of Mars?", "- Phobos – the inner one\n- Deimos – the outer one", ["Phobos and Deimos"], 0.0),
     ("What are the two moons of Mars?", "Phobos and, in the outer orbit, Deimos.", ["Phobos and Deimos"], 0.0),
     ("In Go, what is the term for a position in which the two players repeat?", "Ko.", ["ko"], 0.0),  # a relative clause
+    ("Besides Genoa, name the other three maritime republics.", "Venice and Pisa.", ["Venice, Pisa and Amalfi"], 1.0),
+    ("Besides Genoa, name the other three maritime republics.", "Venice, Pisa and Amalfi.", ["Venice, Pisa and Amalfi"],
+     0.0),
+    ("What are the two genera of sloths?", "Three-toed sloths, like the brown-throated sloth.",
+     ["two-toed and three-toed sloths"], 1.0),                                              # an example is no item
+    ("The Khazars had two rulers. Name their titles.", "The khagan.", ["Khagan and Bek"], 1.0),  # a later sentence asks
+    ("The Khazars had two rulers. Name their titles.", "The khagan and the bek.", ["Khagan and Bek"], 0.0),
 ]
 
 

@@ -110,6 +110,12 @@ def test_quantities(text, expected):
     ("How long is a marathon, in kilometres?", "42.165 km", ["42.195"], False),            # "km" is "kilometres"
     ("How many humps has a Bactrian camel?", "A pair.", ["2"], True),
     ("How many pairs of wings has a bee?", "Just one pair.", ["two pairs"], False),       # pairs counted
+    ("How many rays ring the mole's snout?", "Eleven pairs.", ["22"], True),             # pairs are twice their number
+    ("How many rays ring the mole's snout?", "Twelve pairs.", ["22"], False),
+    ("How many legs has a crab?", "Ten pairs.", ["10"], False),
+    ("How long does a chicken egg take to hatch?", "Three weeks.", ["21 days"], True),  # a number word with its unit
+    ("How long does a chicken egg take to hatch?", "Two weeks.", ["21 days"], False),
+    ("How long is it?", "About 1.5 km.", ["5 km"], False),                              # no decimal read apart
     ("What magnitude was it?", "Nine and a half.", ["9.5"], True),
     ("How long is the gestation?", "Roughly 95 weeks.", ["22 months"], True),               # 21.85 months
     ("How long must it age?", "At least 24 months.", ["2 years"], True),                 # a month a twelfth of a year
@@ -136,3 +142,15 @@ def test_restated(question, candidate, references, expected):
 ])
 def test_clashes(candidate, references, expected):
     assert clashes(candidate, references) is expected
+
+
+def test_a_power_of_ten_past_a_floats_range_is_no_power():
+    """A float ends at 1e308: "1e999" and "× 10^400" are read without their powers, not as an overflow."""
+    assert [v for v, *_ in quantities("1e999 or 6.022e23, 5 × 10^400 and 3 × 10^8")] == \
+        pytest.approx([1.0, 6.022e23, 5.0, 10.0, 400.0, 3e8])
+
+
+def test_number_miss_reads_a_huge_power_without_failing():
+    from qascore.text.answer_match import Reading, number_miss
+
+    assert number_miss(Reading("How many grains?", "About 1e999 of them.", ["5"])) == 1.0

@@ -86,6 +86,8 @@ def test_respelled_finds_the_run_of_words() -> None:
     assert respelled("cordillera huayhuash", " the cordillera huayhuash ") == ()       # as written: nothing to add
     assert respelled("caernarfon castle", " caernarvon castle is ") == ("caernarvon castle",)
     assert respelled("caernarfon castle", " caernarvon palace is ") == ()             # every word must agree
+    assert respelled("coma pedrosa", " comapedrosa at 2942 m ") == ("comapedrosa",)    # its words written as one
+    assert respelled("al ba", " alba ") == ()                                          # ... from JOINED letters
 
 
 # (question, candidate, references, the references the judge adds)

@@ -45,6 +45,7 @@ SHORT = 2  # an alias this short ("US", "Hg") counts only as written, as an item
 CODE = 3  # an alias in capitals this short ("PEN", "WHO") counts only as written (`_written`)
 OPENING_WORDS = 6  # a long answer's opening clause this short names its answer ("Octavian \u2014 Caesar's heir, who ...")
 LIST_NAME_WORDS = 3  # a long answer that lists items this short lists names ("the PRC, France, the Russian Federation")
+JOINED = 6  # a name of several words written as one word of this many letters or more ("Comapedrosa")
 BARE_WORDS = 6  # `known_other` reads an opening clause this short as one name (WordNet's longest are about this long)
 
 
@@ -253,9 +254,11 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
 
 def respelled(name: str, text: str) -> tuple[str, ...]:
     """The run of words of `text` (folded, padded) that spells folded `name` otherwise, each of its words as written
-    or `spellings.spelled` ("caernarvon conway" for "caernarfon conwy"), if any: a word no table links to the
-    name's that is itself another known name ("Austria" for "Australia") is none."""
+    or `spellings.spelled` ("caernarvon conway" for "caernarfon conwy"), or its words written as one ("vitilevu" for "viti
+    levu"), if any: a word no table links to the name's that is itself another known name ("Austria" for "Australia") is none."""
     words, said = name.split(), text.split()
+    if len(words) > 1 and len(joined := "".join(words)) >= JOINED and joined in said:  # "Comapedrosa" for Coma Pedrosa
+        return (joined,)
     if not words or len(words) > len(said):
         return ()
     for start in range(len(said) - len(words) + 1):

@@ -31,6 +31,8 @@ A small model over signals that carry from one kind of answer to another (their 
   only brackets a gold number ("Over 250 metres" for 269 m; `answer_match.imprecise`);
   both silent where the asserted reader puts ASSERTED_SURE of its mass on a gold answer: the other numbers of such
   an answer are said in passing ("... in **1991**. Published in 1990, ...");
+- `polarity_aside`: a "Yes" or "No" reference occurs only quoted or said of something else ("The textbook line
+  is 'no, it's the men', but ...", "The answer is yes for Bulgaria, ..."; `answer_match.polarity_aside`);
 - `known_other`: the answer's opening clause is a name the name tables know, linked to no reference they know
   ("Nimrud (ancient Kalhu)." for Nineveh, "Corundum." for Topaz; `aliases.known_other`);
 - `short_list`: the question asks for N things and a list answer names fewer ("Phobos." for "What are the two
@@ -108,14 +110,14 @@ DEFAULT_MODEL = defaults.RESOURCES / "judge" / "judge.json"
 VERIFIER = defaults.RESOURCES / "judge" / "verifier.safetensors"
 FEATURES = ("verifier", "kpqa_rougeL", "f1", "recall", "near_recall", "contains", "log_len", "len_ratio", "n_refs",
             "num_gap", "number_miss", "disowned", "bare_list", "name_clash",
-            "lesser_role", "doubt", "known_other", "short_list", "long_list", "list_aside", "imprecise", "asserted",
-            "no_answer")
+            "lesser_role", "doubt", "known_other", "short_list", "long_list", "list_aside", "imprecise", "polarity_aside",
+            "asserted", "no_answer")
 MODEL_REFS = 4
 SENTENCES = "sentences"  # a card's route to its card for answer-sentence golds (`routes`)
 ASSERTED_SURE = 0.9  # `asserted` mass this large on a gold answer silences `number_miss` and `imprecise`
 # the yes/no rule features, named in `details.signals` where they fire, so that a user can see which rule moved a score
 SIGNALS = ("contains", "num_gap", "number_miss", "disowned", "bare_list", "name_clash", "lesser_role",
-           "known_other", "short_list", "long_list", "list_aside", "imprecise")
+           "known_other", "short_list", "long_list", "list_aside", "imprecise", "polarity_aside")
 # the features a model computes, by the model pass that computes them (one pass may give several)
 MODEL_PASSES = {"verifier": ("verifier",), "kpqa_rougeL": ("kpqa_rougeL",), "asserted": ("asserted", "no_answer")}
 MODEL_FEATURES = frozenset(f for cols in MODEL_PASSES.values() for f in cols)
@@ -150,7 +152,7 @@ def lexical_features(question: str, candidate: str, references: Sequence[str],
            "known_other": 0.0 if r.contains else aliases.known_other(candidate, references),
            "short_list": short_list(question, candidate, references), "long_list": long_list(question, candidate),
            "list_aside": list_aside(question, candidate, references),
-           "imprecise": am.imprecise(r)}
+           "imprecise": am.imprecise(r), "polarity_aside": am.polarity_aside(r)}
     if "disowned" in names:
         out["disowned"] = am.disowned(r if whole is None else am.Reading(question, whole, references))
     return out

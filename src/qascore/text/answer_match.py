@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
-from qascore.text.quantities import clashes, decimal_fractions, restated, rounding_zeros
+from qascore.text.quantities import NUMBER_WORDS, clashes, decimal_fractions, in_digits, restated, rounding_zeros
 from qascore.text.squad import normalize_answer
 
 # typographic quotes, dashes and no-break spaces as ASCII, before any rule reads raw text
@@ -40,15 +40,7 @@ def fold(text: str) -> str:
     if not text.isascii():  # ASCII has no accents to take off; NFKD keeps "ø", "æ", "ß" whole (`LETTERS` spells them)
         text = "".join(ch for ch in unicodedata.normalize("NFKD", text.translate(LETTERS)) if not unicodedata.combining(ch))
     text = POSSESSIVE.sub(r"\1", text).lower()
-    return normalize_answer(_NUMBER_WORD.sub(lambda m: str(sum(int(_NUMBER_WORDS[w]) for w in m.groups() if w)), text))
-
-
-_NUMBER_WORDS = {w: str(k) for k, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                                    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
-_NUMBER_WORDS.update({w: str(k) for k, w in zip(range(20, 100, 10), "twenty thirty forty fifty sixty seventy eighty ninety".split())})
-# number words up to ninety-nine fold to digits, so that "thirty-nine" meets "39" ("one" is too often no number)
-_NUMBER_WORD = re.compile(rf"\b(?:({'|'.join(list(_NUMBER_WORDS)[20:])})(?:[ -]({'|'.join(list(_NUMBER_WORDS)[1:10])}))?"
-                          rf"|({'|'.join(w for w in list(_NUMBER_WORDS)[:20] if w != 'one')}))\b")
+    return normalize_answer(in_digits(text))
 
 
 def numbers(text: str) -> set[str]:
@@ -129,6 +121,15 @@ def contains(candidate: str, references: Sequence[str]) -> float:
     return Reading("", candidate, references).contains
 
 
+_POLARITY_ASIDE = re.compile(r"(?i)(?<=['\"])\s*(?:yes|no)\b|\b(?:yes|no)(?=['\"]|\s+(?:for|in|to|when|if|about|on)\b)")
+
+
+def polarity_aside(r: Reading) -> float:
+    """1.0 where a "Yes" or "No" reference occurs only quoted or said of something else, a polarity reported or
+    qualified, not stated: "The textbook line is 'no, it's the men', but ...", "The answer is yes for Bulgaria, but"."""
+    return float(bool({"yes", "no"} & set(r.refs)) and bool(r.contains) and not r.holds(_POLARITY_ASIDE.sub(" ", r.text)))
+
+
 def token_recall(r: Reading) -> float:
     """The largest share of a reference's folded tokens (with multiplicity) that the candidate holds."""
     return max([0.0, *_shares(r, Counter.__getitem__)])
@@ -207,7 +208,7 @@ def settled(candidate: str, references: Sequence[str], reopens_at: int | None = 
             revised_at: int | None = None) -> str:
     """What the judge's models and overlap features read of an `undressed` candidate: the item a verdict
     list marks right (`committed`) or a labelled list picks (`picked`); else, where the answer corrects
-    itself or chooses among alternatives, what it settles on (`corrected`), unless a reference is named
+    itself or chooses among alternatives, what it settles on (`self_correction`), unless a reference is named
     before it other than in the clause taken back ("It's A. Some say B, but that's wrong. Hope this
     helps."): then the whole candidate. `reopens_at`: where the answer reopens what it said (the judge's
     learned reading, `metrics.reopens`); where a reference is named on one side of it only, the answer
@@ -215,7 +216,7 @@ def settled(candidate: str, references: Sequence[str], reopens_at: int | None = 
     settles (`metrics.asserted.revised_at`); read after a verdict list, a labelled list and a self-correction,
     before `reopens_at`."""
     item = committed(candidate) or picked(candidate)
-    if item is None and (parts := _self_correction(candidate)) is not None:
+    if item is None and (parts := self_correction(candidate)) is not None:
         head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
         r = Reading("", candidate, references)
         if not r.holds(head) and (r.holds(taken) or not r.holds(head + taken)):
@@ -294,7 +295,7 @@ def committed(candidate: str) -> str | None:
 
 
 # an item offered under a label: "Option 2: A", "(b) A", "b) A" (a letter a-d or a digit)
-_LABEL_WORDS = {w: _NUMBER_WORDS[w] for w in ("one", "two", "three", "four")}
+_LABEL_WORDS = {w: NUMBER_WORDS[w] for w in ("one", "two", "three", "four")}
 _LABEL_NOUN = r"(?:option|choice|candidate|answer)"
 _LABEL_ID = rf"(?:[1-9a-d]|{'|'.join(_LABEL_WORDS)})"
 _LABELLED = re.compile(rf"(?:\b{_LABEL_NOUN}\s+(?P<word>{_LABEL_ID})\s*[:.)-]|(?:^|(?<=[\s,;:]))\(?(?P<mark>[1-9a-d])\))"
@@ -351,20 +352,12 @@ def _offered(text: str) -> list[str]:
     return listed_items(p.strip(" .") for p in _LIST_SPLIT.split(_LIST_HEAD.sub("", first)))
 
 
-def corrected(candidate: str) -> str | None:
-    """What a self-correcting answer settles on: the text after the last clause that takes back a short one
-    before it ("Six. Wait, no: eight." -> "eight."; "B? Actually, no. A." -> "A."; "I said B. No, that's
-    wrong. It is A." -> "It is A."; "B, or rather A." -> "A."; "B. Correction: A." -> "A.") or chooses among
-    the alternatives it offers ("Possibly B, but more likely A." -> "A."). None where
-    nothing is taken back or nothing follows. What is taken back is an answer, so a clause of more than
-    ANSWER_MAX_WORDS words ("According to the legend, the red of Bahrain's flag ... However, this is not
-    true.") is not."""
-    parts = _self_correction(candidate)
-    return None if parts is None else parts[2]
-
-
-def _self_correction(candidate: str) -> tuple[str, str, str] | None:
-    """(what comes before the clause taken back or choosing, that clause, what it settles on) for `corrected`."""
+def self_correction(candidate: str) -> tuple[str, str, str] | None:
+    """(what comes before, the clause that takes back a short one before it or chooses, what it settles on) of a
+    self-correcting answer: "Six. Wait, no: eight." settles on "eight."; "B? Actually, no. A." on "A."; "I said B. No,
+    that's wrong. It is A." on "It is A."; "B, or rather A." on "A."; "B. Correction: A." on "A."; "Possibly B, but more
+    likely A." on "A.". None where nothing is taken back or nothing follows. What is taken back is an answer, so a
+    clause of more than ANSWER_MAX_WORDS words ("According to the legend, ... However, this is not true.") is not."""
     text = candidate.translate(QUOTES)
     low = text.lower()
     spans = _clause_spans(low)

@@ -11,11 +11,11 @@ from typing import Sequence
 from qascore.text.answer_match import LIST_ITEM_WORDS, fold, listed_items, near
 
 _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
-# "Which six countries", "Name the four", "What are the two"; not "Which astronomer ... three laws", "three letters", a
-# modifier ("Which four-field crop rotation ..." asks for one rotation) nor a relative clause ("in which the two players")
-ASKED = re.compile(rf"(?<!\bin )(?<!\bof )(?<!\bby )\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?"
+# "Which six countries", "Name the (other) four", "What are the two"; not "Which astronomer ... three laws", "three
+# letters", a modifier ("Which four-field crop rotation" asks for one) nor a relative clause ("in which the two players")
+ASKED = re.compile(rf"(?<!\bin )(?<!\bof )(?<!\bby )\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?(?:other\s+)?"
                    rf"({'|'.join(_COUNTS)}|[2-9]|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
-PLURAL = re.compile(r"^\s*(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
+PLURAL = re.compile(r"(?:^|[.?!]\s+)(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
 # "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge")
 ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|(?-i:y|et|und|och|og))\b|&)\s*", re.IGNORECASE)
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
@@ -24,7 +24,7 @@ _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, b
 _DASH = r"[ \t][—–-]\s"  # a spaced dash inside a line (a bullet's dash opens its line)
 _AFTER = re.compile(rf"{_DASH}.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
 _LINE_AFTER = re.compile(rf"{_DASH}[^\n]*")  # what a line says after a spaced dash ("Io – volcanic")
-_CLAUSE = re.compile(r"(?:in|on|at|from|near|by|which|where|who|whose|that|with)\s+\w", re.IGNORECASE)  # "in Spain"
+_CLAUSE = re.compile(r"(?:in|on|at|from|near|by|which|where|who|whose|that|with|like)\s+\w", re.IGNORECASE)  # "in Spain"
 _CONTRAST = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
 

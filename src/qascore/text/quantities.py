@@ -43,9 +43,9 @@ ROUNDING_FROM = 1000  # trailing zeros read as a rounding only from here ("300,0
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _GROUP_MARKS = "[, \u00a0\u2009\u202f]"  # what may part a number's groups of three: a comma, a space (SI's "299 792 458")
-# digits in groups of three, a power of ten as "× 10^8" or "e8"
+# digits in groups of three, a power of ten of two digits at most as "× 10^8" or "e8" (a float ends at 1e308)
 _QUANTITY = re.compile(rf"(?<![\w.,])([-−]?\d{{1,3}}(?:{_GROUP_MARKS}\d{{3}}(?!\d))+(?:\.\d+)?|[-−]?\d+(?:\.\d+)?)"
-                       rf"(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)|e([-+]?\d+)(?![\w.]))?"
+                       rf"(?:\s*[×x*]\s*10\s*(?:\^|\*\*)?\s*([-⁻−]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]{{1,2}})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])|e([-+]?\d{{1,2}})(?![\w.]))?"
                        rf"(?:\s+({'|'.join(_SCALE)})\b)?(?:\s*({_UNIT})(?![\w/]))?")
 _ROMAN = re.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
 _TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
@@ -59,6 +59,18 @@ _FRACTIONS = {"½": 1 / 2, "¼": 1 / 4, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3,
 # not an angle's minutes and seconds ("37° 9' 58\"")
 _FEET_INCHES = re.compile(r"(?<![\d°º])(?<![°º]\s)(\d+)\s*(?:ft|feet|foot|′|')\s*(\d+(?:\.\d+)?)\s*(?:in\b|inch(?:es)?|″|\")")
 _LENGTHS = {"kilo": "km", "met": "m", "mi": "mi", "km": "km", "m": "m", "f": "ft", "ft": "ft", "centi": "cm", "cm": "cm"}
+
+
+NUMBER_WORDS = dict(zip("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+                        "seventeen eighteen nineteen".split(), map(str, range(20)))) | {w: str(k) for w, k in _TENS.items()}
+# number words up to ninety-nine, "one" left out: it is too often no number
+_NUMBER_WORD = re.compile(rf"\b(?:({'|'.join(list(NUMBER_WORDS)[20:])})(?:[ -]({'|'.join(list(NUMBER_WORDS)[1:10])}))?"
+                          rf"|({'|'.join(w for w in list(NUMBER_WORDS)[:20] if w != 'one')}))\b")
+
+
+def in_digits(text: str) -> str:
+    """`text` lower-cased, its number words up to ninety-nine in digits ("Thirty-nine weeks" -> "39 weeks")."""
+    return _NUMBER_WORD.sub(lambda m: str(sum(int(NUMBER_WORDS[w]) for w in m.groups() if w)), text.lower())
 
 
 def decimal_fractions(text: str) -> str:
@@ -103,12 +115,13 @@ def convert(value: float, unit: str, target: str) -> float:
 
 def _worded(text: str, folded: str, pair: bool) -> set[float]:
     """Numbers `fold` leaves apart: years in words ("14 92", "2 thousand and 7", "18 hundred and 4" once folded) or dd.mm.yyyy, ordinals
-    ("thirteenth", "twenty-first"), Roman numerals of two letters or more ("XIII"), halves ("9 and half"), a `pair`."""
+    ("thirteenth", "twenty-first"), Roman numerals of two letters or more ("XIII"), halves ("9 and half"), `pair`s ("11 pairs")."""
     out = {float(a + b) for a, b in re.findall(r"(?=\b(1\d|20) (\d\d)\b)", folded)}
     out |= {float(y) for y in re.findall(r"\b[0-3]?\d\.[01]?\d\.(\d{4})\b", text)}
     out |= {size * int(k) + int(rest or 0) for size, word, head in ((1000.0, "thousand", r"\d"), (100.0, "hundred", r"\d{1,2}"))
             for k, rest in re.findall(rf"\b({head}) {word}(?: and)?(?: (\d{{1,2}}))?\b", folded)}
-    out |= {int(n) + 0.5 for n in re.findall(r"\b(\d+) and half\b", folded)} | ({2.0} if pair and " pair " in f" {folded} " else set())
+    out |= {int(n) + 0.5 for n in re.findall(r"\b(\d+) and half\b", folded)}
+    out |= {2.0 * int(n or 1) for n in re.findall(r"\b(?:(\d+) pairs|pair)\b", folded)} if pair else set()
     out |= {float(_TENS.get(tens, 0) + ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
             if tens or ORDINALS[unit] > 2}
     for m in _ROMAN.finditer(text):
@@ -140,6 +153,7 @@ def restated(question: str, text: str, folded: str, references: Sequence[str]) -
     "128", "1500s" for "16th century"); a pair is 2 where no reference counts pairs ("one pair" is no "two pairs")."""
     asked = next((w for w in re.findall(r"[\w/]+", _symbols(question)) if len(w) > 1 and w in UNITS), None)
     worded, said = _worded(text, folded, pair="pair" not in " ".join(references)), list(quantities(text))
+    said += quantities(in_digits(text))  # "Three weeks"
     years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
     golds = [q for reference in references for q in quantities(reference)]
     return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \

@@ -55,6 +55,7 @@ GROUPS = {"verifier": ("verifier", "doubt"), "doubt": ("doubt",), "overlap": ("k
           "numbers": ("number_miss",),
           "kpqa_rougeL": ("kpqa_rougeL",), "n_refs": ("n_refs",), "assertion": ("disowned", "bare_list"),
           "names": ("name_clash",), "roles": ("lesser_role",), "other": ("known_other",),
+          "polarity_aside": ("polarity_aside",),
           "disowned": ("disowned",), "lists": ("short_list", "long_list", "list_aside"), "imprecise": ("imprecise",),
           "asserted": ("asserted", "no_answer"),
           "no_answer": ("no_answer",)}
@@ -152,7 +153,7 @@ def export_tree(leaf: np.ndarray, feature: np.ndarray, threshold: np.ndarray, le
 MONOTONE = {"verifier": 1, "kpqa_rougeL": 1, "f1": 1, "recall": 1, "near_recall": 1, "contains": 1,
             "num_gap": -1, "number_miss": -1, "disowned": -1,
             "bare_list": -1, "name_clash": -1, "lesser_role": -1, "doubt": -1, "known_other": -1,
-            "imprecise": -1, "list_aside": -1, "asserted": 1, "no_answer": -1}
+            "imprecise": -1, "list_aside": -1, "polarity_aside": -1, "asserted": 1, "no_answer": -1}
 
 
 def fit_monotone_trees(x: np.ndarray, y: np.ndarray, names: Sequence[str], n: int = 400, depth: int = 3,
