@@ -30,7 +30,7 @@ _SIGNED = re.compile(r"(?<![\w.-])-(?=\d)")
 
 
 def fold(text: str) -> str:
-    """SQuAD normalisation after folding accents, typographic quotes and possessives.
+    """SQuAD normalisation after folding accents, typographic quotes, possessives and number words (`in_digits`: "39").
 
     "Château d’If" and "Chateau d'If" both become "chateau dif", "Ørsted" "orsted"; "Turner's works" becomes "turner works",
     so that a gold "J.M.W. Turner" is found inside "J.M.W. Turner's works"; a decimal point and a minus sign are
