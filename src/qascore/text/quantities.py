@@ -149,11 +149,11 @@ def _centuries(text: str) -> set[int]:
 
 def restated(question: str, text: str, folded: str, references: Sequence[str]) -> bool:
     """Whether the candidate (`text`; `folded` as `fold` gives it) states a number of the references in another form
-    than its digits (`_agree`, `_worded`, a year's last two digits, a century: "16 octets" for "How many bits ...?" and
-    "128", "1500s" for "16th century"); a pair is 2 where no reference counts pairs ("one pair" is no "two pairs")."""
+    than its digits (`_agree`, its number words in digits too: "Three weeks"; `_worded`, a year's last two digits, a
+    century: "16 octets" for "How many bits ...?" and "128", "1500s" for "16th century"); a pair is 2 where no reference
+    counts pairs ("one pair" is no "two pairs")."""
     asked = next((w for w in re.findall(r"[\w/]+", _symbols(question)) if len(w) > 1 and w in UNITS), None)
-    worded, said = _worded(text, folded, pair="pair" not in " ".join(references)), list(quantities(text))
-    said += quantities(in_digits(text))  # "Three weeks"
+    worded, said = _worded(text, folded, pair="pair" not in " ".join(references)), list(quantities(in_digits(text)))
     years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
     golds = [q for reference in references for q in quantities(reference)]
     return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \
