@@ -40,6 +40,9 @@ CASES = [
      ["two-toed and three-toed sloths"], 1.0),                                              # an example is no item
     ("The Khazars had two rulers. Name their titles.", "The khagan.", ["Khagan and Bek"], 1.0),  # a later sentence asks
     ("The Khazars had two rulers. Name their titles.", "The khagan and the bek.", ["Khagan and Bek"], 0.0),
+    ("Which two gases make up most of the air?", "Not argon or CO2 — both are traces. The two are nitrogen and oxygen.",
+     ["nitrogen and oxygen"], 0.0),                                                         # a first sentence set aside
+    ("Which two gases make up most of the air?", "Not argon — a trace. Nitrogen.", ["nitrogen and oxygen"], 1.0),
 ]
 
 
@@ -48,11 +51,13 @@ def test_a_list_shorter_than_asked_fires(question, candidate, references, expect
     assert short_list(question, candidate, references) == expected
 
 
+# "and" in other languages, a middle dot; "Y" is a name; "e.g." is no "e"
 @pytest.mark.parametrize("text,n", [("A, B and C.", 3), ("A; B & C", 3), ("A / B", 2), ("A -> B", 2), ("1,000 and 2", 2),
                                     ("- A\n- B\n- C", 3), ("France plus Italy", 2), ("Paris", 1),
                                     ("Bleu, Blanc et Rouge", 3), ("Castellano y guarani", 2), ("X and Y", 2),
                                     ("\u6606\u5e03\u3068\u9c39\u7bc0", 2),
-                                    ("\u6f22\u5b57\u30fb\u304b\u306a", 2)])  # "and" in other languages, a middle dot; "Y" is a name
+                                    ("\u6f22\u5b57\u30fb\u304b\u306a", 2), ("Rosso e verde", 2), ("Qizil va yashil", 2),
+                                    ("Pupa \u00e0ti funfun", 2), ("Rye, e.g. dark", 2)])
 def test_items_are_split_on_a_lists_separators(text, n):
     assert len(items(text)) == n
 
@@ -74,6 +79,9 @@ LONG = [
     ("Which two players share the try record?", "Lomu (NZ) and Habana (RSA), with 15 apiece.", 0.0),  # a remark
     ("Which two rivers meet at Khartoum?", "The Blue Nile, the White Nile and the Atbara — three rivers.", 1.0),
     ("What are the three primary colours of light?", "- Red\n- Green\n- Blue\n- Yellow", 1.0),  # a bullet is no dash
+    ("Which two rivers meet at Khartoum?", "The Blue Nile and the White Nile, which join to form the Nile.", 0.0),
+    ("What are the three primary colours of light?", "Red, green, blue and yellow, which mix to white.", 1.0),  # a clause is no item
+    ("What are the three primary colours of light?", "Red, green and blue, unlike cyan and magenta.", 0.0),  # contrast
 ]
 
 

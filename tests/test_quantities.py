@@ -123,6 +123,19 @@ def test_quantities(text, expected):
     ("How much power?", "Roughly 9 kW.", ["12 hp"], True),                                # 8.95 kW
     ("How fast is a Category 5 wind?", "137 kt.", ["157 mph"], True),                     # 157.66 mph
     ("How fast is a Category 5 wind?", "120 kt.", ["157 mph"], False),
+    ("Wavelength of the sodium D line?", "5893 Å.", ["589.3 nm"], True),                  # an angstrom a tenth of a nm
+    ("Wavelength of the sodium D line?", "5,800 Å.", ["589.3 nm"], False),                # 580 nm
+    ("How thick is the hair?", "About 0.07 mm.", ["70 µm"], True),
+    ("Speed of sound in air?", "About 1,125 feet per second.", ["343 m/s"], True),       # 1,125.3 ft/s
+    ("Speed of sound in air?", "About 1,000 feet per second.", ["343 m/s"], False),
+    ("What share of the air is argon?", "About 0.0093.", ["0.93%"], True),                # a bare figure: a share of one
+    ("What share of the air is argon?", "About 0.093.", ["0.93%"], False),
+    ("What share of the air is argon?", "9.3 parts per thousand.", ["0.93%"], True),
+    ("What share of the water is fresh?", "About 25 per mille.", ["2.5 per cent"], True),
+    ("How long is the term?", "Half a year.", ["6 months"], True),
+    ("How long is the term?", "Half a month.", ["6 months"], False),
+    ("In which year?", "In two hundred and one.", ["201"], True),                          # "one" after "hundred and"
+    ("In which year?", "In three hundred and one.", ["302"], False),
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected

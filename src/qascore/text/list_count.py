@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import takewhile
 from typing import Sequence
 
 from qascore.text.answer_match import LIST_ITEM_WORDS, fold, listed_items, near
@@ -16,8 +17,9 @@ _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
 ASKED = re.compile(rf"(?<!\bin )(?<!\bof )(?<!\bby )\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?(?:other\s+)?"
                    rf"({'|'.join(_COUNTS)}|[2-9]|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
 PLURAL = re.compile(r"(?:^|[.?!]\s+)(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
-# "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge")
-ITEMS = re.compile(r"\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|(?-i:y|et|und|och|og))\b|&)\s*", re.IGNORECASE)
+# "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge", "Rosso e
+# verde", "Qizil va yashil"); not the "e" of "e.g."
+ITEMS = re.compile(r"(?i)\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|àti|(?-i:y|e|et|und|och|og|va))\b(?!\.)|&)\s*")
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
 EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line
@@ -25,7 +27,8 @@ _DASH = r"[ \t][—–-]\s"  # a spaced dash inside a line (a bullet's dash open
 _AFTER = re.compile(rf"{_DASH}.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
 _LINE_AFTER = re.compile(rf"{_DASH}[^\n]*")  # what a line says after a spaced dash ("Io – volcanic")
 _CLAUSE = re.compile(r"(?:in|on|at|from|near|by|which|where|who|whose|that|with|like)\s+\w", re.IGNORECASE)  # "in Spain"
-_CONTRAST = re.compile(r"\b(?:not|never|but|although|however|i\.e|e\.g)\b", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:not|never|but|unlike|although|however|i\.e|e\.g)\b", re.IGNORECASE)
+_NOT_FIRST = re.compile(r"^\s*not\b[^.\n]*\.\s+(?=\S)", re.IGNORECASE)  # "Not A or B — those are X. The two are C and D."
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
 
 
@@ -38,11 +41,11 @@ def short_list(question: str, candidate: str, references: Sequence[str]) -> floa
     """1.0 where the question asks for N things (a number after "which", "name", ...; or, asking for several, the most
     items a reference lists, as `answer_match.listed_items` reads a list, none a number) and an answer of at most
     LIST_WORDS words lists fewer: what a line says after a spaced dash is no item, nor is a later one that opens a
-    clause ("Toledo, in Spain.", "Phobos is the one I know — the bigger, inner moon"). A reference "Seattle,
-    Washington" alone asks for no list."""
+    clause ("Toledo, in Spain.", "Phobos is the one I know — the bigger, inner moon"), nor a first sentence that sets
+    others aside ("Not A or B — ... The two are C and D."). A reference "Seattle, Washington" alone asks for no list."""
     listed = [len(p) for p in map(listed_items, map(items, references)) if not any(c.isdigit() for c in fold(" ".join(p)))]
     wanted = asked_count(question) or (max(listed, default=0) if PLURAL.search(question) else 0)
-    first, *rest = items(_LINE_AFTER.sub("", candidate)) or [""]
+    first, *rest = items(_LINE_AFTER.sub("", _NOT_FIRST.sub("", candidate))) or [""]
     said = [first, *(p for p in rest if not _CLAUSE.match(p))]
     return float(wanted > 1 and len(candidate.split()) <= LIST_WORDS and len(said) < wanted)
 
@@ -55,9 +58,9 @@ def asked_count(question: str) -> int:
 
 def long_list(question: str, candidate: str) -> float:
     """1.0 where the question asks for N things with the number written (not "N of ...") and the answer (at most
-    LIST_WORDS words; asides, what follows a dash, an item "with ..." left out) lists over N items, none longer than
-    EXACT_ITEM_WORDS words nor negating or contrasting ("Red, green, blue and yellow" for the three primary colours)."""
-    parts = items(_AFTER.sub("", _ASIDE.sub(" ", candidate)))
+    LIST_WORDS words; asides, what follows a dash or an item opening a clause, an item "with ..." left out) lists over N items,
+    none longer than EXACT_ITEM_WORDS words nor negating or contrasting ("Red, green, blue and yellow" for three)."""
+    parts = list(takewhile(lambda p: not _CLAUSE.match(p), items(_AFTER.sub("", _ASIDE.sub(" ", candidate)))))
     return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS and not _SOME_OF.search(question)
                  and not any(len(p.split()) > EXACT_ITEM_WORDS or _CONTRAST.search(p) for p in parts))
 

@@ -14,14 +14,17 @@ from typing import Iterator, Sequence
 _TABLE: dict[str, dict[str, float | tuple[float, float]]] = {
     "length": {"m metre metres meter meters": 1, "km kilometre kilometres kilometer kilometers": 1e3, "ft foot feet": 0.3048,
                "cm centimetre centimetres centimeter centimeters": 1e-2, "mm millimetre millimetres": 1e-3, "inch inches": 0.0254,
-               "mi mile miles": 1609.344, "yd yard yards": 0.9144},
+               "mi mile miles": 1609.344, "yd yard yards": 0.9144, "nm nanometre nanometres nanometer nanometers": 1e-9,
+               "µm μm micron microns micrometre micrometres micrometer micrometers": 1e-6, "å angstrom angstroms ångström": 1e-10},
     "mass": {"kg kilogram kilograms": 1, "g gram grams": 1e-3, "lb lbs pound pounds": 0.45359237, "tonne tonnes": 1e3,
              "oz ounce ounces": 0.028349523125},
     "volume": {"l litre litres liter liters": 1, "ml millilitre millilitres milliliter milliliters": 1e-3,
                "gal gallon gallons": 3.785411784, "pint pints": 0.473176473, "quart quarts": 0.946352946},
     "pressure": {"pa pascal pascals": 1, "kpa": 1e3, "hpa": 1e2, "mpa": 1e6, "bar": 1e5, "mbar": 1e2, "psi": 6894.757293168,
                  "atm atmosphere atmospheres": 101325, "mmhg torr": 101325 / 760},
-    "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots kt": 0.514444},
+    "speed": {"m/s": 1, "km/s": 1e3, "km/h kph": 1 / 3.6, "mph mi/h": 0.44704, "mi/s": 1609.344, "knot knots kt": 0.514444,
+              "ft/s fps": 0.3048},
+    "share": {"% percent": 1e-2, "‰ permille": 1e-3},  # a bare figure under 1 is a share of one where the gold is a share
     "area": {"m2": 1, "km2": 1e6, "cm2": 1e-4, "ft2": 0.09290304, "mi2": 2589988.110336, "ha hectare hectares": 1e4,
              "acre acres": 4046.8564224},
     "frequency": {"hz hertz": 1, "khz kilohertz": 1e3, "mhz megahertz": 1e6, "ghz gigahertz": 1e9},
@@ -55,6 +58,7 @@ ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth
             **{w[:-1] + "ieth": k for w, k in _TENS.items()}}
 _ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b")
 _SQUARED = re.compile(r"\b(?:square|sq\.?) (kilo|centi|met|mi|f(?=ee|oo))\w*|\b(km|cm|mi|ft|m)(?:²|\^2)")  # "sq mi", "km²"
+_HALF = re.compile(r"(?i)\bhalf an? (?=\w)")  # "half a year"
 _FRACTIONS = {"½": 1 / 2, "¼": 1 / 4, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 1 / 8}
 # not an angle's minutes and seconds ("37° 9' 58\"")
 _FEET_INCHES = re.compile(r"(?<![\d°º])(?<![°º]\s)(\d+)\s*(?:ft|feet|foot|′|')\s*(\d+(?:\.\d+)?)\s*(?:in\b|inch(?:es)?|″|\")")
@@ -63,9 +67,9 @@ _LENGTHS = {"kilo": "km", "met": "m", "mi": "mi", "km": "km", "m": "m", "f": "ft
 
 NUMBER_WORDS = dict(zip("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
                         "seventeen eighteen nineteen".split(), map(str, range(20)))) | {w: str(k) for w, k in _TENS.items()}
-# number words up to ninety-nine, "one" left out: it is too often no number
+# number words up to ninety-nine, "one" left out but after "hundred and" ("three hundred and one"): it is too often no number
 _NUMBER_WORD = re.compile(rf"\b(?:({'|'.join(list(NUMBER_WORDS)[20:])})(?:[ -]({'|'.join(list(NUMBER_WORDS)[1:10])}))?"
-                          rf"|({'|'.join(w for w in list(NUMBER_WORDS)[:20] if w != 'one')}))\b")
+                          rf"|({'|'.join(w for w in list(NUMBER_WORDS)[:20] if w != 'one')})|(?<=hundred and )(one))\b")
 
 
 def in_digits(text: str) -> str:
@@ -83,7 +87,8 @@ def _symbols(text: str) -> str:
     degree sign or word ("°C" -> "c"), fractions as decimals ("35½" -> "35.5"), feet and inches as inches ("5′11″")."""
     text = decimal_fractions(text.lower())
     text = _FEET_INCHES.sub(lambda m: f"{12 * int(m[1]) + float(m[2]):g} inches", text)
-    text = re.sub(r"\b(mi|kilo|met)\w* per (h|s)\w*", lambda m: f"{ {'kilo': 'km', 'met': 'm'}.get(m[1], m[1])}/{m[2]}", text)
+    text = re.sub(r"\b(mi|kilo|met|f(?=ee|oo))\w* per (h|s)\w*", lambda m: f"{_LENGTHS[m[1]]}/{m[2]}", text)
+    text = re.sub(r"\bper (?:cent|mille)\b|\bparts? per thousand\b", lambda m: "percent" if "cent" in m[0] else "‰", text)
     text = _SQUARED.sub(lambda m: _LENGTHS[m[1] or m[2]] + "2", text)
     return re.sub(r"[°º]|\bdegrees? ", "", text)
 
@@ -135,6 +140,8 @@ def _agree(said: tuple[float, float, str | None, bool], gold: tuple[float, float
     written ("5.9 km" for "5,895 m"), or a scaled one ("384 thousand" for "384,400")."""
     (s, s_tol, unit, scaled), (g, g_tol, g_unit, _) = said, gold
     g_unit = g_unit or asked
+    if unit is None and g_unit and UNITS[g_unit][0] == "share" and 0 < s < 1:  # "0.593" for 59.3%
+        return abs(s - g * UNITS[g_unit][1]) < s_tol + g_tol * UNITS[g_unit][1]
     if unit and g_unit and unit != g_unit and UNITS[unit][0] == UNITS[g_unit][0]:
         slack = CONVERTED_SHARE * abs(s) if UNITS[unit] != UNITS[g_unit] else 0.0  # a conversion, not "m" for "metres"
         return abs(s - convert(g, g_unit, unit)) < max(s_tol + g_tol * UNITS[g_unit][1] / UNITS[unit][1], slack)
@@ -153,7 +160,7 @@ def restated(question: str, text: str, folded: str, references: Sequence[str]) -
     century: "16 octets" for "How many bits ...?" and "128", "1500s" for "16th century"); a pair is 2 where no reference
     counts pairs ("one pair" is no "two pairs")."""
     asked = next((w for w in re.findall(r"[\w/]+", _symbols(question)) if len(w) > 1 and w in UNITS), None)
-    worded, said = _worded(text, folded, pair="pair" not in " ".join(references)), list(quantities(in_digits(text)))
+    worded, said = _worded(text, folded, pair="pair" not in " ".join(references)), list(quantities(in_digits(_HALF.sub("0.5 ", text))))
     years = {int(y) for y in re.findall(r"(?<![\w'])'(\d\d)\b", text)}
     golds = [q for reference in references for q in quantities(reference)]
     return any(g in worded or g == int(g) and 1000 <= g < 2100 and int(g) % 100 in years for g, *_ in golds) \
