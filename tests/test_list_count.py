@@ -57,7 +57,7 @@ def test_a_list_shorter_than_asked_fires(question, candidate, references, expect
                                     ("Bleu, Blanc et Rouge", 3), ("Castellano y guarani", 2), ("X and Y", 2),
                                     ("\u6606\u5e03\u3068\u9c39\u7bc0", 2),
                                     ("\u6f22\u5b57\u30fb\u304b\u306a", 2), ("Rosso e verde", 2), ("Qizil va yashil", 2),
-                                    ("Pupa \u00e0ti funfun", 2), ("Rye, e.g. dark", 2)])
+                                    ("Pupa \u00e0ti funfun", 2), ("Rye, e.g. dark", 2), ("R&B and soul", 2)])
 def test_items_are_split_on_a_lists_separators(text, n):
     assert len(items(text)) == n
 

@@ -136,6 +136,7 @@ def test_quantities(text, expected):
     ("How long is the term?", "Half a month.", ["6 months"], False),
     ("In which year?", "In two hundred and one.", ["201"], True),                          # "one" after "hundred and"
     ("In which year?", "In three hundred and one.", ["302"], False),
+    ("How high is the bar?", "7 ft 11⅝ in.", ["2.43 m"], True),                         # 95.625 in = 2.4289 m
 ])
 def test_restated(question, candidate, references, expected):
     assert restated(question, candidate, fold(candidate), references) is expected

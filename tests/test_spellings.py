@@ -88,6 +88,9 @@ def test_respelled_finds_the_run_of_words() -> None:
     assert respelled("caernarfon castle", " caernarvon palace is ") == ()             # every word must agree
     assert respelled("coma pedrosa", " comapedrosa at 2942 m ") == ("comapedrosa",)    # its words written as one
     assert respelled("al ba", " alba ") == ()                                          # ... from JOINED letters
+    assert respelled("robertbrowning", " robert browning wrote it ") == ("robert browning",)  # one word as two
+    assert respelled("bayinnaung", " bayin naung the king ") == ("bayin naung",)
+    assert respelled("alba", " al ba ") == ()                                          # ... from JOINED letters
 
 
 # (question, candidate, references, the references the judge adds)

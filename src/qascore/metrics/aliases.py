@@ -255,10 +255,15 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
 def respelled(name: str, text: str) -> tuple[str, ...]:
     """The run of words of `text` (folded, padded) that spells folded `name` otherwise, each of its words as written
     or `spellings.spelled` ("caernarvon conway" for "caernarfon conwy"), or its words written as one ("vitilevu" for "viti
-    levu"), if any: a word no table links to the name's that is itself another known name ("Austria" for "Australia") is none."""
+    levu"), or its one word as two or three ("bayin naung" for "bayinnaung"), if any: a word no table links to the
+    name's that is itself another known name ("Austria" for "Australia") is none."""
     words, said = name.split(), text.split()
     if len(words) > 1 and len(joined := "".join(words)) >= JOINED and joined in said:  # "Comapedrosa" for Coma Pedrosa
         return (joined,)
+    if len(words) == 1 and len(name) >= JOINED:  # "Bayin Naung" for Bayinnaung
+        split = next((said[i:i + k] for k in (2, 3) for i in range(len(said) - k + 1) if "".join(said[i:i + k]) == name), None)
+        if split:
+            return (" ".join(split),)
     if not words or len(words) > len(said):
         return ()
     for start in range(len(said) - len(words) + 1):

@@ -18,8 +18,9 @@ ASKED = re.compile(rf"(?<!\bin )(?<!\bof )(?<!\bby )\b(?:which|what|name|list|gi
                    rf"({'|'.join(_COUNTS)}|[2-9]|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
 PLURAL = re.compile(r"(?:^|[.?!]\s+)(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
 # "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge", "Rosso e
-# verde", "Qizil va yashil"); not the "e" of "e.g."
-ITEMS = re.compile(r"(?i)\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|àti|(?-i:y|e|et|und|och|og|va))\b(?!\.)|&)\s*")
+# verde", "Qizil va yashil"); not the "e" of "e.g." nor the "&" of "R&B"
+ITEMS = re.compile(r"(?i)\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|àti|(?-i:y|e|et|und|och|og|va))\b(?!\.)"
+                   r"|(?<!\w)&|&(?!\w))\s*")
 LIST_WORDS = 30  # a longer answer is prose, whose commas are not a list's
 EXACT_ITEM_WORDS = 4  # `long_list`: a longer item is a clause ("After the Congress of Vienna, A and B emerged")
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, brackets, a heading line

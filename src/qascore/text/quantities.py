@@ -59,7 +59,7 @@ ORDINALS = {**{w: k for k, w in enumerate("first second third fourth fifth sixth
 _ORDINAL = re.compile(rf"\b(?:({'|'.join(_TENS)})[- ])?({'|'.join(ORDINALS)})\b")
 _SQUARED = re.compile(r"\b(?:square|sq\.?) (kilo|centi|met|mi|f(?=ee|oo))\w*|\b(km|cm|mi|ft|m)(?:²|\^2)")  # "sq mi", "km²"
 _HALF = re.compile(r"(?i)\bhalf an? (?=\w)")  # "half a year"
-_FRACTIONS = {"½": 1 / 2, "¼": 1 / 4, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 1 / 8}
+_FRACTIONS = {"½": 1 / 2, "¼": 1 / 4, "¾": 3 / 4, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 1 / 8, "⅜": 3 / 8, "⅝": 5 / 8, "⅞": 7 / 8}
 # not an angle's minutes and seconds ("37° 9' 58\"")
 _FEET_INCHES = re.compile(r"(?<![\d°º])(?<![°º]\s)(\d+)\s*(?:ft|feet|foot|′|')\s*(\d+(?:\.\d+)?)\s*(?:in\b|inch(?:es)?|″|\")")
 _LENGTHS = {"kilo": "km", "met": "m", "mi": "mi", "km": "km", "m": "m", "f": "ft", "ft": "ft", "centi": "cm", "cm": "cm"}
@@ -79,7 +79,7 @@ def in_digits(text: str) -> str:
 
 def decimal_fractions(text: str) -> str:
     """`text` with each vulgar fraction as decimals ("35½" -> "35.5", "¾" -> "0.75")."""
-    return re.sub(r"(\d*)([½¼¾⅓⅔⅛])", lambda m: f"{int(m[1] or 0) + _FRACTIONS[m[2]]:g}", text)
+    return re.sub(rf"(\d*)([{''.join(_FRACTIONS)}])", lambda m: f"{int(m[1] or 0) + _FRACTIONS[m[2]]:g}", text)
 
 
 def _symbols(text: str) -> str:
