@@ -43,6 +43,9 @@ CASES = [
     ("Which two gases make up most of the air?", "Not argon or CO2 — both are traces. The two are nitrogen and oxygen.",
      ["nitrogen and oxygen"], 0.0),                                                         # a first sentence set aside
     ("Which two gases make up most of the air?", "Not argon — a trace. Nitrogen.", ["nitrogen and oxygen"], 1.0),
+    ("Which two letters stand for the poles?", "N.", ["N and S"], 1.0),                      # letters the gold lists
+    ("Which two letters stand for the poles?", "N and S.", ["N and S"], 0.0),
+    ("Who were the two founders?", "Marx, together with a few friends.", ["Marx and Engels"], 1.0),  # "together with"
 ]
 
 

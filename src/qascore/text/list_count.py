@@ -16,7 +16,8 @@ _COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
 # letters", a modifier ("Which four-field crop rotation" asks for one) nor a relative clause ("in which the two players")
 ASKED = re.compile(rf"(?<!\bin )(?<!\bof )(?<!\bby )\b(?:which|what|name|list|give)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+)?(?:other\s+)?"
                    rf"({'|'.join(_COUNTS)}|[2-9]|1[0-2])\s+(?!(?:letter|digit|character|word|syllable)s?\b)[a-z]", re.IGNORECASE)
-PLURAL = re.compile(r"(?:^|[.?!]\s+)(?:name|list|give|(?:what|which|who) (?:are|were))\b", re.IGNORECASE)  # asks for several
+# asks for several, or for letters ("Which two letters ...?": as many as the gold lists)
+PLURAL = re.compile(r"(?i)(?:^|[.?!]\s+)(?:name|list|give|(?:what|which|who) (?:are|were))\b|\b(?:which|what) (?:\w+ )?letters\b")
 # "and" in other languages too: an answer in another language is a list all the same ("Bleu, Blanc et Rouge", "Rosso e
 # verde", "Qizil va yashil"); not the "e" of "e.g." nor the "&" of "R&B"
 ITEMS = re.compile(r"(?i)\s*(?:(?<!\d)[,;](?!\d)|[/→\n、と・]|->|\b(?:and|plus|και|и|àti|(?-i:y|e|et|und|och|og|va))\b(?!\.)"
@@ -27,7 +28,7 @@ _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]|^[^\n]*:[ \t]*\n")  # parentheses, b
 _DASH = r"[ \t][—–-]\s"  # a spaced dash inside a line (a bullet's dash opens its line)
 _AFTER = re.compile(rf"{_DASH}.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
 _LINE_AFTER = re.compile(rf"{_DASH}[^\n]*")  # what a line says after a spaced dash ("Io – volcanic")
-_CLAUSE = re.compile(r"(?:in|on|at|from|near|by|which|where|who|whose|that|with|like)\s+\w", re.IGNORECASE)  # "in Spain"
+_CLAUSE = re.compile(r"(?:in|on|at|from|near|by|which|where|who|whose|that|(?:together |along )?with|like)\s+\w", re.IGNORECASE)  # "in Spain"
 _CONTRAST = re.compile(r"\b(?:not|never|but|unlike|although|however|i\.e|e\.g)\b", re.IGNORECASE)
 _NOT_FIRST = re.compile(r"^\s*not\b[^.\n]*\.\s+(?=\S)", re.IGNORECASE)  # "Not A or B — those are X. The two are C and D."
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
