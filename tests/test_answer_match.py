@@ -399,6 +399,10 @@ def test_bare_list(candidate, references, expected):
     ("Canberra or the federal capital territory of Australia itself", []),   # an item of more than 5 words
     ("in isolation (or Beringia)", ["in isolation", "Beringia"]),  # the plain reading first: "in" stays
     ("Hess, Rudolf or Lee Ang.", ["Hess, Rudolf", "Lee Ang"]),     # a comma inside an item
+    ("4 °C or below.", []),                                        # a bound, not a second answer
+    ("A fortnight or so.", []),
+    ("1900 or Under-23.", ["1900", "Under-23"]),
+    ("More or less.", ["More", "less"]),
 ])
 def test_listed(candidate, items):
     assert am.listed(candidate) == items

@@ -685,7 +685,9 @@ _HEDGED_LEAD = re.compile(rf"^\s*(?:(?:{_ANSWER_LEAD}|probably|maybe|perhaps|pos
 _HEDGED_OR = re.compile(r",?\s+or\s+(?:maybe|possibly|perhaps|probably)\s+", re.IGNORECASE)
 _LIST_NOTE = re.compile(r"\s*(?:(?<!\d),|,(?!\d)|;|\s-\s)\s*")
 LIST_NOTE_WORDS = 8  # a longer note is a sentence of its own
-_LIST_SEP = re.compile(r"\s*\(\s*or\s+|\s+or\s+|(?<=[^\W\d])\s*/\s*(?=[^\W\d])|\s+/\s+", re.IGNORECASE)
+# "or" between answers; not before a bound ("40°F or below", "a week or so")
+_LIST_SEP = re.compile(r"(?i)\s*\(\s*or\s+|\s+or\s+(?!(?:below|above|under|over|earlier|later|so)\b(?!-))"
+                       r"|(?<=[^\W\d])\s*/\s*(?=[^\W\d])|\s+/\s+")
 LIST_ITEM_WORDS = 5  # a longer item is a clause, not an answer offered beside another
 NAME_PART_WORDS = 4  # a gold name has at most this many words
 # lower-case words inside a person's name ("Leonardo da Vinci"); not `names`' connectors, which also join the
