@@ -60,8 +60,9 @@ def asked_count(question: str) -> int:
 
 def long_list(question: str, candidate: str) -> float:
     """1.0 where the question asks for N things with the number written (not "N of ...") and the answer (at most
-    LIST_WORDS words; asides, what follows a dash or an item opening a clause, an item "with ..." left out) lists over N items,
-    none longer than EXACT_ITEM_WORDS words nor negating or contrasting ("Red, green, blue and yellow" for three)."""
+    LIST_WORDS words; asides, what follows a dash, an item "with ..." and the items from one that opens a clause on left
+    out) lists over N items, none longer than EXACT_ITEM_WORDS words nor negating or contrasting ("Red, green, blue and
+    yellow" for three)."""
     parts = list(takewhile(lambda p: not _CLAUSE.match(p), items(_AFTER.sub("", _ASIDE.sub(" ", candidate)))))
     return float(0 < asked_count(question) < len(parts) and len(candidate.split()) <= LIST_WORDS and not _SOME_OF.search(question)
                  and not any(len(p.split()) > EXACT_ITEM_WORDS or _CONTRAST.search(p) for p in parts))

@@ -1,8 +1,9 @@
 """A gold number in another form, which `answer_match.number_miss` must not read as a miss: another unit ("238,900
 miles" for 384,400 km, "183.95 K" for −89.2 °C, "3.5 million square miles" for 9 million km², "0.44 kHz" for 440 Hz,
-"1500 mV" for 1.5 V, "4 ft 8½ in" for 1,435 mm), digits grouped by spaces ("299 792 458"), a multiplier or a power of
-ten ("384 thousand", "5.73 × 10³", "6.022e23"), words ("fourteen ninety-two", "thirteenth"), Roman numerals ("XIII"),
-a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century"). SI unit sizes."""
+"1500 mV" for 1.5 V, "4 ft 8½ in" for 1,435 mm, "0.593" for 59.3%), digits grouped by spaces ("299 792 458"), a
+multiplier or a power of ten ("384 thousand", "5.73 × 10³", "6.022e23"), words ("fourteen ninety-two", "thirteenth"),
+Roman numerals ("XIII"), a year's last two digits ("'91"), a century by its hundreds ("1500s" for "16th century"). SI
+unit sizes."""
 
 from __future__ import annotations
 
