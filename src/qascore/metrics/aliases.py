@@ -260,7 +260,7 @@ def respelled(name: str, text: str) -> tuple[str, ...]:
     words, said = name.split(), text.split()
     if len(words) > 1 and len(joined := "".join(words)) >= JOINED and joined in said:  # "Comapedrosa" for Coma Pedrosa
         return (joined,)
-    if len(words) == 1 and len(name) >= JOINED:  # "Bayin Naung" for Bayinnaung
+    if len(words) == 1 and len(name) >= JOINED and name in "".join(said):  # "Bayin Naung" for Bayinnaung
         split = next((said[i:i + k] for k in (2, 3) for i in range(len(said) - k + 1) if "".join(said[i:i + k]) == name), None)
         if split:
             return (" ".join(split),)

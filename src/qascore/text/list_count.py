@@ -29,8 +29,8 @@ _DASH = r"[ \t][—–-]\s"  # a spaced dash inside a line (a bullet's dash open
 _AFTER = re.compile(rf"{_DASH}.*|(?<=,)\s*(?:with|each|both)\b[^,]*", re.DOTALL)  # "A and B — that is, ...", ", with 15 each"
 _LINE_AFTER = re.compile(rf"{_DASH}[^\n]*")  # what a line says after a spaced dash ("Io – volcanic")
 _CLAUSE = re.compile(r"(?i)(?:in|on|at|from|near|by|which|where|who|whose|that|(?:together |along )?with|like)\s+\w")  # "in Spain"
-_CONTRAST = re.compile(r"\b(?:not|never|but|unlike|although|however|i\.e|e\.g)\b", re.IGNORECASE)
-_NOT_FIRST = re.compile(r"^\s*not\b[^.\n]*\.\s+(?=\S)", re.IGNORECASE)  # "Not A or B — those are X. The two are C and D."
+_CONTRAST = re.compile(r"(?i)\b(?:not|never|but|unlike|although|however|i\.e|e\.g)\b")
+_NOT_FIRST = re.compile(r"(?i)^\s*not\b[^.\n]*\.\s+(?=\S)")  # "Not A or B — those are X. The two are C and D."
 _SOME_OF = re.compile(rf"\b(?:{'|'.join(_COUNTS)}|\d+)\s+of\b", re.IGNORECASE)  # "Name two of the ..."
 
 
