@@ -270,6 +270,10 @@ def test_self_correction_settles_on(candidate, expected):
     ("Option 1: Canberra. Option 2: Sydney. I'd go with option 2.", ["Canberra"], "Sydney"),  # the item picked
     ("Possibly Canberra, but more likely Sydney.", ["Canberra"], "Sydney."),  # the gold not chosen
     ("The capital is Canberra.", ["Canberra"], "The capital is Canberra."),
+    # against a yes/no gold a "no" is the answer, not a take-back: the whole answer is read
+    ("Madagascar grows most of it, but no: vanilla is native to Mexico.", ["No"],
+     "Madagascar grows most of it, but no: vanilla is native to Mexico."),
+    ("Madagascar grows most of it, but no: vanilla is native to Mexico.", ["Mexico"], "vanilla is native to Mexico."),
 ])
 def test_settled(candidate, references, expected):
     assert am.settled(candidate, references) == expected

@@ -61,6 +61,12 @@ def test_quantities(text, expected):
     ("How far is the Moon?", "Roughly 238,900 miles.", ["384,400 km"], True),  # 238,855 mi
     ("How far is the Moon?", "Roughly 238,000 miles.", ["384,400 km"], False),  # 855 mi off
     ("How far is the Moon?", "About 384 thousand kilometres.", ["384,400 km"], True),
+    ("How many saunas?", "Around 3,300,000.", ["3.3 million"], True),  # the gold scaled, the answer in digits
+    ("How many saunas?", "Around 3,300,000.", ["3 million"], False),  # 10% off: a number is read to 5% at most
+    ("How many oarsmen?", "One hundred and seventy oarsmen.", ["170"], True),
+    ("How many oarsmen?", "A hundred and seventy.", ["170"], True),  # "a" folds away: "hundred and 70"
+    ("How many guns?", "Several hundred.", ["100"], False),
+    ("How many years?", "Ten thousand.", ["1000"], False),  # "10 thousand", not a bare "thousand"
     ("How far is the Moon?", "About 300 km.", ["384,400 km"], False),
     ("How far is the Moon?", "About 150 million km.", ["384,400 km"], False),
     ("Boiling point of ethanol?", "About 351.5 K.", ["78.37 °C"], True),

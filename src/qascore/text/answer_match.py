@@ -215,16 +215,15 @@ def settled(candidate: str, references: Sequence[str], reopens_at: int | None = 
     moved to or away from it, and settles on what follows. `revised_at`: where the asserted readers find the answer
     settles (`metrics.asserted.revised_at`); read after a verdict list, a labelled list and a self-correction,
     before `reopens_at`."""
-    item = committed(candidate) or picked(candidate)
-    if item is None and (parts := self_correction(candidate)) is not None:
+    item, r = committed(candidate) or picked(candidate), Reading("", candidate, references)
+    # a "no" that answers a yes/no question is the answer, not a take-back ("..., but no: it is native to Mexico")
+    if item is None and not {"yes", "no"} & set(r.refs) and (parts := self_correction(candidate)) is not None:
         head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
-        r = Reading("", candidate, references)
         if not r.holds(head) and (r.holds(taken) or not r.holds(head + taken)):
             item = rest
     if item is None and revised_at is not None:
         item = candidate[revised_at:]
     if item is None and reopens_at is not None:
-        r = Reading("", candidate, references)
         if r.holds(candidate[:reopens_at]) != r.holds(candidate[reopens_at:]):
             item = candidate[reopens_at:]
     return item or candidate

@@ -120,12 +120,15 @@ def convert(value: float, unit: str, target: str) -> float:
 
 
 def _worded(text: str, folded: str, pair: bool) -> set[float]:
-    """Numbers `fold` leaves apart: years in words ("14 92", "2 thousand and 7", "18 hundred and 4" once folded) or dd.mm.yyyy, ordinals
-    ("thirteenth", "twenty-first"), Roman numerals of two letters or more ("XIII"), halves ("9 and half"), `pair`s ("11 pairs")."""
+    """Numbers `fold` leaves apart: years and hundreds in words ("14 92", "2 thousand and 7", "one hundred and 70" once
+    folded) or dd.mm.yyyy, ordinals ("thirteenth", "twenty-first"), Roman numerals of two letters or more ("XIII"), halves
+    ("9 and half"), `pair`s ("11 pairs")."""
     out = {float(a + b) for a, b in re.findall(r"(?=\b(1\d|20) (\d\d)\b)", folded)}
     out |= {float(y) for y in re.findall(r"\b[0-3]?\d\.[01]?\d\.(\d{4})\b", text)}
-    out |= {size * int(k) + int(rest or 0) for size, word, head in ((1000.0, "thousand", r"\d"), (100.0, "hundred", r"\d{1,2}"))
-            for k, rest in re.findall(rf"\b({head}) {word}(?: and)?(?: (\d{{1,2}}))?\b", folded)}
+    # "one hundred and 70", "hundred and 70" ("a" folds away); not "10 thousand" nor "several hundred"
+    out |= {size * int(NUMBER_WORDS.get(k, k or "1")) + int(rest or 0)
+            for size, word, head in ((1000.0, "thousand", r"\d"), (100.0, "hundred", r"\d{1,2}"))
+            for k, rest in re.findall(rf"(?:\b({head}|one) |(?<!\d )(?<!few )(?<!several ))\b{word}(?: and)?(?: (\d{{1,2}}))?\b", folded)}
     out |= {int(n) + 0.5 for n in re.findall(r"\b(\d+) and half\b", folded)}
     out |= {2.0 * int(n or 1) for n in re.findall(r"\b(?:(\d+) pairs|pair)\b", folded)} if pair else set()
     out |= {float(_TENS.get(tens, 0) + ORDINALS[unit]) for tens, unit in _ORDINAL.findall(text.lower())
@@ -139,14 +142,14 @@ def _worded(text: str, folded: str, pair: bool) -> set[float]:
 def _agree(said: tuple[float, float, str | None, bool], gold: tuple[float, float, str | None, bool], asked: str | None) -> bool:
     """A said quantity is a gold one in another unit (the question's where the gold names none), as far as both are
     written ("5.9 km" for "5,895 m"), or a scaled one ("384 thousand" for "384,400")."""
-    (s, s_tol, unit, scaled), (g, g_tol, g_unit, _) = said, gold
+    (s, s_tol, unit, scaled), (g, g_tol, g_unit, g_scaled) = said, gold
     g_unit = g_unit or asked
     if unit is None and g_unit and UNITS[g_unit][0] == "share" and 0 < s < 1:  # "0.593" for 59.3%
         return abs(s - g * UNITS[g_unit][1]) < s_tol + g_tol * UNITS[g_unit][1]
     if unit and g_unit and unit != g_unit and UNITS[unit][0] == UNITS[g_unit][0]:
         slack = CONVERTED_SHARE * abs(s) if UNITS[unit] != UNITS[g_unit] else 0.0  # a conversion, not "m" for "metres"
         return abs(s - convert(g, g_unit, unit)) < max(s_tol + g_tol * UNITS[g_unit][1] / UNITS[unit][1], slack)
-    return scaled and abs(s - g) < s_tol + g_tol
+    return (scaled or g_scaled) and abs(s - g) < s_tol + g_tol
 
 
 def _centuries(text: str) -> set[int]:
