@@ -141,7 +141,7 @@ def _worded(text: str, folded: str, pair: bool) -> set[float]:
 
 def _agree(said: tuple[float, float, str | None, bool], gold: tuple[float, float, str | None, bool], asked: str | None) -> bool:
     """A said quantity is a gold one in another unit (the question's where the gold names none), as far as both are
-    written ("5.9 km" for "5,895 m"), or a scaled one ("384 thousand" for "384,400")."""
+    written ("5.9 km" for "5,895 m"), or either one scaled ("384 thousand" for 384,400, "3,300,000" for 3.3 million)."""
     (s, s_tol, unit, scaled), (g, g_tol, g_unit, g_scaled) = said, gold
     g_unit = g_unit or asked
     if unit is None and g_unit and UNITS[g_unit][0] == "share" and 0 < s < 1:  # "0.593" for 59.3%
