@@ -106,6 +106,11 @@ class Reading:
         return numbers(self.candidate), numbers(self.question), [numbers(r) for r in self.references]
 
     @cached_property
+    def yes_no(self) -> bool:
+        """A reference is "Yes" or "No": the answer's polarity word is then its answer."""
+        return bool({"yes", "no"} & set(self.refs))
+
+    @cached_property
     def contains(self) -> float:
         """1.0 if some folded reference occurs as whole words inside the folded candidate."""
         return float(self.holds())
@@ -127,7 +132,7 @@ _POLARITY_ASIDE = re.compile(r"(?i)(?<=['\"])\s*(?:yes|no)\b|\b(?:yes|no)(?=['\"
 def polarity_aside(r: Reading) -> float:
     """1.0 where a "Yes" or "No" reference occurs only quoted or said of something else, a polarity reported or
     qualified, not stated: "The textbook line is 'no, it's the men', but ...", "The answer is yes for Bulgaria, but"."""
-    return float(bool({"yes", "no"} & set(r.refs)) and bool(r.contains) and not r.holds(_POLARITY_ASIDE.sub(" ", r.text)))
+    return float(r.yes_no and bool(r.contains) and not r.holds(_POLARITY_ASIDE.sub(" ", r.text)))
 
 
 def token_recall(r: Reading) -> float:
@@ -217,7 +222,7 @@ def settled(candidate: str, references: Sequence[str], reopens_at: int | None = 
     before `reopens_at`."""
     item, r = committed(candidate) or picked(candidate), Reading("", candidate, references)
     # a "no" that answers a yes/no question is the answer, not a take-back ("..., but no: it is native to Mexico")
-    if item is None and not {"yes", "no"} & set(r.refs) and (parts := self_correction(candidate)) is not None:
+    if item is None and not r.yes_no and (parts := self_correction(candidate)) is not None:
         head, taken, rest = parts  # a reference before the clause taken back, or across its edge, stands
         if not r.holds(head) and (r.holds(taken) or not r.holds(head + taken)):
             item = rest
