@@ -194,18 +194,14 @@ def test_committed(candidate, expected):
     assert am.committed(am.undressed(candidate)) == expected
 
 
-# Each row: a candidate and the item it picks from a list it offers, by label or by place (None: no pick).
+# Each row: a candidate and the item it picks by label from a list it offers (None: no pick).
 @pytest.mark.parametrize("candidate, expected", [
     ("Option 1: Sydney. Option 2: Canberra. I'd go with option 2.", "Canberra"),
     ("Option A: Canberra / Option B: Sydney / I pick B.", "Sydney"),
     ("Two candidates: (a) Canberra, (b) Sydney. My pick is (a).", "Canberra"),
     ("a) Paris\nb) Lyon\nAnswer: b", "Lyon"),
     ("Option one: Paris. Option two: Lyon. Option two is correct.", "Lyon"),
-    ("Sydney or Canberra? The latter.", "Canberra"),
-    ("The choices are Canberra and Sydney; the first is correct.", "Canberra"),
-    ("Between Sydney and Canberra? I'd go with the former.", "Sydney"),
-    ("Neil Armstrong and Buzz Aldrin were the first.", None),     # an ordinal inside a sentence picks nothing
-    ('"formal" and "informal" imperialism, the first', None),      # nor one after a comma
+    ("Sydney or Canberra? The latter.", None),                     # a pick by place is not read
     ("I'd go with option 3.", None),                               # a label no item has
     ("I'd say D-Day.", None),
     ("The answer is Canberra.", None),

@@ -304,56 +304,30 @@ _LABEL_NOUN = r"(?:option|choice|candidate|answer)"
 _LABEL_ID = rf"(?:[1-9a-d]|{'|'.join(_LABEL_WORDS)})"
 _LABELLED = re.compile(rf"(?:\b{_LABEL_NOUN}\s+(?P<word>{_LABEL_ID})\s*[:.)-]|(?:^|(?<=[\s,;:]))\(?(?P<mark>[1-9a-d])\))"
                        rf"\s*(?P<item>[^.;,\n()?!/]+?)(?=\s*(?:[.;,\n()?!/]|$)|\s+{_LABEL_NOUN}\s)", re.IGNORECASE)
-# the pick: "I'd go with option 2", "My pick is (a)", "Option 2 is correct", "The latter.", "the first is correct"
+# the pick: "I'd go with option 2", "My pick is (a)", "Option 2 is correct"
 _LABEL_REF = rf"(?:{_LABEL_NOUN}\s+)?\(?(?P<label>{_LABEL_ID})\)?(?![\w(])"
-_ORDINAL = r"(?:the\s+)?(?P<ordinal>first|second|third|former|latter)(?:\s+one)?"
 _CHOOSE = (r"(?:i(?:'d| would|'ll| will)?\s+(?:go with|pick|choose|select|opt for|say)|my (?:final )?(?:pick|choice|answer|vote) is|"
            r"(?:final )?answer\s*:)")
-_VERDICT_IS = r"\s+is\s+(?:the\s+)?(?:correct|right|answer)\b"
 _PICKS = (re.compile(rf"\b{_CHOOSE}\s+{_LABEL_REF}", re.IGNORECASE),                          # "I'd go with option 2"
-          re.compile(rf"(?:^|(?<=[\s.;,:])){_LABEL_NOUN}\s+(?P<label>{_LABEL_ID}){_VERDICT_IS}", re.IGNORECASE),  # "Option 2 is correct"
-          re.compile(rf"(?:(?:^|(?<=[.;:?!,] ))|\b{_CHOOSE}\s+){_ORDINAL}{_VERDICT_IS}", re.IGNORECASE),  # "the first is correct"
-          re.compile(rf"(?:^|(?<=[.;:?!] ))(?:{_CHOOSE}\s+)?{_ORDINAL}\s*[.!]*$", re.IGNORECASE))  # "... The latter."
-_ORDINALS = {"first": 0, "former": 0, "second": 1, "third": 2, "latter": -1}
-# a short list the ordinals count in: "A or B?", "The choices are A and B", "Between A and B"
-_LIST_HEAD = re.compile(r"^\s*(?:(?:the\s+)?(?:choices|options|candidates|possibilities|answers)\s+are|between|either)\s+",
-                        re.IGNORECASE)
-_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+          re.compile(rf"(?:^|(?<=[\s.;,:])){_LABEL_NOUN}\s+(?P<label>{_LABEL_ID})\s+is\s+(?:the\s+)?(?:correct|right|answer)\b",
+                     re.IGNORECASE))                                                                # "Option 2 is correct"
 
 
 def picked(candidate: str) -> str | None:
-    """The item an answer picks from a list it offers, by label or by place: "Option 1: B. Option 2: A. I'd
-    go with option 2." -> "A"; "(a) A, (b) B. My pick is (a)." -> "A"; "B or A? The latter." -> "A"; "The
-    choices are A and B; the first is correct." -> "A". None where no pick names an item offered. Like a
-    verdict list (`committed`), such an answer names a wrong answer beside the one it gives."""
+    """The item an answer picks by label from a list it offers: "Option 1: B. Option 2: A. I'd go with option 2." ->
+    "A"; "(a) A, (b) B. My pick is (a)." -> "A". None where no pick names an item offered. Like a verdict list
+    (`committed`), such an answer names a wrong answer beside the one it gives."""
     text = candidate.translate(QUOTES)
     for pattern in _PICKS:
-        found = list(pattern.finditer(text))
-        if not found:
-            continue
-        m, before = found[-1], text[:found[-1].start()]
-        if m.groupdict().get("ordinal"):
-            items = _offered(before)
-            k = _ORDINALS[m["ordinal"].lower()]
-            return items[k] if items and -len(items) <= k < len(items) else None
-        offered = {_label_key(i["word"] or i["mark"]): i["item"].strip() for i in _LABELLED.finditer(before)}
-        return offered.get(_label_key(m["label"]))
+        if found := list(pattern.finditer(text)):
+            offered = {_label_key(i["word"] or i["mark"]): i["item"].strip() for i in _LABELLED.finditer(text[:found[-1].start()])}
+            return offered.get(_label_key(found[-1]["label"]))
     return None
 
 
 def _label_key(label: str) -> str:
     """"Two", "2" -> "2"; "B", "b" -> "b"."""
     return _LABEL_WORDS.get(label.lower(), label.lower())
-
-
-def _offered(text: str) -> list[str]:
-    """The items of the short list a text offers before an ordinal pick: labelled items, else the first clause's
-    "A or B" / "A and B" (after "The choices are", "Between", "Either"), each of at most LIST_ITEM_WORDS words."""
-    labelled = [m["item"].strip() for m in _LABELLED.finditer(text)]
-    if len(labelled) >= 2:
-        return labelled
-    first = re.split(r"[.;:?!]\s|[.;:?!]$|\n", text.strip(), maxsplit=1)[0]
-    return listed_items(p.strip(" .") for p in _LIST_SPLIT.split(_LIST_HEAD.sub("", first)))
 
 
 def self_correction(candidate: str) -> tuple[str, str, str] | None:
@@ -403,12 +377,8 @@ _RANGE = re.compile(r"(\d[\d.,]*)\s*(?:-|to|and)\s*(\d[\d.,]*)")
 
 def _ranges(text: str) -> list[tuple[float, float]]:
     """The ranges written in `text` ("13 to 17", "12-18", "between 36.5 and 37.5"), as (low, high)."""
-    out = []
-    for a, b in _RANGE.findall(text.translate(QUOTES)):
-        lo, hi = (float(next(iter(numbers(x)))) for x in (a, b))
-        if lo < hi:
-            out.append((lo, hi))
-    return out
+    ends = [[float(next(iter(numbers(x)))) for x in pair] for pair in _RANGE.findall(text.translate(QUOTES))]
+    return [(lo, hi) for lo, hi in ends if lo < hi]
 
 
 def _rounds(a: str, b: str) -> bool:
@@ -500,11 +470,7 @@ def as_date(reference: str) -> dict[str, int] | None:
     """The parts of a reference that is a date and nothing else ("1941", "December", "December 1941",
     "in 1941"), in any case; None for any other reference."""
     ref = re.sub(r"^(?:in|on)\s+", "", reference.translate(QUOTES).strip().rstrip("."), flags=re.IGNORECASE)
-    for pattern in _DATES_ANY_CASE:
-        m = pattern.fullmatch(ref)
-        if m:
-            return _parts(m)
-    return None
+    return next((_parts(m) for pattern in _DATES_ANY_CASE if (m := pattern.fullmatch(ref))), None)
 
 
 _DATE_ASKED = re.compile(r"\b(?:what|which)\s+(?:exact\s+|precise\s+|full\s+)?date\b", re.IGNORECASE)
