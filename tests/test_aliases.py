@@ -216,6 +216,8 @@ POLARITY = [
     ("Not anymore: Brasilia is.", ["No"], [(0, "Not anymore")]),   # a "no" that says it changed
     ("Correct — it did.", ["Paris"], []),                         # not a yes/no gold
     ("Yes, it did.", ["Yes"], []),                                # the gold occurs
+    ("No, it did.", ["No"], []),                                  # ... as its opening
+    ("Nope, it has no words.", ["No"], [(0, "Nope")]),            # ... not as its opening: a "no" in passing
     ("Sí.", ["yes"], [(0, "Sí")]),                                # yes and no in other languages (`polarity_words`)
     ("Evet, başkent Ankara.", ["Yes"], [(0, "Evet")]),
     ("Нет, ни разу.", ["No"], [(0, "Нет")]),

@@ -448,6 +448,12 @@ def test_imprecise(question, candidate, references, expected):
     ("Yes, for the most part.", ["Yes"], 0.0),                                          # "Yes," is its polarity
     ("The answer is 'yes' for Bulgaria.", ["No"], 0.0),                                 # no reference named
     ("Not 'Paris' but Lyon.", ["Paris"], 0.0),                                          # yes/no references only
+    ("No doubt about it: it was founded in Detroit.", ["No"], 1.0),                     # "no" as a determiner
+    ("No two are alike, and the spots are there at birth.", ["No"], 1.0),
+    ("Yes, you'll get no output without phantom power.", ["No"], 1.0),
+    ("No it isn't.", ["No"], 0.0),                                                      # an answer's "no", no comma
+    ("No way, it's in Chicago.", ["No"], 0.0),
+    ("No\nIt is in Chicago.", ["No"], 0.0),                                             # a line of its own
 ])
 def test_polarity_aside(candidate, references, expected):
     assert am.polarity_aside(Reading("Was it?", candidate, references)) == expected

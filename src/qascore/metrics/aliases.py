@@ -31,7 +31,8 @@ from anyascii import anyascii
 
 from qascore.metrics import dates, spellings
 from qascore.runtime import defaults
-from qascore.text.answer_match import ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, contains, fold, listed_items
+from qascore.text.answer_match import (ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, Reading, contains, fold, listed_items,
+                                        polarity_aside)
 from qascore.text.names import RANK
 from qascore.text.quantities import quantities, restated
 
@@ -220,9 +221,12 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     further on, a passage that names a synonym names it in some role, and the verifier, taught what the gold's own
     name means in such passages, was never taught its other names. A synonym the question names is none: restating the
     question is no answer. A "Yes" or "No" reference is also read in the answer's opening words (`polarity_opening`),
-    whatever its length. Where nothing else is found, a short answer is read transliterated (`transliterated`)."""
-    if not candidate.strip() or contains(candidate, references):
+    whatever its length, and even where it occurs, if only in passing (`answer_match.polarity_aside`). Where nothing
+    else is found, a short answer is read transliterated (`transliterated`)."""
+    if not candidate.strip():
         return []
+    if contains(candidate, references):  # a yes/no gold named only in passing ("..., with no tombs") leaves the opening its say
+        return polarity_opening(candidate, references) if polarity_aside(Reading(question, candidate, references)) else []
     out = polarity_opening(candidate, references) + dates.written(candidate, references)
     long = len(candidate.split()) > ANSWER_MAX_WORDS and not _lists_names(candidate)
     if long:  # a long answer states its answer first: its opening clause (a list's first item only: not read)

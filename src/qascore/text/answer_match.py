@@ -126,12 +126,19 @@ def contains(candidate: str, references: Sequence[str]) -> float:
     return Reading("", candidate, references).contains
 
 
-_POLARITY_ASIDE = re.compile(r"(?i)(?<=['\"])\s*(?:yes|no)\b|\b(?:yes|no)(?=['\"]|\s+(?:for|in|to|when|if|about|on)\b)")
+# "no" as a determiner ("No doubt about it: ...", "No two are alike", "with no tombs"): a word follows it that an answer's
+# "no" takes only after a comma (not a pronoun, "way", "sir", "not", an adverb, a conjunction, "the", "is")
+_DETERMINER_NO = (r"\bno(?=[ \t]+(?!(?:it|its|it's|they|they're|he|he's|she|she's|that|that's|this|these|those|there|there's|i|"
+                  r"i'm|we|you|way|sir|not|never|definitely|absolutely|actually|indeed|certainly|and|but|so|or|because|as|the|"
+                  r"a|an|is|was|yes|no|thanks|sorry)\b)\w)")
+_POLARITY_ASIDE = re.compile(r"(?i)(?<=['\"])\s*(?:yes|no)\b|\b(?:yes|no)(?=['\"]|\s+(?:for|in|to|when|if|about|on)\b)|"
+                             + _DETERMINER_NO)
 
 
 def polarity_aside(r: Reading) -> float:
     """1.0 where a "Yes" or "No" reference occurs only quoted or said of something else, a polarity reported or
-    qualified, not stated: "The textbook line is 'no, it's the men', but ...", "The answer is yes for Bulgaria, but"."""
+    qualified, or a "no" that is a determiner, not stated: "The textbook line is 'no, it's the men', but ...", "The
+    answer is yes for Bulgaria, but", "No doubt about it: ..."."""
     return float(r.yes_no and bool(r.contains) and not r.holds(_POLARITY_ASIDE.sub(" ", r.text)))
 
 
