@@ -31,8 +31,7 @@ from anyascii import anyascii
 
 from qascore.metrics import dates, spellings
 from qascore.runtime import defaults
-from qascore.text.answer_match import (ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, Reading, contains, fold, listed_items,
-                                        polarity_aside)
+from qascore.text.answer_match import ANSWER_MAX_WORDS, RIGHT_MARKS, WRONG_MARKS, Reading, fold, listed_items, polarity_aside
 from qascore.text.names import RANK
 from qascore.text.quantities import quantities, restated
 
@@ -225,8 +224,9 @@ def in_candidate_form(question: str, candidate: str, references: Sequence[str], 
     else is found, a short answer is read transliterated (`transliterated`)."""
     if not candidate.strip():
         return []
-    if contains(candidate, references):  # a yes/no gold named only in passing ("..., with no tombs") leaves the opening its say
-        return polarity_opening(candidate, references) if polarity_aside(Reading(question, candidate, references)) else []
+    said = Reading(question, candidate, references)
+    if said.contains:  # a yes/no gold said only in passing ("..., with no tombs") leaves the opening its say
+        return polarity_opening(candidate, references) if polarity_aside(said) else []
     out = polarity_opening(candidate, references) + dates.written(candidate, references)
     long = len(candidate.split()) > ANSWER_MAX_WORDS and not _lists_names(candidate)
     if long:  # a long answer states its answer first: its opening clause (a list's first item only: not read)
