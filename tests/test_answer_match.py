@@ -351,6 +351,10 @@ def test_settled_after_a_reopening(candidate, at, expected):
     ("Canberra. No, not Sydney.", ["Canberra"], 0.0),           # "no" stresses Canberra
     ("Canberra? No, not Canberra. Sydney.", ["Canberra"], 1.0),   # "no" answers the question
     ("Most people would say Canberra, but it's Sydney.", ["Canberra"], 1.0),
+    ("You'd think Canberra, but it's Sydney.", ["Canberra"], 1.0),   # an attribution to the reader
+    ("Sydney. You'll sometimes see Canberra, but that is the capital.", ["Canberra"], 1.0),
+    ("Canberra. You'll sometimes see Sydney, but that is the largest city.", ["Canberra"], 0.0),
+    ("In Canberra you'll see the parliament.", ["Canberra"], 0.0),  # "you'll see" alone attributes nothing
     ("Paris", ["Canberra"], 0.0),                              # no mention: nothing disowned
     ("", ["Canberra"], 0.0),
 ])

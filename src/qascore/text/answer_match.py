@@ -538,6 +538,8 @@ _WRONG_AFTER = frozenset({"not", "never", "incorrect", "wrong", "false", "mistak
 _ATTRIBUTED = re.compile(
     r"\b(misconception|mistaken(ly)?|wrongly|erroneous(ly)?|incorrectly|myth|confuse[ds]?|"
     r"(common|frequent|wrong|incorrect)( wrong)? (mistake|error|guess|answer|belief)|"
+    r"(you|one)('d| would| might| may| could) (\w+ )?(think|expect|assume|guess|suppose|imagine|say)|"  # "you'd think"
+    r"you('ll| will| may| might) (often|sometimes|also|occasionally|still) (see|read|hear|find)|"  # "you'll sometimes see"
     r"(many|some|most|often|commonly|popularly|widely|sometimes|usually|typically|frequently|people|others|sources)"
     r"\b[\w ]{0,30}?\b(think|thinks|thought|believe[sd]?|assume[sd]?|say|says|said|claim(s|ed)?|suggest(s|ed)?|"
     r"guess(es|ed)?|mention(s|ed)?|give|gives|given|cited|reported|credited|attributed|named|listed|described as))\b")
